@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class Config(BaseModel):
+    """Kernel settings, read from the environment / .env (names are case-insensitive)."""
+
+    database_url: str = "sqlite://data/bot.sqlite3"
+    data_dir: str = "data"
+    game_timezone: str = "Asia/Shanghai"
+    # outbound queue
+    send_interval: float = 1.5  # seconds between two private messages
+    send_jitter: float = 0.5  # +/- random seconds added to the interval
+    group_send_interval: float = 0.6  # seconds between two group messages
+    send_max_attempts: int = 5  # per message, then it is given up and hosts are told
+    send_backoff: float = 2.0  # first retry delay, doubled each time
+    send_pause_after: int = 5  # consecutive failures that pause the whole queue
+    send_pause_seconds: float = 120.0

@@ -1,0 +1,184 @@
+"""The contract between the kernel and a game's pure rules engine.
+
+An engine does no I/O, reads no clock and uses no global random: every call
+gets the state, the command, the time (``ctx.now``) and the game's own random
+generator (``ctx.rng``, derived from the stored seed and the command's sequence
+number), and returns an :class:`Outcome` with the new state and the effects to
+apply. State is a JSON-compatible value (dicts, lists, str, int, float, bool,
+None) that the engine owns; engines must not mutate the state they are given.
+
+Replaying a game = calling ``start`` then ``apply``/``deadline`` again with the
+logged commands, times and the same seed: the result is identical.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, Union
+from zoneinfo import ZoneInfo
+
+JSON = Any
+
+
+class Rejected(Exception):
+    """A command the rules refuse. ``str(exc)`` is the Chinese reply to the sender.
+
+    Raising it means nothing changed: the kernel rolls back and answers.
+    """
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One roster entry handed to an engine at start."""
+
+    seat: int
+    alias: str
+    user_id: str
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sent a command."""
+
+    user_id: str
+    seat: int | None  # None: not a player of this game (e.g. a host)
+    is_host: bool
+    private: bool  # arrived by private chat
+
+
+@dataclass(frozen=True)
+class Timer:
+    key: str
+    ends_at: datetime  # aware
+
+
+@dataclass(frozen=True)
+class Ctx:
+    now: datetime  # aware (UTC); finer than a second
+    rng: random.Random
+    seq: int  # this command's arrival number in the game
+    tz: ZoneInfo  # the game's clock zone (Asia/Shanghai by default)
+    settings: dict[str, Any]
+    phase: Timer | None = None  # the current phase deadline, if any
+    timers: tuple[Timer, ...] = ()  # every armed timer of the game
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+# ---- effects -------------------------------------------------------------
+
+GROUP = "group"
+HOSTS = "hosts"
+REPLY = "reply"
+
+
+@dataclass(frozen=True)
+class Say:
+    """A message to announce.
+
+    ``to``: ``"group"`` (the game's group), ``"hosts"`` (every host, privately),
+    ``"reply"`` (where the command came from) or a seat number (that player,
+    privately).
+    """
+
+    to: str | int
+    text: str
+
+
+@dataclass(frozen=True)
+class Eliminate:
+    """The player is out (the kernel mirrors it on the roster)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Restore:
+    """The player is back in the game."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SetPhase:
+    """Enter a phase. ``ends_at`` arms the phase deadline (timer key ``"phase"``);
+    ``None`` leaves the phase open until a host advances it."""
+
+    key: str
+    label: str  # Chinese, shown by /状态
+    ends_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SetTimer:
+    """Arm (or move) a named extra deadline. When it passes the kernel calls
+    ``engine.deadline(state, key, ctx)`` exactly once."""
+
+    key: str
+    ends_at: datetime
+
+
+@dataclass(frozen=True)
+class CancelTimer:
+    key: str
+
+
+@dataclass(frozen=True)
+class Finish:
+    """The game is over; ``summary`` is posted in the group (the reveal)."""
+
+    summary: str
+
+
+Effect = Union[Say, Eliminate, Restore, SetPhase, SetTimer, CancelTimer, Finish]
+
+PHASE_TIMER = "phase"
+
+
+@dataclass
+class Outcome:
+    state: JSON
+    effects: list[Effect] = field(default_factory=list)
+
+
+# Commands the kernel itself sends to every engine through ``apply``:
+#   Command("kernel.out", {"seat": n, "reason": str})   host or red card puts a player out
+#   Command("kernel.back", {"seat": n, "reason": str})  host puts a player back
+# An engine answers them with Eliminate / Restore (or Rejected).
+KERNEL_OUT = "kernel.out"
+KERNEL_BACK = "kernel.back"
+
+
+class Engine(Protocol):
+    """What a game plugin registers with the kernel."""
+
+    def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """Merge ``settings`` (a host's overrides, possibly a whole variant
+        loaded from TOML) over the defaults, validate, and return the full
+        settings. Raise Rejected with one Chinese line per mistake."""
+
+    def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
+        """Deal roles etc. ``ctx.settings`` holds the game's settings."""
+
+    def apply(self, state: JSON, actor: Actor, cmd: Command, ctx: Ctx) -> Outcome:
+        """Apply one player or host command, or raise Rejected."""
+
+    def deadline(self, state: JSON, key: str, ctx: Ctx) -> Outcome:
+        """A timer passed (``key`` is ``"phase"`` for the phase deadline)."""
+
+    def private_info(self, state: JSON, seat: int) -> str:
+        """What the player may always ask for again (/我的身份)."""
+
+    def status(self, state: JSON) -> str:
+        """A short public Chinese summary for /状态."""
+
+    def tables(self, state: JSON) -> dict[str, list[list[Any]]]:
+        """Sheets for /导出: name -> rows (first row is the header)."""

@@ -1,0 +1,5 @@
+from pydantic import BaseModel
+
+
+class Config(BaseModel):
+    pass

@@ -1,0 +1,53 @@
+"""Test set-up.
+
+NoneBot is initialised and every plugin loaded in ``pytest_configure`` (before
+collection), so pure engine modules under ``plugins/`` can be imported at the
+top of test files. nonebug's own init fixture is overridden so it does not
+initialise NoneBot a second time; its lifespan fixture then runs the startup
+hooks (database, scheduler, outbound queue) on the session event loop.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+_TMP = Path(tempfile.mkdtemp(prefix="qqgames-test-"))
+os.environ.setdefault("DATABASE_URL", f"sqlite://{_TMP / 'test.sqlite3'}")
+os.environ.setdefault("DATA_DIR", str(_TMP))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    import nonebot
+    from nonebot.adapters.onebot.v11 import Adapter
+
+    nonebot.init(
+        driver="~fastapi",
+        superusers={"10000"},
+        command_start={"/"},
+        command_sep={" "},
+        database_url=os.environ["DATABASE_URL"],
+        data_dir=os.environ["DATA_DIR"],
+        send_interval=1.5,
+        send_jitter=0.3,
+        log_level="WARNING",
+    )
+    nonebot.get_driver().register_adapter(Adapter)
+    nonebot.load_plugin("nonebot_plugin_apscheduler")
+    nonebot.load_plugins(str(ROOT / "plugins"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _nonebot_init() -> None:
+    """Replaces nonebug's: NoneBot is already initialised above."""
+    from nonebot.matcher import matchers
+    from nonebug.provider import NoneBugProvider
+
+    matchers.set_provider(NoneBugProvider)
