@@ -29,6 +29,11 @@ class Rejected(Exception):
     """
 
 
+class Ignored(Exception):
+    """Not for this engine (e.g. plain chat text while no draft is open):
+    the kernel says nothing and changes nothing."""
+
+
 @dataclass(frozen=True)
 class Seat:
     """One roster entry handed to an engine at start."""
