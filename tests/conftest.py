@@ -40,8 +40,9 @@ def pytest_configure(config: pytest.Config) -> None:
         log_level="WARNING",
     )
     nonebot.get_driver().register_adapter(Adapter)
-    nonebot.load_plugin("nonebot_plugin_apscheduler")
-    nonebot.load_plugins(str(ROOT / "plugins"))
+    nonebot.load_from_toml(str(ROOT / "pyproject.toml"))
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    nonebot.load_plugin("demo_game")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -51,3 +52,30 @@ def _nonebot_init() -> None:
     from nonebug.provider import NoneBugProvider
 
     matchers.set_provider(NoneBugProvider)
+
+
+@pytest.fixture(scope="session", autouse=True)
+async def _quiet_outbox(nonebug_init: None):
+    """Tests drain the queue themselves on a virtual clock."""
+    from plugins.kernel import worker
+
+    await worker.stop()
+    yield
+
+
+@pytest.fixture
+async def harness(nonebug_init: None):
+    from harness import Harness
+
+    from plugins.kernel.models import Game, Outbox
+    from plugins.kernel.runtime import directory
+
+    await Outbox.filter(status="pending").update(status="sent")
+    await Game.filter(status__in=("signup", "running", "paused")).update(status="ended")
+    await directory.load()
+    return Harness(group=str(next(_groups)))
+
+
+import itertools as _it  # noqa: E402
+
+_groups = _it.count(700001)

@@ -1,6 +1,28 @@
+"""The game kernel: what all four games stand on.
+
+Database (schema and upgrades), games and rosters, phases and deadlines that
+survive restarts, the outbound queue, arrival order and duplicate events,
+permissions, cards, audit log, export and help. Game plugins ``require`` it
+and register a :class:`~plugins.kernel.registry.GameKind`.
+"""
+
+from nonebot import get_bots, get_driver, get_plugin_config, require
+from nonebot.adapters.onebot.v11 import Message, MessageSegment
+from nonebot.log import logger
 from nonebot.plugin import PluginMetadata
 
-from .config import Config
+require("nonebot_plugin_apscheduler")
+
+from apscheduler.jobstores.base import JobLookupError  # noqa: E402
+from nonebot_plugin_apscheduler import scheduler  # noqa: E402
+
+from . import handlers  # noqa: E402,F401  (registers the router)
+from .config import Config  # noqa: E402
+from .db import close_db, open_db  # noqa: E402
+from .models import Timer  # noqa: E402
+from .outbox import NoBot, OutboxWorker  # noqa: E402
+from .registry import GameKind, register_game  # noqa: E402,F401
+from .runtime import directory, fire_timer, set_hooks, utcnow  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
     name="游戏内核",
@@ -10,3 +32,69 @@ __plugin_meta__ = PluginMetadata(
     config=Config,
     supported_adapters={"~onebot.v11"},
 )
+
+config = get_plugin_config(Config)
+driver = get_driver()
+
+
+async def send_via_bot(self_id: str, target_type: str, target_id: str, text: str) -> None:
+    bots = get_bots()
+    bot = bots.get(self_id) or next(iter(bots.values()), None)
+    if bot is None:
+        raise NoBot()
+    msg = Message(MessageSegment.text(text))  # user text is never parsed as CQ codes
+    if target_type == "group":
+        await bot.call_api("send_group_msg", group_id=int(target_id), message=msg)
+    else:
+        await bot.call_api("send_private_msg", user_id=int(target_id), message=msg)
+
+
+worker = OutboxWorker(config, send_via_bot)
+
+
+def _superusers() -> set[str]:
+    return set(driver.config.superusers)
+
+
+async def _fire(timer_id: int) -> None:
+    await fire_timer(timer_id, _superusers())
+
+
+def arm(t: Timer) -> None:
+    """Mirror one timer row in the scheduler (the row is the truth)."""
+    job_id = f"timer-{t.id}"
+    if t.status == "armed":
+        scheduler.add_job(
+            _fire,
+            "date",
+            run_date=t.ends_at,
+            args=[t.id],
+            id=job_id,
+            replace_existing=True,
+            misfire_grace_time=None,
+        )
+    else:
+        try:
+            scheduler.remove_job(job_id)
+        except JobLookupError:
+            pass
+
+
+@driver.on_startup
+async def _startup() -> None:
+    await open_db(config.database_url)
+    await directory.load()
+    await handlers.load_kinds_cache()
+    set_hooks(worker.wake.set, arm)
+    armed = await Timer.filter(status="armed").order_by("ends_at")
+    for t in armed:
+        arm(t)
+    overdue = sum(1 for t in armed if t.ends_at <= utcnow())
+    logger.info(f"kernel ready: {len(armed)} deadlines armed ({overdue} overdue, firing now)")
+    worker.start()
+
+
+@driver.on_shutdown
+async def _shutdown() -> None:
+    await worker.stop()
+    await close_db()

@@ -137,13 +137,24 @@ class CancelTimer:
 
 
 @dataclass(frozen=True)
+class GiveCard:
+    """A card given by the rules (e.g. prison's automatic yellow for inactivity).
+    ``color`` is "blue", "yellow" or "red". If the cards add up to a red, the
+    kernel then sends the engine ``kernel.out`` for that seat."""
+
+    seat: int
+    color: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Finish:
     """The game is over; ``summary`` is posted in the group (the reveal)."""
 
     summary: str
 
 
-Effect = Union[Say, Eliminate, Restore, SetPhase, SetTimer, CancelTimer, Finish]
+Effect = Union[Say, Eliminate, Restore, SetPhase, SetTimer, CancelTimer, GiveCard, Finish]
 
 PHASE_TIMER = "phase"
 

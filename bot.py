@@ -1,0 +1,53 @@
+"""Start the bot: NoneBot2 with the FastAPI driver, OneBot v11 over reverse
+WebSocket at ws://HOST:PORT/onebot/v11/ws (defaults 127.0.0.1:8080).
+
+    python bot.py                 run the bot
+    python bot.py migrate         apply database migrations and exit
+    python bot.py makemigrations  write a migration after changing models (developers)
+"""
+
+import asyncio
+import os
+import sys
+
+import nonebot
+from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
+
+nonebot.init()
+driver = nonebot.get_driver()
+driver.register_adapter(OneBotV11Adapter)
+nonebot.load_from_toml("pyproject.toml")
+# Developers/tests only: extra plugin modules, comma-separated (e.g. the demo game).
+for _name in filter(None, os.environ.get("EXTRA_PLUGINS", "").split(",")):
+    nonebot.load_plugin(_name.strip())
+
+app = nonebot.get_asgi()
+
+
+def _manage(cmd: str) -> None:
+    from nonebot import get_plugin_config
+
+    from plugins.kernel.config import Config
+    from plugins.kernel.db import tortoise_config, upgrade
+
+    url = get_plugin_config(Config).database_url
+    if cmd == "migrate":
+        asyncio.run(upgrade(url))
+        print("数据库已是最新结构。")
+    elif cmd == "makemigrations":
+        from tortoise.cli import cli
+
+        import plugins.kernel.db as db
+
+        db.TORTOISE_ORM = tortoise_config(url)  # type: ignore[attr-defined]
+        sys.argv = ["tortoise", "-c", "plugins.kernel.db.TORTOISE_ORM", "makemigrations"]
+        cli.main()
+    else:
+        raise SystemExit(f"unknown command {cmd}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        _manage(sys.argv[1])
+    else:
+        nonebot.run()

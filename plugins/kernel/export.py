@@ -1,0 +1,74 @@
+"""Export a game's tables to CSV (one file per sheet) and one XLSX workbook
+under ``<data_dir>/exports/`` — the hosts' spreadsheets, kept by the bot."""
+
+from __future__ import annotations
+
+import csv
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from nonebot import get_plugin_config
+from openpyxl import Workbook
+
+from . import cards as cardmath
+from .config import Config
+from .models import Audit, Card, CommandLog, Game, Host, Player
+from .registry import get_kind
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[\[\]:*?/\\]", "_", name)[:31] or "sheet"
+
+
+async def game_tables(game_id: int) -> dict[str, list[list[Any]]]:
+    g = await Game.get(id=game_id)
+    tz = ZoneInfo(g.settings.get("timezone", "Asia/Shanghai"))
+
+    def t(at: datetime | None) -> str:
+        return at.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] if at else ""
+
+    players = await Player.filter(game_id=game_id).order_by("seat")
+    sheets: dict[str, list[list[Any]]] = {
+        "玩家": [["座位", "马甲", "QQ", "存活", "出局原因", "报名时间"]]
+        + [[p.seat, p.alias, p.user_id, "是" if p.alive else "否", p.out_reason or "", t(p.joined_at)] for p in players],
+        "主持": [["QQ", "添加人", "时间"]]
+        + [[h.user_id, h.added_by, t(h.added_at)] for h in await Host.filter(game_id=game_id).order_by("id")],
+        "判罚": [["座位", "QQ", "牌", "理由", "判罚人", "时间"]]
+        + [
+            [c.seat, c.user_id, cardmath.COLORS.get(c.color, c.color), c.reason, c.given_by, t(c.at)]
+            for c in await Card.filter(game_id=game_id).order_by("id")
+        ],
+        "命令": [["序号", "接收时间", "QQ", "来源", "命令", "参数"]]
+        + [
+            [c.seq, t(c.received_at), c.user_id, c.source, c.name, str(c.args)]
+            for c in await CommandLog.filter(game_id=game_id).order_by("seq")
+        ],
+        "日志": [["时间", "操作人", "动作", "内容"]]
+        + [[t(a.at), a.actor, a.action, a.detail] for a in await Audit.filter(game_id=game_id).order_by("id")],
+    }
+    kind = get_kind(g.kind)
+    if kind and g.state is not None:
+        for name, rows in kind.engine.tables(g.state).items():
+            sheets[name] = rows
+    return sheets
+
+
+async def export_game(game_id: int, now: datetime) -> Path:
+    g = await Game.get(id=game_id)
+    base = Path(get_plugin_config(Config).data_dir) / "exports"
+    folder = base / f"{g.id}-{g.kind}-{now:%Y%m%d-%H%M%S}"
+    folder.mkdir(parents=True, exist_ok=True)
+    sheets = await game_tables(game_id)
+    wb = Workbook()
+    wb.remove(wb.active)
+    for name, rows in sheets.items():
+        with open(folder / f"{_safe(name)}.csv", "w", newline="", encoding="utf-8-sig") as f:
+            csv.writer(f).writerows(rows)
+        ws = wb.create_sheet(_safe(name))
+        for row in rows:
+            ws.append(list(row))
+    wb.save(folder / f"game-{g.id}.xlsx")
+    return folder

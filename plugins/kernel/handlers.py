@@ -1,0 +1,797 @@
+"""Chat routing: one router reads every message, finds the command word in the
+kernel's table or in the game's table, checks who and where, and runs it in
+the game's order and transaction."""
+
+from __future__ import annotations
+
+import secrets
+import tomllib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from nonebot import get_driver, on_message
+from nonebot.matcher import Matcher
+from nonebot.adapters.onebot.v11 import (
+    Bot,
+    GroupMessageEvent,
+    MessageEvent,
+    PrivateMessageEvent,
+)
+from nonebot.log import logger
+from nonebot.message import event_preprocessor
+from nonebot.exception import IgnoredException
+from nonebot.typing import T_State
+from tortoise.transactions import in_transaction
+
+from . import cards as cardmath
+from .clock import fmt_local
+from .commands import CommandSpec
+from .engine import KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ignored, Rejected
+from .export import export_game
+from .models import Audit, Card, CommandLog, Focus, Game, Host, Player
+from .outbox import enqueue
+from .parse import parse_args, split_command
+from .registry import GameKind, find_kind, get_kind, kinds
+from .roster import check_alias
+from .runtime import LIVE, Origin, Txn, directory, in_game, reply, stamp, utcnow
+
+# ---- duplicate events --------------------------------------------------------
+
+_SEEN: dict[str, None] = {}
+_SEEN_MAX = 20000
+
+
+def _event_key(event: MessageEvent) -> str:
+    peer = f"g{event.group_id}" if isinstance(event, GroupMessageEvent) else f"p{event.user_id}"
+    return f"{event.self_id}:{peer}:{event.message_id}"
+
+
+@event_preprocessor
+async def _stamp(event: MessageEvent, state: T_State) -> None:
+    """Runs first for every message, in arrival order: drop a repeat delivery,
+    take an arrival ticket and a fine receive time."""
+    key = _event_key(event)
+    if key in _SEEN:
+        raise IgnoredException("duplicate event")
+    _SEEN[key] = None
+    if len(_SEEN) > _SEEN_MAX:
+        for k in list(_SEEN)[: _SEEN_MAX // 2]:
+            del _SEEN[k]
+    state["kernel_ticket"], state["kernel_recv"] = stamp()
+
+
+def _superusers() -> set[str]:
+    return set(get_driver().config.superusers)
+
+
+# ---- the call a handler gets --------------------------------------------------
+
+
+@dataclass
+class Call:
+    bot: Bot
+    event: MessageEvent
+    origin: Origin
+    ticket: int
+    now: datetime
+    word: str
+    rest: str
+
+    @property
+    def in_group(self) -> bool:
+        return isinstance(self.event, GroupMessageEvent)
+
+    async def say(self, text: str, game_id: int | None = None) -> None:
+        await reply(self.origin, text, game_id=game_id)
+
+
+Handler = Callable[[Call], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class KernelCmd:
+    spec: CommandSpec
+    fn: Handler
+
+
+KERNEL: dict[str, KernelCmd] = {}
+
+
+def kernel_command(words: tuple[str, ...], usage: str, help: str, who: str = "anyone", where: str = "any"):
+    def deco(fn: Handler) -> Handler:
+        spec = CommandSpec(words=words, name=fn.__name__, who=who, where=where, usage=usage, help=help)  # type: ignore[arg-type]
+        for w in words:
+            KERNEL[w] = KernelCmd(spec, fn)
+        return fn
+
+    return deco
+
+
+def _text_of(event: MessageEvent) -> tuple[str, int]:
+    """Message as text with @mentions as '@<qq>'; and the number of pictures."""
+    parts: list[str] = []
+    images = 0
+    for seg in event.message:
+        if seg.type == "text":
+            parts.append(seg.data.get("text", ""))
+        elif seg.type == "at":
+            parts.append(f" @{seg.data.get('qq')} ")
+        elif seg.type in ("image", "mface"):
+            images += 1
+    return "".join(parts), images
+
+
+def _origin(event: MessageEvent) -> Origin:
+    name = ""
+    if isinstance(event, GroupMessageEvent):
+        name = (event.sender.card or event.sender.nickname or "").strip()
+        return Origin(str(event.user_id), "group", str(event.group_id), str(event.self_id), str(event.message_id), name)
+    return Origin(str(event.user_id), "private", None, str(event.self_id), str(event.message_id))
+
+
+# ---- routing -----------------------------------------------------------------
+
+router = on_message(priority=1, block=False)
+
+
+@router.handle()
+async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher) -> None:
+    raw, images = _text_of(event)
+    parsed = split_command(raw)
+    origin = _origin(event)
+    ticket, now = state.get("kernel_ticket") or stamp()[0], state.get("kernel_recv") or utcnow()
+    if parsed is None:
+        if isinstance(event, PrivateMessageEvent):
+            await _plain_text(origin, ticket, now, raw, images)
+        return
+    call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest)
+    game_id = _game_for(call)
+    kind = _kind_of(game_id)
+    spec = _game_spec(kind, parsed.word, call.in_group) if kind else None
+    try:
+        if spec is not None and isinstance(game_id, int):
+            await _run_game_command(call, game_id, spec)
+        elif parsed.word in KERNEL:
+            await KERNEL[parsed.word].fn(call)
+        elif kind and _game_spec(kind, parsed.word, not call.in_group):
+            other = _game_spec(kind, parsed.word, not call.in_group)
+            assert other is not None
+            await call.say(_place_hint(other, call))
+        else:
+            return  # not ours: stay silent
+    except Rejected as exc:
+        await call.say(str(exc), game_id if isinstance(game_id, int) else None)
+    except Ignored:
+        pass
+    matcher.stop_propagation()
+
+
+def _game_for(call: Call) -> int | None | list[int]:
+    if call.origin.source == "group":
+        return directory.group_game.get(call.origin.group_id or "")
+    return directory.private_game(call.origin.user_id)
+
+
+def _kind_of(game_id: int | None | list[int]) -> GameKind | None:
+    if not isinstance(game_id, int):
+        return None
+    return _kinds_by_game.get(game_id)
+
+
+_kinds_by_game: dict[int, GameKind] = {}
+
+
+async def load_kinds_cache() -> None:
+    _kinds_by_game.clear()
+    for g in await Game.filter(status__in=LIVE):
+        k = get_kind(g.kind)
+        if k:
+            _kinds_by_game[g.id] = k
+
+
+def _game_spec(kind: GameKind, word: str, in_group: bool) -> CommandSpec | None:
+    for spec in kind.commands:
+        if word in spec.words and (spec.where == "any" or (spec.where == "group") == in_group):
+            return spec
+    return None
+
+
+def _place_hint(spec: CommandSpec, call: Call) -> str:
+    if spec.where == "private":
+        return f"请私聊我发送 {spec.usage or '/' + spec.words[0]}（这条命令只在私聊里用）。"
+    return f"请在游戏群里发送 {spec.usage or '/' + spec.words[0]}。"
+
+
+def _need_game(call: Call, game_id: int | None | list[int]) -> int:
+    if isinstance(game_id, int):
+        return game_id
+    if call.in_group:
+        raise Rejected("本群现在没有游戏。管理员可以发送 /创建 <游戏> 开一局（88人场 / 囚犯 / 大逃杀 / 联赛）。")
+    if game_id is None:
+        raise Rejected("你现在没有参加任何游戏。请在游戏群里报名，或私聊发送 /报名 <群号> <马甲>。")
+    raise Rejected(
+        "你同时在多个游戏中（群 " + "、".join(_group_of(g) for g in game_id) + "），请先发送 /切换 <群号> 选定一个。"
+    )
+
+
+def _group_of(game_id: int) -> str:
+    for grp, gid in directory.group_game.items():
+        if gid == game_id:
+            return grp
+    return str(game_id)
+
+
+# ---- game commands (from the game's CommandSpec table) ------------------------
+
+
+def _check_who_where(spec: CommandSpec, txn: Txn, call: Call) -> Actor:
+    uid = call.origin.user_id
+    player = txn.player_of(uid)
+    is_host = txn.is_host(uid)
+    if spec.where == "private" and call.in_group:
+        raise Rejected(_place_hint(spec, call))
+    if spec.where == "group" and not call.in_group:
+        raise Rejected(_place_hint(spec, call))
+    if spec.who == "host" and not is_host:
+        raise Rejected("只有主持可以这样做。")
+    if spec.who == "player":
+        if player is None:
+            raise Rejected("你不是本局玩家，不能这样做。")
+        if spec.alive_only and not player.alive:
+            raise Rejected("你已出局，不能再这样做。")
+    if txn.game.status == "paused" and not is_host:
+        raise Rejected("游戏已暂停，请等待主持发送 /继续。")
+    if txn.game.status == "signup":
+        raise Rejected("游戏还没开始（报名中），请等主持发送 /开始。")
+    if txn.game.status == "ended":
+        raise Rejected("这局游戏已经结束了。")
+    return Actor(uid, player.seat if player else None, is_host, call.origin.private)
+
+
+async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None:
+    async def work(txn: Txn) -> None:
+        if call.origin.dedup_key and await CommandLog.exists(dedup_key=call.origin.dedup_key):
+            raise Ignored()
+        actor = _check_who_where(spec, txn, call)
+        args = parse_args(spec, call.rest, txn.roster)
+        await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(spec.name, args))
+
+    await in_game(game_id, call.ticket, _superusers(), work)
+
+
+async def _plain_text(origin: Origin, ticket: int, now: datetime, text: str, images: int) -> None:
+    """Private non-command text goes to the game's plain-text route, if any."""
+    game_id = directory.private_game(origin.user_id)
+    kind = _kind_of(game_id)
+    if kind is None or not isinstance(game_id, int):
+        return
+    spec = next((s for s in kind.commands if not s.words), None)
+    if spec is None:
+        return
+
+    async def work(txn: Txn) -> None:
+        player = txn.player_of(origin.user_id)
+        if player is None or txn.game.status != "running":
+            raise Ignored()
+        if origin.dedup_key and await CommandLog.exists(dedup_key=origin.dedup_key):
+            raise Ignored()
+        actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), True)
+        cmd = Command(spec.name, {"text": text, "images": images})
+        await txn.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
+
+    try:
+        await in_game(game_id, ticket, _superusers(), work)
+    except Rejected as exc:
+        await reply(origin, str(exc), game_id=game_id)
+    except Ignored:
+        pass
+
+
+# ---- kernel commands -----------------------------------------------------------
+
+
+def _is_group_admin(call: Call) -> bool:
+    ev = call.event
+    return isinstance(ev, GroupMessageEvent) and ev.sender.role in ("owner", "admin")
+
+
+async def _host_txn(call: Call, work: Callable[[Txn], Awaitable[None]], *, game_id: int | None = None) -> None:
+    gid = game_id if game_id is not None else _need_game(call, _game_for(call))
+
+    async def guarded(txn: Txn) -> None:
+        if not txn.is_host(call.origin.user_id):
+            raise Rejected("只有主持可以这样做。")
+        await work(txn)
+
+    await in_game(gid, call.ticket, _superusers(), guarded)
+
+
+@kernel_command(("创建",), "/创建 <游戏>", "开一局游戏（88人场 / 囚犯 / 大逃杀 / 联赛），发起人成为主持", where="group")
+async def create(call: Call) -> None:
+    if not call.in_group:
+        raise Rejected("请在要开游戏的群里发送 /创建 <游戏>。")
+    uid = call.origin.user_id
+    if uid not in _superusers() and not _is_group_admin(call):
+        raise Rejected("只有群主、群管理员或机器人管理员可以开游戏。")
+    word = call.rest.strip()
+    kind = find_kind(word) if word else None
+    if kind is None:
+        names = " / ".join(k.names[0] for k in kinds())
+        raise Rejected(f"请写明游戏：/创建 <游戏>，可选：{names}。")
+    group = call.origin.group_id or ""
+    if group in directory.group_game:
+        raise Rejected("本群已有一局游戏在进行或报名中，一个群同时只能有一局。主持可先 /结束。")
+    try:
+        settings = kind.engine.check_settings({})
+    except Rejected as exc:
+        raise Rejected(f"默认配置有误：{exc}") from None
+    async with in_transaction():
+        game = await Game.create(
+            group_id=group,
+            self_id=call.origin.self_id,
+            kind=kind.key,
+            seed=secrets.token_hex(16),
+            settings={**settings, "timezone": settings.get("timezone", _default_tz())},
+            created_by=uid,
+        )
+        await Host.create(game=game, user_id=uid, added_by=uid)
+        await Audit.create(game=game, actor=uid, action="create", detail=kind.key, at=call.now)
+        signup = (
+            f"私聊我发送 /报名 {group} <马甲> 报名（马甲保密）"
+            if kind.private_signup
+            else "发送 /报名 [马甲] 报名"
+        )
+        await enqueue(
+            "group",
+            group,
+            f"【{kind.title}】开局了，主持：{call.origin.name or uid}。{kind.intro}\n{signup}，/名单 查看名单，/帮助 查看命令。",
+            game_id=game.id,
+            self_id=call.origin.self_id,
+        )
+    _kinds_by_game[game.id] = kind
+    await directory.refresh(game.id)
+    from .runtime import wake_outbox
+
+    wake_outbox()
+
+
+def _default_tz() -> str:
+    from nonebot import get_plugin_config
+
+    from .config import Config
+
+    return get_plugin_config(Config).game_timezone
+
+
+@kernel_command(("报名",), "/报名 [马甲]（私聊：/报名 <群号> <马甲>）", "报名参加本群的游戏")
+async def signup(call: Call) -> None:
+    rest = call.rest.strip()
+    if call.in_group:
+        gid = directory.group_game.get(call.origin.group_id or "")
+        alias = rest or call.origin.name
+    else:
+        parts = rest.split(maxsplit=1)
+        if not parts or not parts[0].isdigit():
+            raise Rejected("私聊报名请写群号和马甲：/报名 <群号> <马甲>")
+        gid = directory.group_game.get(parts[0])
+        alias = parts[1] if len(parts) > 1 else ""
+    if gid is None:
+        raise Rejected("这个群现在没有报名中的游戏。")
+    kind = _kinds_by_game[gid]
+    if call.in_group and kind.private_signup:
+        raise Rejected(f"本游戏马甲保密，请私聊我发送：/报名 {call.origin.group_id} <马甲>")
+    if not call.in_group and not rest.split(maxsplit=1)[1:]:
+        raise Rejected(f"请写上马甲：/报名 {rest} <马甲>")
+
+    async def work(txn: Txn) -> None:
+        g = txn.game
+        if g.status != "signup":
+            raise Rejected("游戏已经开始，不能再报名。")
+        uid = call.origin.user_id
+        if txn.player_of(uid):
+            p = txn.player_of(uid)
+            raise Rejected(f"你已经报名了（{p.seat}号 {p.alias}）。")  # type: ignore[union-attr]
+        if len(txn.players) >= kind.max_players:
+            raise Rejected(f"人数已满（{kind.max_players} 人）。")
+        name = check_alias(alias, [p.alias for p in txn.players])
+        seat = len(txn.players) + 1
+        p = await Player.create(game_id=g.id, user_id=uid, seat=seat, alias=name)
+        txn.players.append(p)
+        await txn.audit(uid, "signup", f"{seat}号 {name}", at=call.now)
+        await txn.say("reply", f"报名成功：{seat}号「{name}」。发送 /退出报名 可退出。", call.origin)
+        if not call.in_group:
+            await txn.say("group", f"新玩家报名：{seat}号「{name}」，现有 {seat} 人。", None)
+        txn.refresh_directory = True
+
+    await in_game(gid, call.ticket, _superusers(), work)
+
+
+@kernel_command(("退出报名",), "/退出报名", "开始前退出报名")
+async def leave(call: Call) -> None:
+    gid = _need_game(call, _game_for(call))
+
+    async def work(txn: Txn) -> None:
+        if txn.game.status != "signup":
+            raise Rejected("游戏已经开始，不能退出报名。有特殊情况请联系主持。")
+        p = txn.player_of(call.origin.user_id)
+        if p is None:
+            raise Rejected("你还没有报名。")
+        seat = p.seat
+        await p.delete()
+        for q in txn.players:
+            if q.seat > seat:
+                q.seat -= 1
+                await q.save()
+        txn.players = [q for q in txn.players if q.id != p.id]
+        await txn.audit(call.origin.user_id, "leave", f"{seat}号 {p.alias}", at=call.now)
+        await txn.say("reply", f"已退出报名。后面的玩家座位号依次前移，现有 {len(txn.players)} 人。", call.origin)
+        txn.refresh_directory = True
+
+    await in_game(gid, call.ticket, _superusers(), work)
+
+
+@kernel_command(("名单",), "/名单", "查看座位、马甲和存活情况")
+async def roster(call: Call) -> None:
+    gid = _need_game(call, _game_for(call))
+    players = await Player.filter(game_id=gid).order_by("seat")
+    if not players:
+        raise Rejected("还没有人报名。")
+    alive = sum(p.alive for p in players)
+    lines = [f"名单（{len(players)} 人，存活 {alive}）："]
+    lines += [f"{p.seat}号 {p.alias}{'' if p.alive else '（出局）'}" for p in players]
+    await call.say("\n".join(lines), gid)
+
+
+@kernel_command(("开始",), "/开始", "主持：开始游戏（发身份等）", who="host", where="group")
+async def start(call: Call) -> None:
+    async def work(txn: Txn) -> None:
+        g, kind = txn.game, txn.kind
+        if g.status != "signup":
+            raise Rejected("游戏已经开始了。")
+        if len(txn.players) < kind.min_players:
+            raise Rejected(f"人数不足：{kind.title}至少需要 {kind.min_players} 人，现在 {len(txn.players)} 人。")
+        await txn.step("start", origin=call.origin, now=call.now)
+        if g.status == "signup":
+            g.status = "running"
+        g.started_at = call.now
+        await g.save()
+        await txn.audit(call.origin.user_id, "start", f"{len(txn.players)} 人", at=call.now)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("加主持",), "/加主持 @某人", "主持：添加副主持", who="host")
+async def add_host(call: Call) -> None:
+    target = call.rest.strip()
+    if not (target.startswith("@") and target[1:].isdigit()):
+        raise Rejected("请 @ 要添加的人：/加主持 @某人")
+    uid = target[1:]
+
+    async def work(txn: Txn) -> None:
+        if uid in txn.hosts:
+            raise Rejected("对方已经是主持了。")
+        if txn.player_of(uid):
+            raise Rejected("对方是本局玩家，不能同时当主持。")
+        await Host.create(game_id=txn.game.id, user_id=uid, added_by=call.origin.user_id)
+        await txn.audit(call.origin.user_id, "add_host", uid, at=call.now)
+        await txn.say("reply", "已添加副主持。", call.origin)
+        txn.refresh_directory = True
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("推进",), "/推进", "主持：立即结束当前阶段", who="host")
+async def advance(call: Call) -> None:
+    async def work(txn: Txn) -> None:
+        if txn.game.status != "running":
+            raise Rejected("游戏不在进行中（暂停时请先 /继续）。")
+        await txn.cancel_timer(PHASE_TIMER)
+        await txn.audit(call.origin.user_id, "advance", txn.game.phase_label or "", at=call.now)
+        await txn.say("group", f"主持结束了当前阶段：{txn.game.phase_label or ''}。", None)
+        await txn.step("deadline", origin=call.origin, now=call.now, key=PHASE_TIMER)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("延时",), "/延时 <分钟>", "主持：当前阶段延后 N 分钟（负数为提前）", who="host")
+async def extend(call: Call) -> None:
+    try:
+        minutes = int(call.rest.strip())
+    except ValueError:
+        raise Rejected("请写分钟数：/延时 10") from None
+
+    async def work(txn: Txn) -> None:
+        timers = [t for t in await txn.timers() if t.key == PHASE_TIMER]
+        if not timers:
+            raise Rejected("当前阶段没有截止时间，无需延时。")
+        t = timers[0]
+        new = t.ends_at + timedelta(minutes=minutes)
+        if txn.game.status != "paused" and new <= call.now:
+            raise Rejected("调整后的截止时间已过，如要立即结束请用 /推进。")
+        if t.status == "paused":
+            t.remaining = max(0.0, (t.remaining or 0) + minutes * 60)
+            t.ends_at = new
+            await t.save()
+            txn.changed_timers.append(t)
+        else:
+            await txn.set_timer(PHASE_TIMER, new, call.now)
+        await txn.audit(call.origin.user_id, "extend", f"{minutes} 分钟", at=call.now)
+        await txn.say("group", f"主持将「{txn.game.phase_label}」的截止时间调整为 {fmt_local(new, txn.tz)}。", None)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("暂停",), "/暂停", "主持：暂停游戏（计时停止）", who="host")
+async def pause(call: Call) -> None:
+    async def work(txn: Txn) -> None:
+        if txn.game.status != "running":
+            raise Rejected("游戏不在进行中，无法暂停。")
+        for t in await txn.timers():
+            t.status, t.remaining = "paused", max(0.0, (t.ends_at - call.now).total_seconds())
+            await t.save()
+            txn.changed_timers.append(t)
+        txn.game.status = "paused"
+        await txn.game.save()
+        await txn.audit(call.origin.user_id, "pause", "", at=call.now)
+        await txn.say("group", "游戏已暂停，计时停止。主持发送 /继续 后恢复。", None)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("继续",), "/继续", "主持：恢复暂停的游戏", who="host")
+async def resume(call: Call) -> None:
+    async def work(txn: Txn) -> None:
+        if txn.game.status != "paused":
+            raise Rejected("游戏没有暂停。")
+        txn.game.status = "running"
+        await txn.game.save()
+        phase_end = None
+        for t in await txn.timers():
+            t.status = "armed"
+            t.ends_at = call.now + timedelta(seconds=t.remaining or 0)
+            t.remaining = None
+            await t.save()
+            txn.changed_timers.append(t)
+            if t.key == PHASE_TIMER:
+                phase_end = t.ends_at
+        await txn.audit(call.origin.user_id, "resume", "", at=call.now)
+        tail = f"，本阶段截止 {fmt_local(phase_end, txn.tz)}" if phase_end else ""
+        await txn.say("group", f"游戏继续{tail}。", None)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("结束",), "/结束 [理由]", "主持：结束游戏", who="host")
+async def end(call: Call) -> None:
+    reason = call.rest.strip() or "主持结束了游戏"
+
+    async def work(txn: Txn) -> None:
+        if txn.game.status == "ended":
+            raise Rejected("这局游戏已经结束了。")
+        txn.game.end_reason = reason
+        await txn.finish(f"【{txn.kind.title}】游戏结束：{reason}。", call.now)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("状态",), "/状态", "查看阶段、截止时间和人数")
+async def status(call: Call) -> None:
+    gid = _need_game(call, _game_for(call))
+    g = await Game.get(id=gid)
+    kind = get_kind(g.kind)
+    players = await Player.filter(game_id=gid)
+    names = {"signup": "报名中", "running": "进行中", "paused": "已暂停", "ended": "已结束"}
+    lines = [f"【{kind.title if kind else g.kind}】{names.get(g.status, g.status)}，玩家 {len(players)} 人，存活 {sum(p.alive for p in players)} 人"]
+    if g.phase_label:
+        lines.append(f"当前阶段：{g.phase_label}")
+    from .models import Timer
+
+    t = await Timer.filter(game_id=gid, key=PHASE_TIMER, status__in=("armed", "paused")).first()
+    if t:
+        from zoneinfo import ZoneInfo
+
+        lines.append(f"截止：{fmt_local(t.ends_at, ZoneInfo(g.settings.get('timezone', 'Asia/Shanghai')))}" + ("（暂停中）" if t.status == "paused" else ""))
+    if kind and g.state is not None:
+        extra = kind.engine.status(g.state)
+        if extra:
+            lines.append(extra)
+    await call.say("\n".join(lines), gid)
+
+
+@kernel_command(("我的身份",), "/我的身份", "私聊：重新获取自己的私密信息", where="private")
+async def whoami(call: Call) -> None:
+    if call.in_group:
+        raise Rejected("请私聊我发送 /我的身份，身份信息只在私聊里发。")
+    gid = _need_game(call, _game_for(call))
+    g = await Game.get(id=gid)
+    p = await Player.get_or_none(game_id=gid, user_id=call.origin.user_id)
+    if p is None:
+        raise Rejected("你不是这局的玩家。")
+    if g.state is None:
+        raise Rejected(f"游戏还没开始。你是 {p.seat}号「{p.alias}」。")
+    kind = get_kind(g.kind)
+    assert kind is not None
+    await call.say(kind.engine.private_info(g.state, p.seat), gid)
+
+
+@kernel_command(("切换",), "/切换 <群号>", "私聊：同时在多个游戏中时，选定私聊命令发往哪一局", where="private")
+async def switch(call: Call) -> None:
+    group = call.rest.strip()
+    gid = directory.group_game.get(group)
+    if gid is None or call.origin.user_id not in directory.members.get(gid, set()):
+        raise Rejected("你不在这个群的游戏里。请写你参加的游戏所在的群号。")
+    await Focus.update_or_create(defaults={"game_id": gid}, user_id=call.origin.user_id)
+    directory.focus[call.origin.user_id] = gid
+    await call.say(f"之后的私聊命令发往群 {group} 的游戏。", gid)
+
+
+async def _card(call: Call, color: str) -> None:
+    parts = call.rest.strip().split(maxsplit=1)
+    word = cardmath.COLORS[color]
+    if len(parts) < 2:
+        raise Rejected(f"请写玩家和理由：/{word} <玩家> <理由>")
+
+    async def work(txn: Txn) -> None:
+        if txn.game.status == "signup":
+            raise Rejected("游戏还没开始，不能判罚。")
+        seat = txn.roster.resolve(parts[0]).seat
+        if await txn.give_card(seat, color, parts[1], call.origin.user_id, call.now) and txn.game.status != "ended":
+            if txn.seat(seat).alive:
+                await txn.step(
+                    "apply",
+                    origin=call.origin,
+                    now=call.now,
+                    actor=Actor(call.origin.user_id, None, True, call.origin.private),
+                    cmd=Command(KERNEL_OUT, {"seat": seat, "reason": f"红牌罚下：{parts[1]}"}),
+                )
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("蓝牌",), "/蓝牌 <玩家> <理由>", "主持：判蓝牌（3 蓝 = 1 黄）", who="host")
+async def blue(call: Call) -> None:
+    await _card(call, "blue")
+
+
+@kernel_command(("黄牌",), "/黄牌 <玩家> <理由>", "主持：判黄牌（3 黄 = 1 红）", who="host")
+async def yellow(call: Call) -> None:
+    await _card(call, "yellow")
+
+
+@kernel_command(("红牌",), "/红牌 <玩家> <理由>", "主持：判红牌（罚下）", who="host")
+async def red(call: Call) -> None:
+    await _card(call, "red")
+
+
+@kernel_command(("牌",), "/牌 <玩家>", "查看玩家的判罚记录")
+async def card_record(call: Call) -> None:
+    gid = _need_game(call, _game_for(call))
+    if not call.rest.strip():
+        raise Rejected("请写玩家：/牌 <玩家>")
+    from .roster import Entry, Roster
+
+    players = await Player.filter(game_id=gid).order_by("seat")
+    entry = Roster([Entry(p.seat, p.alias, p.user_id, p.alive) for p in players]).resolve(call.rest.strip().split()[0])
+    cards = await Card.filter(game_id=gid, seat=entry.seat).order_by("id")
+    t = cardmath.tally([c.color for c in cards])
+    lines = [f"{entry.seat}号 {entry.alias}：{t.describe()}"]
+    lines += [f"· {cardmath.COLORS[c.color]}：{c.reason}" for c in cards]
+    await call.say("\n".join(lines), gid)
+
+
+async def _put(call: Call, name: str) -> None:
+    parts = call.rest.strip().split(maxsplit=1)
+    verb = "出局" if name == KERNEL_OUT else "回场"
+    if len(parts) < 2:
+        raise Rejected(f"请写玩家和理由：/{verb} <玩家> <理由>")
+
+    async def work(txn: Txn) -> None:
+        if txn.game.status not in ("running", "paused"):
+            raise Rejected("游戏不在进行中。")
+        seat = txn.roster.resolve(parts[0]).seat
+        p = txn.seat(seat)
+        if name == KERNEL_OUT and not p.alive:
+            raise Rejected(f"{seat}号 {p.alias} 已经出局了。")
+        if name == KERNEL_BACK and p.alive:
+            raise Rejected(f"{seat}号 {p.alias} 本来就在场上。")
+        actor = Actor(call.origin.user_id, None, True, call.origin.private)
+        await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(name, {"seat": seat, "reason": parts[1]}))
+        await txn.audit(call.origin.user_id, name, f"{seat}号 {p.alias}：{parts[1]}", at=call.now)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("出局",), "/出局 <玩家> <理由>", "主持：判玩家出局", who="host")
+async def put_out(call: Call) -> None:
+    await _put(call, KERNEL_OUT)
+
+
+@kernel_command(("回场",), "/回场 <玩家> <理由>", "主持：让出局的玩家回到场上", who="host")
+async def put_back(call: Call) -> None:
+    await _put(call, KERNEL_BACK)
+
+
+@kernel_command(("配置",), "/配置 [TOML 文本]", "主持：查看或修改本局配置（开始前）", who="host")
+async def configure(call: Call) -> None:
+    text = call.rest.strip()
+
+    async def work(txn: Txn) -> None:
+        g = txn.game
+        if not text:
+            import json
+
+            shown = json.dumps(g.settings, ensure_ascii=False, indent=1)
+            await txn.say("reply", f"本局配置：\n{shown}\n修改：/配置 后接 TOML 文本，只写要改的项。", call.origin)
+            return
+        if g.status != "signup":
+            raise Rejected("游戏已开始，配置不能再改（游戏内的调整请用该游戏的主持命令）。")
+        try:
+            overrides = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise Rejected(f"配置格式有误（TOML）：{exc}") from None
+        tz = overrides.pop("timezone", g.settings.get("timezone", "Asia/Shanghai"))
+        merged = _deep_merge({k: v for k, v in g.settings.items() if k != "timezone"}, overrides)
+        checked = txn.kind.engine.check_settings(merged)
+        try:
+            from zoneinfo import ZoneInfo
+
+            ZoneInfo(tz)
+        except Exception:  # noqa: BLE001
+            raise Rejected(f"时区「{tz}」无效，例如 Asia/Shanghai。") from None
+        g.settings = {**checked, "timezone": tz}
+        await g.save()
+        await txn.audit(call.origin.user_id, "configure", text[:500], at=call.now)
+        await txn.say("reply", "配置已更新。", call.origin)
+
+    await _host_txn(call, work)
+
+
+def _deep_merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+@kernel_command(("日志",), "/日志 [条数]", "主持，私聊：查看操作日志", who="host", where="private")
+async def audit_log(call: Call) -> None:
+    if call.in_group:
+        raise Rejected("日志可能含私密信息，请私聊我发送 /日志。")
+    n = int(call.rest.strip()) if call.rest.strip().isdigit() else 20
+    gid = _need_game(call, _game_for(call))
+    g = await Game.get(id=gid)
+    if call.origin.user_id not in _superusers() and not await Host.exists(game_id=gid, user_id=call.origin.user_id):
+        raise Rejected("只有主持可以看日志。")
+    from zoneinfo import ZoneInfo
+
+    tz = ZoneInfo(g.settings.get("timezone", "Asia/Shanghai"))
+    rows = list(reversed(await Audit.filter(game_id=gid).order_by("-id").limit(min(n, 200))))
+    lines = [f"最近 {len(rows)} 条日志："] + [
+        f"{r.at.astimezone(tz):%m-%d %H:%M:%S} {r.actor or '-'} {r.action} {r.detail}" for r in rows
+    ]
+    await call.say("\n".join(lines), gid)
+
+
+@kernel_command(("导出",), "/导出", "主持：把本局的表导出为 CSV 和 XLSX", who="host")
+async def export(call: Call) -> None:
+    gid = _need_game(call, _game_for(call))
+    if call.origin.user_id not in _superusers() and not await Host.exists(game_id=gid, user_id=call.origin.user_id):
+        raise Rejected("只有主持可以导出。")
+    folder = await export_game(gid, call.now)
+    await call.say(f"已导出到机器人所在电脑的 {folder}（每张表一个 CSV，另有一个合并的 XLSX）。", gid)
+
+
+@kernel_command(("帮助",), "/帮助", "查看你在这里能用的命令")
+async def help_(call: Call) -> None:
+    from .helptext import help_text
+
+    game_id = _game_for(call)
+    uid = call.origin.user_id
+    is_host = uid in _superusers()
+    is_player = False
+    kind = _kind_of(game_id)
+    if isinstance(game_id, int):
+        is_host = is_host or await Host.exists(game_id=game_id, user_id=uid)
+        is_player = await Player.exists(game_id=game_id, user_id=uid)
+    await call.say(help_text(kind, in_group=call.in_group, is_host=is_host, is_player=is_player, is_admin=_is_group_admin(call)))

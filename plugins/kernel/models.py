@@ -1,0 +1,148 @@
+"""Kernel tables. The database is the truth: games, rosters, timers, the
+command log, the outbound queue, cards and the audit log all live here."""
+
+from __future__ import annotations
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class Game(Model):
+    id = fields.IntField(primary_key=True)
+    group_id = fields.CharField(max_length=32, db_index=True)
+    self_id = fields.CharField(max_length=32, default="")
+    kind = fields.CharField(max_length=32)
+    status = fields.CharField(max_length=16, default="signup")  # signup|running|paused|ended
+    seed = fields.CharField(max_length=64)
+    settings = fields.JSONField(default=dict)
+    state = fields.JSONField(null=True)
+    last_seq = fields.IntField(default=0)
+    phase_key = fields.CharField(max_length=64, null=True)
+    phase_label = fields.CharField(max_length=128, null=True)
+    created_by = fields.CharField(max_length=32)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    started_at = fields.DatetimeField(null=True)
+    ended_at = fields.DatetimeField(null=True)
+    end_reason = fields.TextField(null=True)
+
+    class Meta:
+        table = "game"
+
+
+class Host(Model):
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("kernel.Game", related_name="hosts")
+    user_id = fields.CharField(max_length=32)
+    added_by = fields.CharField(max_length=32)
+    added_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "host"
+        unique_together = (("game", "user_id"),)
+
+
+class Player(Model):
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("kernel.Game", related_name="players")
+    user_id = fields.CharField(max_length=32)
+    seat = fields.IntField()
+    alias = fields.CharField(max_length=32)
+    alive = fields.BooleanField(default=True)
+    out_reason = fields.TextField(null=True)
+    joined_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "player"
+        unique_together = (("game", "user_id"), ("game", "seat"), ("game", "alias"))
+
+
+class Timer(Model):
+    """A deadline. Armed rows are re-armed in the scheduler at start-up."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("kernel.Game", related_name="timers")
+    key = fields.CharField(max_length=64)
+    ends_at = fields.DatetimeField()
+    status = fields.CharField(max_length=16, default="armed")  # armed|paused|fired|cancelled
+    remaining = fields.FloatField(null=True)  # seconds left, while paused
+    fired_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "timer"
+
+
+class CommandLog(Model):
+    """Every accepted command, timer firing and kernel action, in game order."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("kernel.Game", related_name="commands")
+    seq = fields.IntField()
+    user_id = fields.CharField(max_length=32, default="")
+    name = fields.CharField(max_length=64)
+    args = fields.JSONField(default=dict)
+    received_at = fields.DatetimeField()
+    source = fields.CharField(max_length=16)  # group|private|timer|kernel
+    dedup_key = fields.CharField(max_length=128, null=True, unique=True)
+
+    class Meta:
+        table = "command_log"
+        unique_together = (("game", "seq"),)
+
+
+class Audit(Model):
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("kernel.Game", related_name="audit", null=True)
+    seq = fields.IntField(null=True)
+    actor = fields.CharField(max_length=32, default="")
+    action = fields.CharField(max_length=64)
+    detail = fields.TextField(default="")
+    at = fields.DatetimeField()
+
+    class Meta:
+        table = "audit"
+
+
+class Card(Model):
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("kernel.Game", related_name="cards")
+    seat = fields.IntField()
+    user_id = fields.CharField(max_length=32)
+    color = fields.CharField(max_length=8)  # blue|yellow|red
+    reason = fields.TextField()
+    given_by = fields.CharField(max_length=32)
+    at = fields.DatetimeField()
+
+    class Meta:
+        table = "card"
+
+
+class Outbox(Model):
+    """The outbound queue. Rows are written in the same transaction as the
+    state change that caused them, so nothing acknowledged is lost."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("kernel.Game", related_name="outbox", null=True)
+    self_id = fields.CharField(max_length=32, default="")
+    target_type = fields.CharField(max_length=8)  # private|group
+    target_id = fields.CharField(max_length=32)
+    text = fields.TextField()
+    priority = fields.IntField(default=1)  # 0: replies, 1: announcements
+    status = fields.CharField(max_length=8, default="pending", db_index=True)  # pending|sent|failed
+    attempts = fields.IntField(default=0)
+    next_try_at = fields.DatetimeField()
+    created_at = fields.DatetimeField()
+    sent_at = fields.DatetimeField(null=True)
+    last_error = fields.TextField(null=True)
+
+    class Meta:
+        table = "outbox"
+
+
+class Focus(Model):
+    """Which game a user's private commands go to when they are in several."""
+
+    user_id = fields.CharField(max_length=32, primary_key=True)
+    game = fields.ForeignKeyField("kernel.Game", related_name="focused_by")
+
+    class Meta:
+        table = "focus"

@@ -1,0 +1,212 @@
+"""The one outbound queue. Every message the bot sends is a row first.
+
+One worker sends rows oldest first, keeping order per recipient, pacing
+private messages globally (QQ punishes bursts) and group messages on their
+own pace, retrying failures with back-off, giving a message up after
+``send_max_attempts`` (and telling the hosts), and pausing the whole queue
+after ``send_pause_after`` failures in a row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta, timezone
+
+from nonebot.log import logger
+from tortoise.transactions import in_transaction
+
+from .config import Config
+from .models import Host, Outbox
+
+MAX_CHUNK = 2000  # characters per QQ message
+IDLE = 30.0
+
+
+class NoBot(Exception):
+    """No OneBot connection: wait, this is not a failed send."""
+
+
+Send = Callable[[str, str, str, str], Awaitable[None]]  # self_id, type, target, text
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def chunks(text: str, size: int = MAX_CHUNK) -> list[str]:
+    """Split long text at line ends so each piece fits one QQ message."""
+    text = text.strip("\n")
+    if len(text) <= size:
+        return [text]
+    out: list[str] = []
+    cur = ""
+    for line in text.split("\n"):
+        while len(line) > size:
+            if cur:
+                out.append(cur)
+                cur = ""
+            out.append(line[:size])
+            line = line[size:]
+        if cur and len(cur) + 1 + len(line) > size:
+            out.append(cur)
+            cur = line
+        else:
+            cur = f"{cur}\n{line}" if cur else line
+    if cur:
+        out.append(cur)
+    return out
+
+
+async def enqueue(
+    target_type: str,
+    target_id: str,
+    text: str,
+    *,
+    game_id: int | None = None,
+    self_id: str = "",
+    priority: int = 1,
+    now: datetime | None = None,
+) -> None:
+    """Queue a message. Call inside the transaction of the change it reports."""
+    now = now or utcnow()
+    for piece in chunks(text):
+        await Outbox.create(
+            game_id=game_id,
+            self_id=self_id,
+            target_type=target_type,
+            target_id=str(target_id),
+            text=piece,
+            priority=priority,
+            next_try_at=now,
+            created_at=now,
+        )
+
+
+class OutboxWorker:
+    def __init__(
+        self,
+        cfg: Config,
+        send: Send,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        rng: random.Random | None = None,
+    ):
+        self.cfg = cfg
+        self.send = send
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.free_at: dict[str, datetime] = {}
+        self.failures_in_a_row = 0
+        self.paused_until: datetime | None = None
+        self.wake = asyncio.Event()
+        self._task: asyncio.Task | None = None
+
+    def interval(self, target_type: str) -> float:
+        if target_type == "group":
+            return self.cfg.group_send_interval
+        j = self.cfg.send_jitter
+        return max(0.0, self.cfg.send_interval + self.rng.uniform(-j, j))
+
+    async def tick(self) -> float:
+        """Send at most one message; return seconds to wait before the next tick."""
+        now = self.clock()
+        if self.paused_until and now < self.paused_until:
+            return (self.paused_until - now).total_seconds()
+        rows = await Outbox.filter(status="pending").order_by("id").limit(1000)
+        if not rows:
+            return IDLE
+        heads: list[Outbox] = []
+        seen: set[tuple[str, str]] = set()
+        for r in rows:
+            key = (r.target_type, r.target_id)
+            if key not in seen:
+                seen.add(key)
+                heads.append(r)
+        epoch = datetime.min.replace(tzinfo=timezone.utc)
+
+        def ready_at(r: Outbox) -> datetime:
+            return max(r.next_try_at, self.free_at.get(r.target_type, epoch))
+
+        ready = [r for r in heads if ready_at(r) <= now]
+        if not ready:
+            return max(0.01, min((ready_at(r) - now).total_seconds() for r in heads))
+        row = min(ready, key=lambda r: (r.priority, r.id))
+        try:
+            await self.send(row.self_id, row.target_type, row.target_id, row.text)
+        except NoBot:
+            return 2.0
+        except Exception as exc:  # noqa: BLE001 - any failed send is retried
+            await self._failed(row, now, exc)
+        else:
+            self.failures_in_a_row = 0
+            async with in_transaction():
+                await Outbox.filter(id=row.id).update(status="sent", sent_at=now, attempts=row.attempts + 1)
+        self.free_at[row.target_type] = now + timedelta(seconds=self.interval(row.target_type))
+        return 0.0
+
+    async def _failed(self, row: Outbox, now: datetime, exc: Exception) -> None:
+        attempts = row.attempts + 1
+        self.failures_in_a_row += 1
+        logger.warning(f"send failed ({attempts}x) to {row.target_type} {row.target_id}: {exc!r}")
+        async with in_transaction():
+            if attempts >= self.cfg.send_max_attempts:
+                await Outbox.filter(id=row.id).update(status="failed", attempts=attempts, last_error=repr(exc)[:500])
+                await self._tell_hosts(
+                    row,
+                    f"【发送失败】发给{'群' if row.target_type == 'group' else 'QQ'} {row.target_id} 的消息重试 "
+                    f"{attempts} 次仍失败，已放弃。请确认对方已加机器人好友，并让其发送 /我的身份 重新获取私密信息。",
+                    now,
+                )
+            else:
+                delay = self.cfg.send_backoff * (2 ** (attempts - 1))
+                await Outbox.filter(id=row.id).update(
+                    attempts=attempts, next_try_at=now + timedelta(seconds=delay), last_error=repr(exc)[:500]
+                )
+            if self.failures_in_a_row >= self.cfg.send_pause_after:
+                self.paused_until = now + timedelta(seconds=self.cfg.send_pause_seconds)
+                self.failures_in_a_row = 0
+                logger.error(f"outbound queue paused for {self.cfg.send_pause_seconds}s after repeated failures")
+                await self._tell_hosts(
+                    row,
+                    f"【发送暂停】连续多次发送失败，发送队列暂停 {int(self.cfg.send_pause_seconds)} 秒后自动恢复，"
+                    "期间的消息不会丢失。若持续失败，请检查 QQ 客户端（NapCat）是否在线或被风控。",
+                    now,
+                )
+
+    async def _tell_hosts(self, row: Outbox, text: str, now: datetime) -> None:
+        if row.game_id is None:
+            return
+        for h in await Host.filter(game_id=row.game_id):
+            if not (row.target_type == "private" and row.target_id == h.user_id):
+                await enqueue("private", h.user_id, text, game_id=row.game_id, self_id=row.self_id, priority=0, now=now)
+
+    async def run(self) -> None:
+        while True:
+            try:
+                delay = await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - keep the queue alive
+                logger.opt(exception=exc).error("outbound queue tick failed")
+                delay = 5.0
+            if delay > 0:
+                self.wake.clear()
+                try:
+                    await asyncio.wait_for(self.wake.wait(), timeout=delay)
+                except asyncio.TimeoutError:
+                    pass
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001
+                pass
+            self._task = None

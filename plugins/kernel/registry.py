@@ -1,0 +1,46 @@
+"""Game kinds register here; the kernel routes commands to them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .commands import CommandSpec
+from .engine import Engine
+
+
+@dataclass(frozen=True)
+class GameKind:
+    key: str  # "mafia88"
+    title: str  # "88人场"
+    names: tuple[str, ...]  # words accepted by /创建: ("88人场", "88", "风云")
+    engine: Engine
+    commands: tuple[CommandSpec, ...] = ()
+    min_players: int = 1
+    max_players: int = 200
+    private_signup: bool = False  # aliases are secret: sign-up answers privately
+    intro: str = ""  # one line shown at /创建
+    extra: dict = field(default_factory=dict)
+
+
+_KINDS: dict[str, GameKind] = {}
+
+
+def register_game(kind: GameKind) -> GameKind:
+    _KINDS[kind.key] = kind
+    return kind
+
+
+def kinds() -> list[GameKind]:
+    return list(_KINDS.values())
+
+
+def get_kind(key: str) -> GameKind | None:
+    return _KINDS.get(key)
+
+
+def find_kind(word: str) -> GameKind | None:
+    w = word.strip().casefold()
+    for k in _KINDS.values():
+        if w == k.key.casefold() or w in (n.casefold() for n in k.names):
+            return k
+    return None

@@ -1,0 +1,71 @@
+"""Player names: a seat number, an alias (马甲) or an @mention -> seat.
+Pure: works on a snapshot of the roster."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .engine import Rejected
+
+MAX_ALIAS = 16
+
+
+@dataclass(frozen=True)
+class Entry:
+    seat: int
+    alias: str
+    user_id: str
+    alive: bool = True
+
+
+class Roster:
+    def __init__(self, entries: list[Entry]):
+        self.entries = sorted(entries, key=lambda e: e.seat)
+
+    def by_seat(self, seat: int) -> Entry | None:
+        return next((e for e in self.entries if e.seat == seat), None)
+
+    def by_user(self, user_id: str) -> Entry | None:
+        return next((e for e in self.entries if e.user_id == user_id), None)
+
+    def resolve(self, token: str) -> Entry:
+        """Resolve one name. ``@12345`` is a mention, digits a seat, else an alias
+        (exact, then a unique partial match). Raises Rejected in Chinese."""
+        token = token.strip()
+        if token.startswith("@") and token[1:].isdigit():
+            hit = self.by_user(token[1:])
+            if hit is None:
+                raise Rejected(f"被 @ 的人不是本局玩家。发送 /名单 查看玩家。")
+            return hit
+        if token.isdigit():
+            hit = self.by_seat(int(token))
+            if hit is None:
+                raise Rejected(f"没有 {token} 号玩家（共 {len(self.entries)} 人）。发送 /名单 查看座位号。")
+            return hit
+        folded = token.casefold()
+        exact = [e for e in self.entries if e.alias.casefold() == folded]
+        if exact:
+            return exact[0]
+        partial = [e for e in self.entries if folded and folded in e.alias.casefold()]
+        if len(partial) == 1:
+            return partial[0]
+        if len(partial) > 1:
+            names = "、".join(f"{e.seat}号 {e.alias}" for e in partial[:6])
+            raise Rejected(f"「{token}」可能是：{names}。请用座位号再说一次。")
+        raise Rejected(f"找不到玩家「{token}」。请用座位号、马甲或 @ 指名，发送 /名单 查看。")
+
+
+def check_alias(alias: str, taken: list[str]) -> str:
+    """Validate a new alias; return it trimmed or raise Rejected."""
+    alias = alias.strip()
+    if not alias:
+        raise Rejected("请给出马甲，例如：/报名 小明")
+    if len(alias) > MAX_ALIAS:
+        raise Rejected(f"马甲最长 {MAX_ALIAS} 个字，请换一个短一点的。")
+    if alias.isdigit():
+        raise Rejected("马甲不能是纯数字（会和座位号混淆），请换一个。")
+    if any(ch.isspace() for ch in alias) or "@" in alias or "[" in alias or "]" in alias:
+        raise Rejected("马甲不能含空格、@ 或方括号，请换一个。")
+    if alias.casefold() in (t.casefold() for t in taken):
+        raise Rejected(f"马甲「{alias}」已被占用，请换一个。")
+    return alias

@@ -1,0 +1,472 @@
+"""The kernel's core: arrival order, per-game locks, transactions, running an
+engine and applying its effects, and timers that fire exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
+
+from nonebot.log import logger
+from tortoise.transactions import in_transaction
+
+from . import cards as cardmath
+from .engine import (
+    GROUP,
+    HOSTS,
+    KERNEL_OUT,
+    PHASE_TIMER,
+    REPLY,
+    Actor,
+    CancelTimer,
+    Command,
+    Ctx,
+    Eliminate,
+    Finish,
+    GiveCard,
+    Ignored,
+    Outcome,
+    Rejected,
+    Restore,
+    Say,
+    Seat,
+    SetPhase,
+    SetTimer,
+    Timer as TimerInfo,
+)
+from .models import Audit, Card, CommandLog, Focus, Game, Host, Player, Timer
+from .outbox import enqueue
+from .registry import GameKind, get_kind
+from .roster import Entry, Roster
+
+T = TypeVar("T")
+LIVE = ("signup", "running", "paused")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+# ---- arrival order ---------------------------------------------------------
+
+_tickets = itertools.count(1)
+
+
+def stamp() -> tuple[int, datetime]:
+    """An arrival ticket and a receive time finer than a second."""
+    return next(_tickets), utcnow()
+
+
+class OrderedLock:
+    """A lock granted in ticket order among its waiters (earlier arrival first)."""
+
+    def __init__(self) -> None:
+        self._held = False
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._n = itertools.count()
+
+    async def acquire(self, ticket: int) -> None:
+        if not self._held and not self._waiters:
+            self._held = True
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (ticket, next(self._n), fut))
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()
+            else:
+                self._waiters = [w for w in self._waiters if w[2] is not fut]
+                heapq.heapify(self._waiters)
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            _, _, fut = heapq.heappop(self._waiters)
+            if not fut.done():
+                fut.set_result(None)
+                return
+        self._held = False
+
+
+_locks: dict[int, OrderedLock] = {}
+
+
+def game_lock(game_id: int) -> OrderedLock:
+    return _locks.setdefault(game_id, OrderedLock())
+
+
+# ---- routing directory (in memory, mirrors the database) -------------------
+
+
+class Directory:
+    """Which live game a group runs and which live games a user is in; kept in
+    memory so routing a message needs no database round trip."""
+
+    def __init__(self) -> None:
+        self.group_game: dict[str, int] = {}
+        self.members: dict[int, set[str]] = {}
+        self.focus: dict[str, int] = {}
+
+    async def load(self) -> None:
+        self.group_game.clear()
+        self.members.clear()
+        self.focus.clear()
+        for g in await Game.filter(status__in=LIVE):
+            await self.refresh(g.id)
+        for f in await Focus.all():
+            self.focus[f.user_id] = f.game_id  # type: ignore[attr-defined]
+
+    async def refresh(self, game_id: int) -> None:
+        g = await Game.get_or_none(id=game_id)
+        if g is None or g.status not in LIVE:
+            self.members.pop(game_id, None)
+            for grp, gid in list(self.group_game.items()):
+                if gid == game_id:
+                    del self.group_game[grp]
+            return
+        self.group_game[g.group_id] = g.id
+        users = {p.user_id for p in await Player.filter(game_id=g.id)}
+        users |= {h.user_id for h in await Host.filter(game_id=g.id)}
+        self.members[g.id] = users
+
+    def games_of(self, user_id: str) -> list[int]:
+        return sorted(gid for gid, users in self.members.items() if user_id in users)
+
+    def private_game(self, user_id: str) -> int | None | list[int]:
+        """The game a private command goes to: the focused one, the only one,
+        None (no game) or the list of candidates (ambiguous)."""
+        games = self.games_of(user_id)
+        f = self.focus.get(user_id)
+        if f in games:
+            return f
+        if len(games) == 1:
+            return games[0]
+        return games or None
+
+
+directory = Directory()
+
+
+# ---- where a command came from -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Origin:
+    user_id: str
+    source: str  # group|private|timer|kernel
+    group_id: str | None = None
+    self_id: str = ""
+    message_id: str | None = None
+    name: str = ""  # the sender's nickname, to address group replies
+
+    @property
+    def private(self) -> bool:
+        return self.source == "private"
+
+    @property
+    def dedup_key(self) -> str | None:
+        if self.message_id is None:
+            return None
+        peer = f"g{self.group_id}" if self.source == "group" else f"p{self.user_id}"
+        return f"{self.self_id}:{peer}:{self.message_id}"
+
+
+async def reply(origin: Origin, text: str, *, game_id: int | None = None) -> None:
+    """Answer where the command came from (through the queue, high priority)."""
+    async with in_transaction():
+        await _reply_rows(origin, text, game_id)
+    wake_outbox()
+
+
+async def _reply_rows(origin: Origin, text: str, game_id: int | None) -> None:
+    if origin.source == "group" and origin.group_id:
+        prefix = f"{origin.name}：" if origin.name else ""
+        await enqueue("group", origin.group_id, prefix + text, game_id=game_id, self_id=origin.self_id, priority=0)
+    elif origin.source == "private":
+        await enqueue("private", origin.user_id, text, game_id=game_id, self_id=origin.self_id, priority=0)
+
+
+_outbox_wake: Callable[[], None] | None = None
+_arm: Callable[[Timer], None] | None = None
+
+
+def wake_outbox() -> None:
+    if _outbox_wake:
+        _outbox_wake()
+
+
+def set_hooks(outbox_wake: Callable[[], None], arm: Callable[[Timer], None]) -> None:
+    global _outbox_wake, _arm
+    _outbox_wake, _arm = outbox_wake, arm
+
+
+# ---- a game transaction -----------------------------------------------------
+
+
+@dataclass
+class Txn:
+    """Everything loaded for one game inside its lock and transaction."""
+
+    game: Game
+    kind: GameKind
+    players: list[Player]
+    hosts: list[str]
+    superusers: set[str]
+    changed_timers: list[Timer] = field(default_factory=list)
+    refresh_directory: bool = False
+
+    @classmethod
+    async def open(cls, game_id: int, superusers: set[str]) -> "Txn":
+        game = await Game.get(id=game_id)
+        kind = get_kind(game.kind)
+        if kind is None:
+            raise Rejected(f"本群的游戏类型「{game.kind}」未安装，请联系管理员。")
+        players = list(await Player.filter(game_id=game_id).order_by("seat"))
+        hosts = [h.user_id for h in await Host.filter(game_id=game_id).order_by("id")]
+        return cls(game, kind, players, hosts, superusers)
+
+    # -- people
+    @property
+    def roster(self) -> Roster:
+        return Roster([Entry(p.seat, p.alias, p.user_id, p.alive) for p in self.players])
+
+    def player_of(self, user_id: str) -> Player | None:
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+    def seat(self, seat: int) -> Player:
+        p = next((p for p in self.players if p.seat == seat), None)
+        if p is None:
+            raise Rejected(f"没有 {seat} 号玩家。")
+        return p
+
+    def is_host(self, user_id: str) -> bool:
+        return user_id in self.hosts or user_id in self.superusers
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.game.settings.get("timezone", "Asia/Shanghai"))
+
+    # -- output
+    async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1) -> None:
+        g = self.game
+        if to == GROUP or (to == REPLY and (origin is None or origin.source not in ("group", "private"))):
+            await enqueue("group", g.group_id, text, game_id=g.id, self_id=g.self_id, priority=priority)
+        elif to == REPLY:
+            assert origin is not None
+            await _reply_rows(origin, text, g.id)
+        elif to == HOSTS:
+            for h in self.hosts:
+                await enqueue("private", h, text, game_id=g.id, self_id=g.self_id, priority=priority)
+        else:
+            p = self.seat(int(to))
+            await enqueue("private", p.user_id, text, game_id=g.id, self_id=g.self_id, priority=priority)
+
+    async def audit(self, actor: str, action: str, detail: str, seq: int | None = None, at: datetime | None = None) -> None:
+        await Audit.create(game_id=self.game.id, seq=seq, actor=actor, action=action, detail=detail, at=at or utcnow())
+
+    # -- timers
+    async def timers(self) -> list[Timer]:
+        return list(await Timer.filter(game_id=self.game.id, status__in=("armed", "paused")).order_by("id"))
+
+    async def set_timer(self, key: str, ends_at: datetime, now: datetime) -> None:
+        paused = self.game.status == "paused"
+        existing = await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused")).first()
+        t = existing or Timer(game_id=self.game.id, key=key)
+        t.ends_at = ends_at
+        t.status = "paused" if paused else "armed"
+        t.remaining = max(0.0, (ends_at - now).total_seconds()) if paused else None
+        await t.save()
+        self.changed_timers.append(t)
+
+    async def cancel_timer(self, key: str) -> None:
+        for t in await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused")):
+            t.status = "cancelled"
+            await t.save()
+            self.changed_timers.append(t)
+
+    async def ctx(self, seq: int, now: datetime) -> Ctx:
+        timers = await self.timers()
+        infos = tuple(TimerInfo(t.key, t.ends_at) for t in timers)
+        phase = next((i for i in infos if i.key == PHASE_TIMER), None)
+        settings = dict(self.game.settings)
+        return Ctx(
+            now=now,
+            rng=random.Random(f"{self.game.seed}:{seq}"),
+            seq=seq,
+            tz=self.tz,
+            settings=settings,
+            phase=phase,
+            timers=infos,
+        )
+
+    # -- running the engine
+    async def step(
+        self,
+        call: str,
+        *,
+        origin: Origin,
+        now: datetime,
+        actor: Actor | None = None,
+        cmd: Command | None = None,
+        key: str | None = None,
+    ) -> Outcome:
+        """Run one engine call as the next command of the game and apply it."""
+        g = self.game
+        seq = g.last_seq + 1
+        ctx = await self.ctx(seq, now)
+        engine = self.kind.engine
+        if call == "start":
+            roster = [Seat(p.seat, p.alias, p.user_id) for p in self.players]
+            outcome = engine.start(roster, ctx)
+            name, args = "start", {}
+        elif call == "apply":
+            assert actor is not None and cmd is not None
+            outcome = engine.apply(g.state, actor, cmd, ctx)
+            name, args = cmd.name, cmd.args
+        else:
+            assert key is not None
+            outcome = engine.deadline(g.state, key, ctx)
+            name, args = f"timer:{key}", {}
+        g.state = outcome.state
+        g.last_seq = seq
+        await CommandLog.create(
+            game_id=g.id,
+            seq=seq,
+            user_id=origin.user_id,
+            name=name,
+            args=args,
+            received_at=now,
+            source=origin.source,
+            dedup_key=origin.dedup_key,
+        )
+        await self.apply_effects(outcome.effects, seq, origin, now)
+        await g.save()
+        return outcome
+
+    async def apply_effects(self, effects: list[Any], seq: int, origin: Origin, now: datetime) -> None:
+        sent_off: list[tuple[int, str]] = []
+        for e in effects:
+            if isinstance(e, Say):
+                await self.say(e.to, e.text, origin, priority=0 if e.to == REPLY else 1)
+            elif isinstance(e, Eliminate):
+                p = self.seat(e.seat)
+                p.alive, p.out_reason = False, e.reason
+                await p.save()
+                await self.audit("engine", "out", f"{p.seat}号 {p.alias}：{e.reason}", seq, now)
+            elif isinstance(e, Restore):
+                p = self.seat(e.seat)
+                p.alive, p.out_reason = True, None
+                await p.save()
+                await self.audit("engine", "back", f"{p.seat}号 {p.alias}：{e.reason}", seq, now)
+            elif isinstance(e, SetPhase):
+                self.game.phase_key, self.game.phase_label = e.key, e.label
+                if e.ends_at is None:
+                    await self.cancel_timer(PHASE_TIMER)
+                else:
+                    await self.set_timer(PHASE_TIMER, e.ends_at, now)
+                await self.audit("engine", "phase", f"{e.label}（{e.key}）", seq, now)
+            elif isinstance(e, SetTimer):
+                await self.set_timer(e.key, e.ends_at, now)
+            elif isinstance(e, CancelTimer):
+                await self.cancel_timer(e.key)
+            elif isinstance(e, GiveCard):
+                if await self.give_card(e.seat, e.color, e.reason, "系统", now):
+                    sent_off.append((e.seat, e.reason))
+            elif isinstance(e, Finish):
+                await self.finish(e.summary, now, seq)
+            else:  # pragma: no cover - a programming error in an engine
+                raise TypeError(f"unknown effect {e!r}")
+        for seat, reason in sent_off:
+            if self.game.status != "ended" and self.seat(seat).alive:
+                await self.step(
+                    "apply",
+                    origin=Origin("", "kernel"),
+                    now=now,
+                    actor=Actor("", None, True, True),
+                    cmd=Command(KERNEL_OUT, {"seat": seat, "reason": f"红牌罚下：{reason}"}),
+                )
+
+    async def give_card(self, seat: int, color: str, reason: str, by: str, now: datetime) -> bool:
+        """Record a card; True when it sends the player off (first red)."""
+        p = self.seat(seat)
+        before = cardmath.tally([c.color for c in await Card.filter(game_id=self.game.id, seat=seat)])
+        await Card.create(game_id=self.game.id, seat=seat, user_id=p.user_id, color=color, reason=reason, given_by=by, at=now)
+        after = cardmath.tally([c.color for c in await Card.filter(game_id=self.game.id, seat=seat)])
+        await self.audit(by, "card", f"{p.seat}号 {p.alias} {cardmath.COLORS[color]}：{reason}", at=now)
+        line = f"【判罚】{p.seat}号 {p.alias} 获得{cardmath.COLORS[color]}，理由：{reason}。累计：{after.describe()}"
+        await self.say(GROUP, line, None)
+        return after.sent_off and not before.sent_off
+
+    async def finish(self, summary: str, now: datetime, seq: int | None = None) -> None:
+        g = self.game
+        g.status, g.ended_at = "ended", now
+        g.phase_key, g.phase_label = "ended", "已结束"
+        await g.save()
+        for t in await self.timers():
+            t.status = "cancelled"
+            await t.save()
+            self.changed_timers.append(t)
+        if summary:
+            await self.say(GROUP, summary, None)
+        await self.audit("engine" if seq else "host", "end", summary[:200], seq, now)
+        self.refresh_directory = True
+
+
+async def in_game(
+    game_id: int, ticket: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]
+) -> T:
+    """Run ``work`` for one game: in arrival order, in one transaction.
+    A Rejected raised by ``work`` rolls everything back."""
+    lock = game_lock(game_id)
+    await lock.acquire(ticket)
+    try:
+        async with in_transaction():
+            txn = await Txn.open(game_id, superusers)
+            result = await work(txn)
+        await after_commit(txn)
+        return result
+    finally:
+        lock.release()
+
+
+async def after_commit(txn: Txn) -> None:
+    if _arm:
+        for t in txn.changed_timers:
+            _arm(t)
+    if txn.refresh_directory:
+        await directory.refresh(txn.game.id)
+    wake_outbox()
+
+
+async def fire_timer(timer_id: int, superusers: set[str]) -> None:
+    """A deadline passed: apply it once. A timer that was moved, paused,
+    cancelled or already fired is skipped."""
+    t = await Timer.get_or_none(id=timer_id)
+    if t is None or t.status != "armed":
+        return
+    ticket, now = stamp()
+
+    async def work(txn: Txn) -> None:
+        if now + timedelta(seconds=1) < t.ends_at:
+            return  # moved later: the new job will fire it
+        n = await Timer.filter(id=timer_id, status="armed").update(status="fired", fired_at=now)
+        if n != 1:
+            return
+        if txn.game.status != "running":
+            return
+        await txn.step("deadline", origin=Origin("", "timer"), now=now, key=t.key)
+
+    try:
+        await in_game(t.game_id, ticket, superusers, work)  # type: ignore[attr-defined]
+    except Rejected as exc:
+        logger.warning(f"timer {timer_id} refused: {exc}")
+    except Ignored:
+        pass

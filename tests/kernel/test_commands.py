@@ -1,0 +1,282 @@
+"""Every row of the kernel's command table (issue 2), with its bad inputs."""
+
+from harness import texts
+
+from plugins.kernel.models import Audit, Card, CommandLog, Game, Host, Player, Timer
+
+
+async def _game(h, n=3):
+    await h.group("1", "/创建 测试局", role="owner")
+    for i in range(n):
+        await h.group(str(100 + i), f"/报名 玩家{i + 1}")
+    return await Game.get(group_id=h.group_id, status__in=("signup", "running"))
+
+
+async def test_create_needs_admin_or_superuser(harness):
+    h = harness
+    out = await h.group("2", "/创建 测试局")
+    assert "只有群主、群管理员或机器人管理员可以开游戏" in texts(out)
+    assert not await Game.exists(group_id=h.group_id)
+    out = await h.group("10000", "/创建 测试局")  # SUPERUSER
+    assert "开局了" in texts(out)
+    assert await Host.exists(user_id="10000")
+
+
+async def test_create_unknown_kind_and_second_game_refused(harness):
+    h = harness
+    out = await h.group("1", "/创建 象棋", role="admin")
+    assert "请写明游戏" in texts(out) and "测试局" in texts(out)
+    await h.group("1", "/创建 测试局", role="admin")
+    out = await h.group("1", "/创建 测试局", role="admin")
+    assert "一个群同时只能有一局" in texts(out)
+    assert await Game.filter(group_id=h.group_id).count() == 1
+
+
+async def test_signup_seats_aliases_and_leave(harness):
+    h = harness
+    await h.group("1", "/创建 测试局", role="owner")
+    assert "1号「甲」" in texts(await h.group("2", "/报名 甲"))
+    assert "已被占用" in texts(await h.group("3", "/报名 甲"))
+    assert "纯数字" in texts(await h.group("3", "/报名 123"))
+    assert "你已经报名了" in texts(await h.group("2", "/报名 丙"))
+    await h.group("3", "/报名 乙")
+    await h.group("4", "/报名 丁")
+    out = await h.group("2", "/退出报名")
+    assert "已退出报名" in texts(out)
+    seats = [(p.seat, p.alias) for p in await Player.filter(game__group_id=h.group_id).order_by("seat")]
+    assert seats == [(1, "乙"), (2, "丁")]
+    assert "还没有报名" in texts(await h.group("9", "/退出报名"))
+
+
+async def test_signup_default_alias_is_nickname(harness):
+    h = harness
+    await h.group("1", "/创建 测试局", role="owner")
+    out = await h.group("2", "/报名", nick="小明")
+    assert "1号「小明」" in texts(out)
+
+
+async def test_roster_shows_seats_aliases_and_status(harness):
+    h = harness
+    g = await _game(h)
+    await h.group("1", "/开始")
+    await h.group("1", "/出局 2 违规")
+    out = texts(await h.group("555", "/名单"))
+    assert "1号 玩家1" in out and "2号 玩家2（出局）" in out and "存活 2" in out
+    assert "100" not in out  # no QQ numbers in public
+    assert g.id
+
+
+async def test_start_needs_host_and_enough_players(harness):
+    h = harness
+    await h.group("1", "/创建 测试局", role="owner")
+    await h.group("100", "/报名 甲")
+    assert "只有主持" in texts(await h.group("100", "/开始"))
+    assert "人数不足" in texts(await h.group("1", "/开始"))
+    await h.group("101", "/报名 乙")
+    out = await h.group("1", "/开始")
+    assert "游戏开始" in texts(out, h.group_id)
+    assert "游戏已经开始" in texts(await h.group("102", "/报名 丙"))
+    assert "游戏已经开始了" in texts(await h.group("1", "/开始"))
+
+
+async def test_cohost_can_control(harness):
+    h = harness
+    await _game(h)
+    assert "只有主持" in texts(await h.group("100", "/加主持", at=["7"]))
+    assert "已添加副主持" in texts(await h.group("1", "/加主持", at=["7"]))
+    out = await h.group("7", "/开始")
+    assert "游戏开始" in texts(out)
+    assert "对方是本局玩家" in texts(await h.group("1", "/加主持", at=["100"]))
+
+
+async def test_player_names_seat_alias_mention_ambiguous_unknown(harness):
+    h = harness
+    await h.group("1", "/创建 测试局", role="owner")
+    await h.group("100", "/报名 小明")
+    await h.group("101", "/报名 小明明")
+    await h.group("102", "/报名 阿红")
+    await h.group("1", "/开始")
+    assert "投给 2号" in texts(await h.group("100", "/票 2"))
+    assert "投给 3号" in texts(await h.group("101", "/票 阿红"))
+    assert "投给 1号" in texts(await h.group("102", "/票 小明"))  # exact beats partial
+    out = texts(await h.group("100", "/票 明"))
+    assert "可能是" in out and "1号 小明" in out and "2号 小明明" in out
+    assert "找不到玩家「老王」" in texts(await h.group("100", "/票 老王"))
+    assert "没有 9 号玩家" in texts(await h.group("100", "/票 9"))
+    assert "投给 3号" in texts(await h.group("100", "/票", at=["102"]))
+    assert "不是本局玩家" in texts(await h.group("100", "/票", at=["55"]))
+
+
+async def test_non_player_and_dead_player_refused(harness):
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    assert "你不是本局玩家" in texts(await h.group("555", "/票 1"))
+    await h.group("1", "/出局 1 测试")
+    assert "你已出局" in texts(await h.group("100", "/票 2"))
+    assert "对方已出局" in texts(await h.group("101", "/票 1"))
+    n = await CommandLog.filter(game__group_id=h.group_id, name="vote").count()
+    assert n == 0
+
+
+async def test_phase_control_advance_extend_pause_resume(harness):
+    h = harness
+    g = await _game(h)
+    await h.group("1", "/开始")
+    t = await Timer.get(game_id=g.id, key="phase", status="armed")
+    out = await h.group("1", "/延时 30")
+    assert "截止时间调整为" in texts(out)
+    t2 = await Timer.get(game_id=g.id, key="phase", status="armed")
+    assert (t2.ends_at - t.ends_at).total_seconds() == 1800
+    assert "只有主持" in texts(await h.group("100", "/延时 5"))
+    assert "请写分钟数" in texts(await h.group("1", "/延时 abc"))
+    await h.group("1", "/暂停")
+    assert (await Timer.get(id=t2.id)).status == "paused"
+    assert "游戏已暂停" in texts(await h.group("100", "/票 2"))
+    assert "没有暂停" not in texts(await h.group("1", "/继续"))
+    assert (await Timer.get(id=t2.id)).status == "armed"
+    assert "游戏没有暂停" in texts(await h.group("1", "/继续"))
+    out = await h.group("1", "/推进")
+    assert "天亮了，第2天" in texts(out)
+    assert (await Timer.get(id=t2.id)).status == "cancelled"
+    assert await Timer.filter(game_id=g.id, status="armed").count() == 1
+
+
+async def test_end_and_status(harness):
+    h = harness
+    await _game(h)
+    assert "报名中" in texts(await h.group("555", "/状态"))
+    await h.group("1", "/开始")
+    out = texts(await h.group("555", "/状态"))
+    assert "进行中" in out and "当前阶段：第1天" in out and "截止" in out
+    assert "只有主持" in texts(await h.group("100", "/结束"))
+    out = await h.group("1", "/结束 测试完毕")
+    assert "游戏结束：测试完毕" in texts(out)
+    assert "本群现在没有游戏" in texts(await h.group("555", "/状态"))
+    # the group can open a new game now
+    assert "开局了" in texts(await h.group("1", "/创建 测试局", role="owner"))
+
+
+async def test_whoami_private_only(harness):
+    h = harness
+    await _game(h)
+    assert "请私聊我" in texts(await h.group("100", "/我的身份"))
+    assert "游戏还没开始" in texts(await h.private("100", "/我的身份"))
+    await h.group("1", "/开始")
+    out = await h.private("100", "/我的身份")
+    assert out == [("private", "100", "你是 1号。")]
+    assert "没有参加任何游戏" in texts(await h.private("556", "/我的身份"))
+
+
+async def test_private_command_where_rules(harness):
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    assert "请私聊我发送 /密" in texts(await h.group("100", "/密 你好"))
+    out = await h.private("100", "/密 你好")
+    assert ("private", "1", "1号密语：你好") in out
+
+
+async def test_cards_blue_yellow_red(harness):
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    assert "只有主持" in texts(await h.group("100", "/蓝牌 2 刷屏"))
+    assert "请写玩家和理由" in texts(await h.group("1", "/蓝牌 2"))
+    for _ in range(3):
+        await h.group("1", "/蓝牌 2 刷屏")
+    rec = texts(await h.group("555", "/牌 2"))
+    assert "蓝牌 3" in rec and "折算：黄牌 1" in rec
+    await h.group("1", "/黄牌 2 辱骂")
+    out = await h.group("1", "/黄牌 2 辱骂")  # 1 (from blues) + 2 = 3 yellow = red
+    assert "红牌罚下" in texts(out)
+    assert not (await Player.get(game__group_id=h.group_id, seat=2)).alive
+    # players already out can still be carded
+    out = await h.group("1", "/红牌 2 出局后辱骂")
+    assert "红牌" in texts(out)
+    assert await Card.filter(game__group_id=h.group_id, seat=2).count() == 6
+
+
+async def test_engine_card_reaching_red_puts_out(harness):
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    await h.group("1", "/黄牌 3 一")
+    await h.group("1", "/黄牌 3 二")
+    out = await h.group("102", "/黄我")
+    assert "3号出局：红牌罚下" in texts(out)
+
+
+async def test_out_and_back(harness):
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    assert "已经出局" not in texts(await h.group("1", "/出局 2 失联"))
+    assert "已经出局了" in texts(await h.group("1", "/出局 2 失联"))
+    await h.group("1", "/回场 2 误判")
+    assert (await Player.get(game__group_id=h.group_id, seat=2)).alive
+    assert "本来就在场上" in texts(await h.group("1", "/回场 2 误判"))
+
+
+async def test_log_and_export(harness, tmp_path):
+    h = harness
+    g = await _game(h)
+    await h.group("1", "/开始")
+    await h.group("100", "/票 2")
+    assert "请私聊我" in texts(await h.group("1", "/日志"))
+    out = texts(await h.private("1", "/日志 50"))
+    assert "signup" in out and "start" in out
+    assert "只有主持" in texts(await h.private("100", "/日志"))
+    out = texts(await h.group("1", "/导出"))
+    assert "已导出到" in out
+    from pathlib import Path
+
+    folder = Path(out.split("已导出到机器人所在电脑的 ")[1].split("（")[0])
+    names = sorted(p.name for p in folder.iterdir())
+    assert f"game-{g.id}.xlsx" in names and "玩家.csv" in names and "票.csv" in names
+    from openpyxl import load_workbook
+
+    wb = load_workbook(folder / f"game-{g.id}.xlsx")
+    assert wb["票"].max_row == 2  # header + one vote
+    assert wb["玩家"]["B2"].value == "玩家1"
+
+
+async def test_configure_validates(harness):
+    h = harness
+    await _game(h)
+    out = texts(await h.group("1", "/配置 day_minutes = 0"))
+    assert "day_minutes 必须是正整数" in out
+    assert "格式有误" in texts(await h.group("1", "/配置 day_minutes = "))
+    assert "配置已更新" in texts(await h.group("1", "/配置 day_minutes = 5"))
+    assert '"day_minutes": 5' in texts(await h.group("1", "/配置"))
+
+
+async def test_help_depends_on_person_and_place(harness):
+    h = harness
+    await _game(h)
+    host_group = texts(await h.group("1", "/帮助"))
+    player_group = texts(await h.group("100", "/帮助"))
+    player_private = texts(await h.private("100", "/帮助"))
+    assert "/开始" in host_group and "/开始" not in player_group
+    assert "/票 <玩家>" in player_group and "/密" not in player_group
+    assert "/密 <内容>" in player_private and "/我的身份" in player_private
+    assert "/终局" in host_group and "/终局" not in player_group
+
+
+async def test_plain_text_route_and_silence(harness):
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    assert await h.private("100", "随便聊聊") == []
+    assert texts(await h.private("100", "记一下")) == "已记下。"
+
+
+async def test_audit_records_who_and_what(harness):
+    h = harness
+    g = await _game(h)
+    await h.group("1", "/开始")
+    await h.group("1", "/蓝牌 1 测试")
+    actions = [a.action for a in await Audit.filter(game_id=g.id).order_by("id")]
+    assert actions[:1] == ["create"] and "start" in actions and "card" in actions
+    card = await Audit.get(game_id=g.id, action="card")
+    assert card.actor == "1" and "测试" in card.detail
