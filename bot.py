@@ -4,6 +4,7 @@ WebSocket at ws://HOST:PORT/onebot/v11/ws (defaults 127.0.0.1:8080).
     python bot.py                 run the bot
     python bot.py migrate         apply database migrations and exit
     python bot.py makemigrations  write a migration after changing models (developers)
+    python bot.py checkmigrations exit 1 if the models changed without a migration
 """
 
 import asyncio
@@ -42,8 +43,22 @@ def _manage(cmd: str) -> None:
         db.TORTOISE_ORM = tortoise_config(url)  # type: ignore[attr-defined]
         sys.argv = ["tortoise", "-c", "plugins.kernel.db.TORTOISE_ORM", "makemigrations"]
         cli.main()
+    elif cmd == "checkmigrations":
+        raise SystemExit(asyncio.run(_pending_changes(tortoise_config(url))))
     else:
         raise SystemExit(f"unknown command {cmd}")
+
+
+async def _pending_changes(config: dict) -> int:
+    from tortoise.context import TortoiseContext
+    from tortoise.migrations.autodetector import MigrationAutodetector
+
+    async with TortoiseContext() as ctx:
+        await ctx.init(config=config)
+        writers = await MigrationAutodetector(ctx.apps, config["apps"]).changes()
+    for w in writers:
+        print(f"missing migration for app {w.app_label}: run `python bot.py makemigrations`")
+    return 1 if writers else 0
 
 
 if __name__ == "__main__":

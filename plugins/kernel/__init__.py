@@ -80,17 +80,23 @@ def arm(t: Timer) -> None:
             pass
 
 
+async def rearm_all() -> int:
+    """Arm a scheduler job for every armed timer row; overdue ones fire now."""
+    armed = await Timer.filter(status="armed").order_by("ends_at")
+    for t in armed:
+        arm(t)
+    overdue = sum(1 for t in armed if t.ends_at <= utcnow())
+    logger.info(f"kernel: {len(armed)} deadlines armed ({overdue} overdue, firing now)")
+    return len(armed)
+
+
 @driver.on_startup
 async def _startup() -> None:
     await open_db(config.database_url)
     await directory.load()
     await handlers.load_kinds_cache()
     set_hooks(worker.wake.set, arm)
-    armed = await Timer.filter(status="armed").order_by("ends_at")
-    for t in armed:
-        arm(t)
-    overdue = sum(1 for t in armed if t.ends_at <= utcnow())
-    logger.info(f"kernel ready: {len(armed)} deadlines armed ({overdue} overdue, firing now)")
+    await rearm_all()
     worker.start()
 
 

@@ -34,7 +34,7 @@ from .outbox import enqueue
 from .parse import parse_args, split_command
 from .registry import GameKind, find_kind, get_kind, kinds
 from .roster import check_alias
-from .runtime import LIVE, Origin, Txn, directory, in_game, reply, stamp, utcnow
+from .runtime import LIVE, Origin, Txn, directory, in_game, ordered, reply, stamp, utcnow
 
 # ---- duplicate events --------------------------------------------------------
 
@@ -143,28 +143,37 @@ async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher
     ticket, now = state.get("kernel_ticket") or stamp()[0], state.get("kernel_recv") or utcnow()
     if parsed is None:
         if isinstance(event, PrivateMessageEvent):
-            await _plain_text(origin, ticket, now, raw, images)
+            async with ordered(ticket):
+                await _plain_text(origin, now, raw, images)
         return
     call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest)
+    async with ordered(ticket):
+        handled = await _dispatch(call, parsed.word)
+    if handled:
+        matcher.stop_propagation()
+
+
+async def _dispatch(call: Call, word: str) -> bool:
+    """Run the command; False when the word is not ours."""
     game_id = _game_for(call)
     kind = _kind_of(game_id)
-    spec = _game_spec(kind, parsed.word, call.in_group) if kind else None
+    spec = _game_spec(kind, word, call.in_group) if kind else None
     try:
         if spec is not None and isinstance(game_id, int):
             await _run_game_command(call, game_id, spec)
-        elif parsed.word in KERNEL:
-            await KERNEL[parsed.word].fn(call)
-        elif kind and _game_spec(kind, parsed.word, not call.in_group):
-            other = _game_spec(kind, parsed.word, not call.in_group)
+        elif word in KERNEL:
+            await KERNEL[word].fn(call)
+        elif kind and _game_spec(kind, word, not call.in_group):
+            other = _game_spec(kind, word, not call.in_group)
             assert other is not None
             await call.say(_place_hint(other, call))
         else:
-            return  # not ours: stay silent
+            return False  # not ours: stay silent
     except Rejected as exc:
         await call.say(str(exc), game_id if isinstance(game_id, int) else None)
     except Ignored:
         pass
-    matcher.stop_propagation()
+    return True
 
 
 def _game_for(call: Call) -> int | None | list[int]:
@@ -257,10 +266,10 @@ async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None
         args = parse_args(spec, call.rest, txn.roster)
         await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(spec.name, args))
 
-    await in_game(game_id, call.ticket, _superusers(), work)
+    await in_game(game_id, _superusers(), work)
 
 
-async def _plain_text(origin: Origin, ticket: int, now: datetime, text: str, images: int) -> None:
+async def _plain_text(origin: Origin, now: datetime, text: str, images: int) -> None:
     """Private non-command text goes to the game's plain-text route, if any."""
     game_id = directory.private_game(origin.user_id)
     kind = _kind_of(game_id)
@@ -281,7 +290,7 @@ async def _plain_text(origin: Origin, ticket: int, now: datetime, text: str, ima
         await txn.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
 
     try:
-        await in_game(game_id, ticket, _superusers(), work)
+        await in_game(game_id, _superusers(), work)
     except Rejected as exc:
         await reply(origin, str(exc), game_id=game_id)
     except Ignored:
@@ -304,7 +313,7 @@ async def _host_txn(call: Call, work: Callable[[Txn], Awaitable[None]], *, game_
             raise Rejected("只有主持可以这样做。")
         await work(txn)
 
-    await in_game(gid, call.ticket, _superusers(), guarded)
+    await in_game(gid, _superusers(), guarded)
 
 
 @kernel_command(("创建",), "/创建 <游戏>", "开一局游戏（88人场 / 囚犯 / 大逃杀 / 联赛），发起人成为主持", where="group")
@@ -404,7 +413,7 @@ async def signup(call: Call) -> None:
             await txn.say("group", f"新玩家报名：{seat}号「{name}」，现有 {seat} 人。", None)
         txn.refresh_directory = True
 
-    await in_game(gid, call.ticket, _superusers(), work)
+    await in_game(gid, _superusers(), work)
 
 
 @kernel_command(("退出报名",), "/退出报名", "开始前退出报名")
@@ -428,7 +437,7 @@ async def leave(call: Call) -> None:
         await txn.say("reply", f"已退出报名。后面的玩家座位号依次前移，现有 {len(txn.players)} 人。", call.origin)
         txn.refresh_directory = True
 
-    await in_game(gid, call.ticket, _superusers(), work)
+    await in_game(gid, _superusers(), work)
 
 
 @kernel_command(("名单",), "/名单", "查看座位、马甲和存活情况")

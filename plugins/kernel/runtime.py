@@ -96,11 +96,23 @@ class OrderedLock:
         self._held = False
 
 
-_locks: dict[int, OrderedLock] = {}
+ORDER = OrderedLock()
+"""Every command and deadline is handled under this one lock, in arrival
+order: routing itself (which game a group runs, who is in it) depends on
+earlier commands, and SQLite serialises writes anyway."""
 
 
-def game_lock(game_id: int) -> OrderedLock:
-    return _locks.setdefault(game_id, OrderedLock())
+class ordered:
+    """``async with ordered(ticket):`` — run in arrival order."""
+
+    def __init__(self, ticket: int):
+        self.ticket = ticket
+
+    async def __aenter__(self) -> None:
+        await ORDER.acquire(self.ticket)
+
+    async def __aexit__(self, *exc: object) -> None:
+        ORDER.release()
 
 
 # ---- routing directory (in memory, mirrors the database) -------------------
@@ -420,21 +432,14 @@ class Txn:
         self.refresh_directory = True
 
 
-async def in_game(
-    game_id: int, ticket: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]
-) -> T:
-    """Run ``work`` for one game: in arrival order, in one transaction.
-    A Rejected raised by ``work`` rolls everything back."""
-    lock = game_lock(game_id)
-    await lock.acquire(ticket)
-    try:
-        async with in_transaction():
-            txn = await Txn.open(game_id, superusers)
-            result = await work(txn)
-        await after_commit(txn)
-        return result
-    finally:
-        lock.release()
+async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]) -> T:
+    """Run ``work`` for one game in one transaction (the caller holds the
+    arrival-order lock). A Rejected raised by ``work`` rolls everything back."""
+    async with in_transaction():
+        txn = await Txn.open(game_id, superusers)
+        result = await work(txn)
+    await after_commit(txn)
+    return result
 
 
 async def after_commit(txn: Txn) -> None:
@@ -465,7 +470,8 @@ async def fire_timer(timer_id: int, superusers: set[str]) -> None:
         await txn.step("deadline", origin=Origin("", "timer"), now=now, key=t.key)
 
     try:
-        await in_game(t.game_id, ticket, superusers, work)  # type: ignore[attr-defined]
+        async with ordered(ticket):
+            await in_game(t.game_id, superusers, work)  # type: ignore[attr-defined]
     except Rejected as exc:
         logger.warning(f"timer {timer_id} refused: {exc}")
     except Ignored:

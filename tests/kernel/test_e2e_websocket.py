@@ -1,0 +1,117 @@
+"""End to end: bot.py as a real process, a fake OneBot implementation over a
+real reverse WebSocket (issue 2 item 12), and a hard kill between a deadline
+and its firing (item 5)."""
+
+import asyncio
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from fake_onebot import BotProcess, FakeOneBot
+
+GROUP = "880001"
+
+
+@pytest.fixture
+def bot_process(tmp_path):
+    procs = []
+
+    def make(**kw):
+        p = BotProcess(tmp_path / "bot.sqlite3", **kw)
+        procs.append(p)
+        return p
+
+    yield make
+    for p in procs:
+        p.stop()
+
+
+async def test_game_over_real_websocket(bot_process):
+    bp = bot_process()
+    bp.start()
+    ob = FakeOneBot(bp.url)
+    await ob.connect()
+    try:
+        await ob.group_message(GROUP, "1", "/创建 测试局", role="owner")
+        await ob.wait_for("开局了")
+        await ob.group_message(GROUP, "11", "/报名 甲")
+        await ob.group_message(GROUP, "12", "/报名 乙")
+        await ob.wait_for("2号「乙」")
+        await ob.group_message(GROUP, "1", "/开始")
+        await ob.wait_for("你是 2号「乙」")
+        await ob.private_message("11", "/我的身份")
+        await ob.wait_for("你是 1号。")
+        # a duplicate delivery is answered once
+        mid = await ob.group_message(GROUP, "11", "/票 2")
+        await ob.group_message(GROUP, "11", "/票 2", message_id=mid)
+        await ob.wait_for("投给 2号")
+        await asyncio.sleep(0.5)
+        assert len([t for *_, t in ob.sent() if "投给 2号" in t]) == 1
+        # user text is sent as a plain text segment, never as CQ code
+        await ob.group_message(GROUP, "11", "/报名 [CQ:at,qq=all]")
+        await ob.wait_for("游戏已经开始")
+        for action, params in ob.calls:
+            if action.startswith("send_"):
+                msg = params["message"]
+                assert isinstance(msg, list) and all(seg["type"] == "text" for seg in msg)
+    finally:
+        await ob.close()
+
+
+async def test_send_failure_is_retried(bot_process):
+    bp = bot_process(env={"SEND_BACKOFF": "0.2"})
+    bp.start()
+    ob = FakeOneBot(bp.url)
+    await ob.connect()
+    try:
+        ob.fail_sends = 2  # NapCat answers retcode 1200 twice
+        await ob.group_message(GROUP, "1", "/创建 测试局", role="owner")
+        await ob.wait_for("开局了", timeout=30)
+        assert len([t for *_, t in ob.sent() if "开局了" in t]) == 1
+    finally:
+        await ob.close()
+
+
+def _db(path):
+    return sqlite3.connect(path)
+
+
+async def test_deadline_survives_hard_kill_and_fires_exactly_once(bot_process, tmp_path):
+    bp = bot_process()
+    bp.start()
+    ob = FakeOneBot(bp.url)
+    await ob.connect()
+    await ob.group_message(GROUP, "1", "/创建 测试局", role="owner")
+    await ob.group_message(GROUP, "11", "/报名 甲")
+    await ob.group_message(GROUP, "12", "/报名 乙")
+    await ob.wait_for("2号「乙」")
+    await ob.group_message(GROUP, "1", "/开始")
+    await ob.wait_for("游戏开始")
+    await ob.close()
+    bp.kill()  # hard kill: no shutdown hook runs
+
+    # while the bot is down, its deadline passes
+    past = (datetime.now(timezone.utc) - timedelta(minutes=3)).strftime("%Y-%m-%d %H:%M:%S.%f+00:00")
+    with _db(bp.db) as con:
+        n = con.execute("UPDATE timer SET ends_at=? WHERE key='phase' AND status='armed'", (past,)).rowcount
+    assert n == 1
+
+    bp.start()  # back up: the overdue deadline fires as soon as it is back
+    ob = FakeOneBot(bp.url)
+    await ob.connect()
+    await ob.wait_for("天亮了，第2天", timeout=30)
+    await asyncio.sleep(1.0)
+    await ob.close()
+    bp.kill()
+
+    bp.start()  # and never twice
+    ob = FakeOneBot(bp.url)
+    await ob.connect()
+    await ob.group_message(GROUP, "11", "/状态")
+    await ob.wait_for("第2天")
+    await asyncio.sleep(1.0)
+    assert not [t for *_, t in ob.sent() if "天亮了" in t]
+    await ob.close()
+    with _db(bp.db) as con:
+        fired = con.execute("SELECT count(*) FROM command_log WHERE name='timer:phase'").fetchone()[0]
+    assert fired == 1

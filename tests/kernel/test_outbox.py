@@ -1,0 +1,134 @@
+"""Sending (issue 2 item 6) on a virtual clock: pace, order per recipient,
+retry with back-off, giving up and pausing with a word to the hosts."""
+
+from datetime import datetime, timedelta, timezone
+
+from nonebot.adapters.onebot.v11.exception import ActionFailed
+
+from plugins.kernel.config import Config
+from plugins.kernel.models import Game, Host, Outbox
+from plugins.kernel.outbox import OutboxWorker, chunks, enqueue
+
+
+class Clock:
+    def __init__(self):
+        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+
+    def __call__(self):
+        return self.now
+
+
+class Recorder:
+    def __init__(self, clock, fail=None):
+        self.clock = clock
+        self.sent = []
+        self.fail = fail or {}
+
+    async def __call__(self, self_id, target_type, target_id, text):
+        if self.fail.get(text, 0) > 0:
+            self.fail[text] -= 1
+            raise ActionFailed(status="failed", retcode=1200)
+        self.sent.append((self.clock.now, target_type, target_id, text))
+
+
+async def _run(worker, clock, ticks=500):
+    for _ in range(ticks):
+        if not await Outbox.exists(status="pending"):
+            return
+        delay = await worker.tick()
+        clock.now += timedelta(seconds=delay)
+
+
+async def _fresh():
+    await Outbox.filter(status="pending").update(status="sent")
+
+
+async def test_private_pace_with_jitter_and_group_on_its_own_pace(nonebug_init):
+    await _fresh()
+    clock = Clock()
+    rec = Recorder(clock)
+    cfg = Config(send_interval=1.5, send_jitter=0.5, group_send_interval=0.6)
+    w = OutboxWorker(cfg, rec, clock=clock)
+    for i in range(30):
+        await enqueue("private", str(5000 + i), f"m{i}", now=clock.now)
+    for i in range(5):
+        await enqueue("group", "42", f"g{i}", now=clock.now)
+    await _run(w, clock)
+    priv = [t for t, kind, *_ in rec.sent if kind == "private"]
+    gaps = [(b - a).total_seconds() for a, b in zip(priv, priv[1:])]
+    assert len(priv) == 30
+    assert all(1.0 - 1e-6 <= g <= 2.0 + 1e-6 for g in gaps)
+    assert len(set(round(g, 3) for g in gaps)) > 1  # jittered, not a fixed beat
+    grp = [t for t, kind, *_ in rec.sent if kind == "group"]
+    assert (grp[-1] - grp[0]).total_seconds() < 5 * 1.5  # not held behind the private pace
+    assert [x[3] for x in rec.sent if x[1] == "group"] == [f"g{i}" for i in range(5)]
+
+
+async def test_order_per_recipient_and_replies_first(nonebug_init):
+    await _fresh()
+    clock = Clock()
+    rec = Recorder(clock)
+    w = OutboxWorker(Config(send_interval=1.5, send_jitter=0), rec, clock=clock)
+    for i in range(5):
+        await enqueue("private", "1", f"a{i}", now=clock.now)
+        await enqueue("private", "2", f"b{i}", now=clock.now)
+    await enqueue("private", "3", "reply", priority=0, now=clock.now)
+    await _run(w, clock)
+    order = [x[3] for x in rec.sent]
+    assert order[0] == "reply"
+    assert [x for x in order if x.startswith("a")] == [f"a{i}" for i in range(5)]
+    assert [x for x in order if x.startswith("b")] == [f"b{i}" for i in range(5)]
+
+
+async def test_retry_with_backoff_keeps_order(nonebug_init):
+    await _fresh()
+    clock = Clock()
+    rec = Recorder(clock, fail={"first": 2})
+    w = OutboxWorker(Config(send_interval=0.1, send_jitter=0, send_backoff=2.0), rec, clock=clock)
+    start = clock.now
+    await enqueue("private", "7", "first", now=clock.now)
+    await enqueue("private", "7", "second", now=clock.now)
+    await _run(w, clock)
+    assert [x[3] for x in rec.sent] == ["first", "second"]
+    # failed at t0, retried after 2 s, failed, retried after 4 s more
+    assert (rec.sent[0][0] - start).total_seconds() >= 6.0
+
+
+async def test_gives_up_after_max_attempts_and_tells_hosts(nonebug_init):
+    await _fresh()
+    g = await Game.create(group_id="1", kind="demo", seed="s", created_by="h1")
+    await Host.create(game=g, user_id="h1", added_by="h1")
+    clock = Clock()
+    rec = Recorder(clock, fail={"lost": 99})
+    w = OutboxWorker(Config(send_interval=0.1, send_jitter=0, send_max_attempts=3, send_pause_after=99), rec, clock=clock)
+    await enqueue("private", "8", "lost", game_id=g.id, now=clock.now)
+    await _run(w, clock)
+    row = await Outbox.get(text="lost")
+    assert row.status == "failed" and row.attempts == 3
+    notice = [x for x in rec.sent if x[2] == "h1"]
+    assert notice and "发送失败" in notice[0][3] and "/我的身份" in notice[0][3]
+
+
+async def test_pauses_after_failures_in_a_row(nonebug_init):
+    await _fresh()
+    g = await Game.create(group_id="2", kind="demo", seed="s", created_by="h2")
+    await Host.create(game=g, user_id="h2", added_by="h2")
+    clock = Clock()
+    rec = Recorder(clock, fail={f"x{i}": 1 for i in range(3)})
+    cfg = Config(send_interval=0.1, send_jitter=0, send_pause_after=3, send_pause_seconds=120, send_backoff=1)
+    w = OutboxWorker(cfg, rec, clock=clock)
+    start = clock.now
+    for i in range(3):
+        await enqueue("private", str(900 + i), f"x{i}", game_id=g.id, now=clock.now)
+    await _run(w, clock)
+    assert sorted(x[3] for x in rec.sent if x[3].startswith("x")) == ["x0", "x1", "x2"]
+    first_retry = min(x[0] for x in rec.sent)
+    assert (first_retry - start).total_seconds() >= 120
+    assert any("发送暂停" in x[3] for x in rec.sent if x[2] == "h2")
+
+
+def test_long_text_is_split_at_line_ends():
+    text = "\n".join("行" * 50 for _ in range(100))
+    parts = chunks(text, 1000)
+    assert all(len(p) <= 1000 for p in parts)
+    assert "\n".join(parts) == text
