@@ -1,6 +1,6 @@
 """Test set-up.
 
-NoneBot is initialised and every plugin loaded in ``pytest_configure`` (before
+NoneBot is initialised and every plugin loaded when this file is imported (before
 collection), so pure engine modules under ``plugins/`` can be imported at the
 top of test files. nonebug's own init fixture is overridden so it does not
 initialise NoneBot a second time; its lifespan fixture then runs the startup
@@ -24,7 +24,7 @@ os.environ.setdefault("DATABASE_URL", f"sqlite://{_TMP / 'test.sqlite3'}")
 os.environ.setdefault("DATA_DIR", str(_TMP))
 
 
-def pytest_configure(config: pytest.Config) -> None:
+def _init_nonebot() -> None:
     import nonebot
     from nonebot.adapters.onebot.v11 import Adapter
 
@@ -43,6 +43,15 @@ def pytest_configure(config: pytest.Config) -> None:
     nonebot.load_from_toml(str(ROOT / "pyproject.toml"))
     sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
     nonebot.load_plugin("demo_game")
+
+
+# At import, not in pytest_configure: pytest imports the conftest files of the
+# given paths before it configures, and theirs may import plugin modules.
+_init_nonebot()
+# Test helper modules (tests/<game>/helpers_<game>.py) are imported by name.
+for _sub in sorted((ROOT / "tests").iterdir()):
+    if _sub.is_dir() and _sub.name not in ("fixtures", "__pycache__"):
+        sys.path.append(str(_sub))
 
 
 @pytest.fixture(scope="session", autouse=True)
