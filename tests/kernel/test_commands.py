@@ -280,3 +280,20 @@ async def test_audit_records_who_and_what(harness):
     assert actions[:1] == ["create"] and "start" in actions and "card" in actions
     card = await Audit.get(game_id=g.id, action="card")
     assert card.actor == "1" and "测试" in card.detail
+
+
+async def test_private_signup_and_switch_between_games(harness):
+    h = harness
+    other = str(int(h.group_id) + 500000)
+    await h.group("1", "/创建 测试局", role="owner")
+    await h.group("1", "/创建 测试局", role="owner", group=other)
+    assert "请写群号和马甲" in texts(await h.private("100", "/报名 甲"))
+    assert "没有报名中的游戏" in texts(await h.private("100", "/报名 123 甲"))
+    out = await h.private("100", f"/报名 {h.group_id} 甲")
+    assert ("private", "100", "报名成功：1号「甲」。发送 /退出报名 可退出。") in out
+    assert ("group", h.group_id, "新玩家报名：1号「甲」，现有 1 人。") in out
+    await h.private("100", f"/报名 {other} 乙")
+    assert "同时在多个游戏中" in texts(await h.private("100", "/我的身份"))
+    assert "不在这个群的游戏里" in texts(await h.private("100", "/切换 42"))
+    await h.private("100", f"/切换 {other}")
+    assert "你是 1号「乙」" in texts(await h.private("100", "/我的身份"))

@@ -12,6 +12,34 @@ from fake_onebot import BotProcess, FakeOneBot
 GROUP = "880001"
 
 
+def _postgres_up() -> bool:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", 5432), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not _postgres_up(), reason="no PostgreSQL on 127.0.0.1:5432"))])
+async def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite://{tmp_path / 'bot.sqlite3'}"
+        return
+    import asyncpg
+
+    name = f"qqgames_test_{tmp_path.name[-20:]}".replace("-", "_").lower()
+    con = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/postgres")
+    await con.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    await con.execute(f'CREATE DATABASE "{name}"')
+    await con.close()
+    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    con = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/postgres")
+    await con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await con.close()
+
+
 @pytest.fixture
 def bot_process(tmp_path):
     procs = []
@@ -26,8 +54,9 @@ def bot_process(tmp_path):
         p.stop()
 
 
-async def test_game_over_real_websocket(bot_process):
-    bp = bot_process()
+async def test_game_over_real_websocket(bot_process, database_url):
+    """The same code on SQLite and on PostgreSQL (asyncpg)."""
+    bp = bot_process(env={"DATABASE_URL": database_url})
     bp.start()
     ob = FakeOneBot(bp.url)
     await ob.connect()
