@@ -198,3 +198,7 @@ class Engine(Protocol):
 
     def tables(self, state: JSON) -> dict[str, list[list[Any]]]:
         """Sheets for /导出: name -> rows (first row is the header)."""
+
+    # Optional: ``public_out(state) -> list[int]`` — the seats publicly known to
+    # be out. When an engine has it, /名单 and /状态 show that instead of the
+    # roster's flags (e.g. royale keeps night deaths secret until morning).

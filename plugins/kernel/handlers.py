@@ -446,10 +446,20 @@ async def roster(call: Call) -> None:
     players = await Player.filter(game_id=gid).order_by("seat")
     if not players:
         raise Rejected("还没有人报名。")
-    alive = sum(p.alive for p in players)
-    lines = [f"名单（{len(players)} 人，存活 {alive}）："]
-    lines += [f"{p.seat}号 {p.alias}{'' if p.alive else '（出局）'}" for p in players]
+    out = await _public_out(gid, players)
+    lines = [f"名单（{len(players)} 人，存活 {len(players) - len(out)}）："]
+    lines += [f"{p.seat}号 {p.alias}{'（出局）' if p.seat in out else ''}" for p in players]
     await call.say("\n".join(lines), gid)
+
+
+async def _public_out(game_id: int, players: list[Player]) -> set[int]:
+    """Seats publicly known to be out (the engine may keep some deaths secret)."""
+    g = await Game.get(id=game_id)
+    kind = get_kind(g.kind)
+    hook = getattr(kind.engine, "public_out", None) if kind else None
+    if hook is not None and g.state is not None:
+        return set(hook(g.state))
+    return {p.seat for p in players if not p.alive}
 
 
 @kernel_command(("开始",), "/开始", "主持：开始游戏（发身份等）", who="host", where="group")
@@ -591,7 +601,8 @@ async def status(call: Call) -> None:
     kind = get_kind(g.kind)
     players = await Player.filter(game_id=gid)
     names = {"signup": "报名中", "running": "进行中", "paused": "已暂停", "ended": "已结束"}
-    lines = [f"【{kind.title if kind else g.kind}】{names.get(g.status, g.status)}，玩家 {len(players)} 人，存活 {sum(p.alive for p in players)} 人"]
+    out = await _public_out(gid, players)
+    lines = [f"【{kind.title if kind else g.kind}】{names.get(g.status, g.status)}，玩家 {len(players)} 人，存活 {len(players) - len(out)} 人"]
     if g.phase_label:
         lines.append(f"当前阶段：{g.phase_label}")
     from .models import Timer

@@ -1,0 +1,1 @@
+"""Default game data of the royale engine (TOML files, shipped as package data)."""

@@ -1,0 +1,134 @@
+"""State shape and small helpers. State is plain JSON (dicts keyed by str seat).
+
+state = {
+  "day": int, "phase": "day" | "night" | "over",
+  "players": {"<seat>": Player}, "closed": [place], "closing": [place],
+  "ground": {place: [Item]}, "next_id": int, "weather": str, "see": int,
+  "shop": {name: count}, "deaths": [Death], "batch": int,
+  "airdrops": [name], "broadcasts": [{"by", "place", "target"}],
+  "published": {"<seat>": [day]}, "result": None | {"winner": seat | None},
+}
+Player = {seat, alias, alive, hp, st, money, place, items: [Item], weapon, armour,
+          bleed, bleed_by, rest, acted, search, search_at, green_sold}
+Item = {id, name, kind, grade, uses, used_night}
+Death = {seat, night, cause, killer, batch}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plugins.kernel.engine import Rejected
+
+from . import texts as T
+from .content import Catalog, place_key
+
+State = dict[str, Any]
+Player = dict[str, Any]
+Item = dict[str, Any]
+
+CAUSE_ATTACK = "攻击"
+CAUSE_BLEED = "流血"
+CAUSE_CLOSURE = "缩圈"
+CAUSE_BOMB = "炸药"
+CAUSE_EVENT = "特殊事件"
+CAUSE_DROWN = "淹死"
+CAUSE_HOST = "判罚"
+
+
+def clone(value: Any) -> Any:
+    """Copy a JSON value (faster than copy.deepcopy for plain dicts and lists)."""
+    if isinstance(value, dict):
+        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clone(v) for v in value]
+    return value
+
+
+def new_player(seat: int, alias: str, rules: dict[str, Any]) -> Player:
+    return {
+        "seat": seat, "alias": alias, "alive": True,
+        "hp": rules["max_hp"], "st": rules["max_stamina"], "money": 0,
+        "place": None, "items": [], "weapon": None, "armour": None,
+        "bleed": 0, "bleed_by": None, "rest": False, "acted": False,
+        "search": None, "search_at": None, "green_sold": 0,
+    }
+
+
+def new_item(state: State, cat: Catalog, name: str) -> Item:
+    d = cat.get(name)
+    item = {"id": state["next_id"], "name": name, "kind": d.kind, "grade": d.grade,
+            "uses": d.uses, "used_night": 0}
+    state["next_id"] += 1
+    return item
+
+
+def player(state: State, seat: int) -> Player:
+    return state["players"][str(seat)]
+
+
+def seats(state: State) -> list[int]:
+    return sorted(int(s) for s in state["players"])
+
+
+def alive(state: State) -> list[Player]:
+    return [player(state, s) for s in seats(state) if player(state, s)["alive"]]
+
+
+def open_places(state: State, cfg: dict[str, Any]) -> list[str]:
+    closed = state["closed"]
+    return [p for p in cfg["places"]["names"] if p not in closed]
+
+
+def find_place(cfg: dict[str, Any], text: str) -> str | None:
+    key = place_key(text or "")
+    for p in cfg["places"]["names"]:
+        if place_key(p) == key:
+            return p
+    return None
+
+
+def people_at(state: State, place: str, *, exclude: int | None = None) -> list[Player]:
+    return [p for p in alive(state) if p["place"] == place and p["seat"] != exclude]
+
+
+def find_own(p: Player, name: str, *, prefer_unequipped: bool = False) -> Item:
+    """The player's item called ``name`` (refuses if none)."""
+    name = (name or "").strip()
+    hits = [it for it in p["items"] if it["name"] == name]
+    if not hits:
+        raise Rejected(T.NOT_HOLDING.format(name=name))
+    if prefer_unequipped:
+        loose = [it for it in hits if not is_equipped(p, it)]
+        if loose:
+            return loose[0]
+    return hits[0]
+
+
+def is_equipped(p: Player, item: Item) -> bool:
+    return item["id"] in (p["weapon"], p["armour"])
+
+
+def remove_item(p: Player, item: Item) -> None:
+    p["items"] = [it for it in p["items"] if it["id"] != item["id"]]
+    if p["weapon"] == item["id"]:
+        p["weapon"] = None
+    if p["armour"] == item["id"]:
+        p["armour"] = None
+
+
+def equipped(p: Player, slot: str) -> Item | None:
+    ident = p[slot]
+    for it in p["items"]:
+        if it["id"] == ident:
+            return it
+    return None
+
+
+def drop_all(state: State, p: Player) -> list[Item]:
+    """Everything the player holds falls where they stand (vanishes if nowhere)."""
+    items = p["items"]
+    p["items"], p["weapon"], p["armour"] = [], None, None
+    if p["place"] is not None and p["place"] not in state["closed"]:
+        state["ground"][p["place"]].extend(items)
+    return items

@@ -1,0 +1,417 @@
+"""Night actions, each settled at once in arrival order (rules: 夜间行动, 角色行动, 游戏道具).
+
+Every action is ``act(state, seat, args, ctx, cfg) -> (effects)`` working on a
+state the caller already copied; a refusal raises Rejected before any change
+(the caller drops the copy). A web endpoint can call ``ACTIONS[name]`` too.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any, Callable
+
+from plugins.kernel.engine import Ctx, Effect, Rejected, Say
+
+from . import texts as T
+from .content import GRADES, GREEN_ARMOUR, GREEN_WEAPON, Catalog
+from .model import (
+    CAUSE_BOMB, Player, State, equipped, find_own, find_place, is_equipped, new_item,
+    people_at, player, remove_item,
+)
+from .rules_death import check_end, kill, kill_by_attack, new_batch
+
+Cfg = dict[str, Any]
+Action = Callable[[State, int, dict[str, Any], Ctx, Cfg], list[Effect]]
+
+
+def reply(text: str) -> Say:
+    return Say("reply", text)
+
+
+# ---- guards ------------------------------------------------------------------
+
+def _alive(state: State, seat: int) -> Player:
+    if state["phase"] == "over":
+        raise Rejected(T.OVER)
+    p = player(state, seat)
+    if not p["alive"]:
+        raise Rejected(T.DEAD)
+    return p
+
+
+def _night(state: State, seat: int, cfg: Cfg, *, born: bool = True, resting_ok: bool = False) -> Player:
+    p = _alive(state, seat)
+    if state["phase"] != "night":
+        r = cfg["rules"]
+        raise Rejected(T.NOT_NIGHT.format(start=r["night_start"], end=r["night_end"]))
+    if born and p["place"] is None:
+        raise Rejected(T.NOT_BORN)
+    if p["rest"] and not resting_ok:
+        raise Rejected(T.RESTING)
+    return p
+
+
+def _place(state: State, cfg: Cfg, text: str) -> str:
+    place = find_place(cfg, text)
+    if place is None:
+        raise Rejected(T.UNKNOWN_PLACE.format(text=(text or "").strip()))
+    if place in state["closed"]:
+        raise Rejected(T.CLOSED_PLACE.format(place=place))
+    return place
+
+
+def _pay(p: Player, cost: int, what: str) -> None:
+    if p["st"] < cost:
+        raise Rejected(T.NO_STAMINA.format(what=what, need=cost, have=p["st"]))
+    p["st"] -= cost
+
+
+# ---- actions -----------------------------------------------------------------
+
+def birth(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg, born=False)
+    if p["place"] is not None:
+        raise Rejected(T.ALREADY_BORN.format(place=p["place"]))
+    limit = cfg["rules"]["birth_deadline_night"]
+    if state["day"] > limit:
+        raise Rejected(T.BIRTH_TOO_LATE.format(n=limit))
+    p["place"] = _place(state, cfg, args.get("place", ""))
+    return [reply(T.BORN.format(place=p["place"]))]
+
+
+def move(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg)
+    place = _place(state, cfg, args.get("place", ""))
+    if place == p["place"]:
+        raise Rejected(T.SAME_PLACE.format(place=place))
+    _pay(p, cfg["rules"]["move_cost"], "移动")
+    p["place"], p["search"], p["acted"] = place, None, True
+    return [reply(T.MOVED.format(place=place, st=p["st"]))]
+
+
+def search(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg)
+    rules = cfg["rules"]
+    interval = rules["search_interval_s"]
+    if p["search_at"] is not None:
+        waited = (ctx.now - datetime.fromisoformat(p["search_at"])).total_seconds()
+        if waited < interval:
+            raise Rejected(T.SEARCH_TOO_SOON.format(interval=interval, wait=math.ceil(interval - waited)))
+    _pay(p, rules["search_cost"], "搜索")
+    place = p["place"]
+    found: list[tuple[str, Any]] = [("item", it) for it in state["ground"][place]]
+    found += [("player", q) for q in people_at(state, place, exclude=seat)]
+    p["search_at"], p["acted"] = ctx.now.isoformat(), True
+    if not found:
+        p["search"] = None
+        return [reply(T.FOUND_NOTHING.format(place=place, st=p["st"]))]
+    kind, what = ctx.rng.choice(found)
+    if kind == "item":
+        p["search"] = {"kind": "item", "id": what["id"], "name": what["name"], "place": place}
+        return [reply(T.FOUND_ITEM.format(name=what["name"], st=p["st"]))]
+    p["search"] = {"kind": "player", "seat": what["seat"], "place": place}
+    if ctx.rng.randrange(100) < state["see"]:
+        return [reply(T.FOUND_PERSON.format(who=what["alias"], st=p["st"]))]
+    return [reply(T.FOUND_SHADOW.format(st=p["st"]))]
+
+
+def _hit(state: State, victim: Player, dmg: int, bleed: int, by: int) -> list[Effect]:
+    victim["hp"] -= dmg
+    if bleed:
+        victim["bleed"] = max(victim["bleed"], bleed)
+        victim["bleed_by"] = by
+        return [Say(victim["seat"], T.HURT_BLEED.format(dmg=dmg, bleed=bleed, hp=max(victim["hp"], 0)))]
+    return [Say(victim["seat"], T.HURT.format(dmg=dmg, hp=max(victim["hp"], 0)))]
+
+
+def attack(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg)
+    s = p["search"]
+    if not s or s["kind"] != "player":
+        raise Rejected(T.NO_SEARCH_PERSON)
+    q = player(state, s["seat"])
+    if not q["alive"] or q["place"] != p["place"] or s["place"] != p["place"]:
+        raise Rejected(T.TARGET_GONE.format(place=p["place"]))
+    if p["place"] == cfg["places"].get("safe_zone"):
+        raise Rejected(T.SAFE_ZONE.format(place=p["place"]))
+    cat = Catalog(cfg)
+    weapon = equipped(p, "weapon")
+    wdata = cat.get(weapon["name"]).data if weapon else {}
+    dmg = wdata.get("damage", cfg["rules"]["fist_damage"])
+    bleed = wdata.get("bleed", 0)
+    splash = wdata.get("splash", 0)
+    effects: list[Effect] = []
+    armour = equipped(q, "armour")
+    if armour:
+        dmg = max(0, dmg - cat.get(armour["name"]).data.get("reduce", 0))
+        if armour["uses"] is not None:
+            armour["uses"] -= 1
+            if armour["uses"] <= 0:
+                remove_item(q, armour)
+                effects.append(Say(q["seat"], T.ARMOUR_BROKEN.format(name=armour["name"])))
+    splashed = people_at(state, p["place"], exclude=seat)
+    splashed = [r for r in splashed if r["seat"] != q["seat"]] if splash else []
+    effects += _hit(state, q, dmg, bleed, seat)
+    for r in splashed:
+        effects += _hit(state, r, splash, bleed, seat)
+    if weapon and weapon["uses"] is not None:
+        weapon["uses"] -= 1
+        if weapon["uses"] <= 0:
+            remove_item(p, weapon)
+            effects.append(reply(T.WEAPON_BROKEN.format(name=weapon["name"])))
+    p["search"], p["acted"] = None, True
+    batch = new_batch(state)
+    kills: list[str] = []
+    for v in [q] + splashed:
+        if v["hp"] <= 0:
+            eff, taken, dropped = kill_by_attack(state, cfg["rules"]["bag_size"], v, p, batch, ctx.rng)
+            effects += eff
+            rest = T.ATTACK_DROPPED.format(place=p["place"], items="、".join(i["name"] for i in dropped)) if dropped else ""
+            kills.append(T.ATTACK_KILL.format(alias=v["alias"], got=T.names_or_none([i["name"] for i in taken]), dropped=rest))
+    effects.insert(0, reply("\n".join(kills) if kills else T.ATTACK_DONE))
+    return effects + check_end(state)
+
+
+def pickup(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg)
+    s = p["search"]
+    if not s or s["kind"] != "item":
+        raise Rejected(T.NO_SEARCH_ITEM)
+    ground = state["ground"][p["place"]]
+    hits = [it for it in ground if it["id"] == s["id"]] if s["place"] == p["place"] else []
+    if not hits:
+        raise Rejected(T.ITEM_GONE.format(name=s["name"]))
+    cap = cfg["rules"]["bag_size"]
+    if len(p["items"]) >= cap:
+        raise Rejected(T.BAG_FULL.format(n=cap))
+    item = hits[0]
+    state["ground"][p["place"]] = [it for it in ground if it["id"] != item["id"]]
+    p["items"].append(item)
+    p["search"], p["acted"] = None, True
+    return [reply(T.PICKED.format(name=item["name"], n=len(p["items"]), cap=cap))]
+
+
+def equip(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg)
+    item = find_own(p, args.get("item", ""), prefer_unequipped=True)
+    slot = {"weapon": "weapon", "armour": "armour"}.get(item["kind"])
+    if slot is None:
+        raise Rejected(T.NOT_EQUIPPABLE.format(name=item["name"]))
+    if p[slot] == item["id"]:
+        raise Rejected(T.ALREADY_EQUIPPED.format(name=item["name"]))
+    old = equipped(p, slot)
+    p[slot], p["acted"] = item["id"], True
+    if old:
+        return [reply(T.EQUIPPED_SWAP.format(name=item["name"], old=old["name"]))]
+    return [reply(T.EQUIPPED.format(name=item["name"]))]
+
+
+def drop(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg)
+    item = find_own(p, args.get("item", ""), prefer_unequipped=True)
+    remove_item(p, item)
+    state["ground"][p["place"]].append(item)
+    p["acted"] = True
+    return [reply(T.DROPPED.format(name=item["name"], place=p["place"]))]
+
+
+def rest(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg)
+    if p["acted"]:
+        raise Rejected(T.ALREADY_ACTED)
+    text = (args.get("place") or "").strip()
+    if text:
+        place = _place(state, cfg, text)
+        if place != p["place"]:
+            _pay(p, cfg["rules"]["rest_move_cost"], "移动")
+            p["place"] = place
+    p["rest"], p["search"] = True, None
+    return [reply(T.RESTING_OK.format(place=p["place"], hp=cfg["rules"]["rest_hp"]))]
+
+
+# ---- items -------------------------------------------------------------------
+
+def _find_seat(state: State, token: str) -> int:
+    token = token.strip().lstrip("@")
+    for s, p in sorted(state["players"].items(), key=lambda kv: int(kv[0])):
+        if token == s or token == p["alias"]:
+            return int(s)
+    raise Rejected(T.RADAR_UNKNOWN.format(text=token))
+
+
+def use(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg)
+    item = find_own(p, args.get("item", ""), prefer_unequipped=True)
+    target = (args.get("target") or "").strip()
+    cat = Catalog(cfg)
+    d = cat.get(item["name"]).data
+    kind = item["kind"]
+    rules = cfg["rules"]
+    night = state["day"]
+    if kind in ("weapon", "armour"):
+        raise Rejected(T.CANNOT_USE.format(name=item["name"]))
+    if kind in ("gps", "radar") and item.get("used_night") == night:
+        raise Rejected(T.USED_TONIGHT.format(name=item["name"]))
+    effects: list[Effect] = []
+    if kind == "upgrader":
+        if not target:
+            raise Rejected(T.UPGRADE_WHICH.format(name=item["name"]))
+        gear = find_own(p, target)
+        if gear["kind"] not in ("weapon", "armour"):
+            raise Rejected(T.UPGRADE_TARGET.format(name=gear["name"]))
+        idx = GRADES.index(gear["grade"])
+        if idx + 1 >= len(GRADES):
+            raise Rejected(T.UPGRADE_TOP.format(name=gear["name"]))
+        if idx + 1 > GRADES.index(d["max_grade"]):
+            raise Rejected(T.UPGRADE_MAX.format(up=item["name"], grade=cat.grade_label(d["max_grade"]), name=gear["name"]))
+        new_name = ctx.rng.choice(cat.names(gear["kind"], GRADES[idx + 1]))
+        old = gear["name"]
+        gear.update(name=new_name, grade=GRADES[idx + 1], uses=cat.get(new_name).uses)
+        remove_item(p, item)
+        effects.append(reply(T.UPGRADED.format(old=old, new=T.item_line(cat, gear))))
+    elif kind == "gps":
+        if not target:
+            raise Rejected(T.GPS_WHICH.format(name=item["name"]))
+        item["used_night"] = night
+        effects.append(reply(_locate(state, cfg, target, seat)))
+    elif kind == "radar":
+        tokens = target.split()
+        if not 1 <= len(tokens) <= 2:
+            raise Rejected(T.RADAR_WHICH.format(name=item["name"]))
+        lines = []
+        for tok in tokens:
+            t = player(state, _find_seat(state, tok))
+            lines.append(T.RADAR_LINE.format(alias=t["alias"], items=T.names_or_none([T.item_line(cat, i) for i in t["items"]])))
+        item["used_night"] = night
+        effects.append(reply("\n".join(lines)))
+    elif kind == "broadcast":
+        place, who = _broadcast_args(state, cfg, target, item["name"])
+        if who is not None:
+            days = state["published"].get(str(who), [])
+            if len(days) >= 3 or any(night + 1 - day < 3 for day in days):
+                raise Rejected(T.BROADCAST_LIMIT.format(alias=player(state, who)["alias"]))
+            state["published"][str(who)] = days + [night + 1]
+        state["broadcasts"].append({"by": seat, "place": place, "target": who})
+        remove_item(p, item)
+        extra = f"和 {player(state, who)['alias']} 的状态" if who is not None else ""
+        effects.append(reply(T.BROADCAST_OK.format(place=place, extra=extra)))
+    elif kind == "bomb":
+        remove_item(p, item)
+        batch = new_batch(state)
+        victims = people_at(state, p["place"], exclude=seat)
+        dead: list[str] = []
+        for v in victims:
+            v["hp"] -= d["damage"]
+            effects.append(Say(v["seat"], T.HURT.format(dmg=d["damage"], hp=max(v["hp"], 0))))
+        for v in victims:
+            if v["hp"] <= 0:
+                effects += kill(state, v, CAUSE_BOMB, batch=batch, killer=seat)
+                dead.append(v["alias"])
+        text = T.BOMBED + (T.BOMB_KILLS.format(names="、".join(dead)) if dead else "")
+        effects.insert(0, reply(text))
+        effects += check_end(state)
+    elif kind == "supply":
+        remove_item(p, item)
+        if d.get("stamina"):
+            p["st"] = min(rules["max_stamina"], p["st"] + d["stamina"])
+            effects.append(reply(T.USED_ST.format(name=item["name"], st=p["st"])))
+        if d.get("hp"):
+            cure = d.get("cure", "none")
+            if p["bleed"] and cure in ("instead", "also"):
+                p["bleed"], p["bleed_by"] = 0, None
+                if cure == "also":
+                    p["hp"] = min(rules["max_hp"], p["hp"] + d["hp"])
+                effects.append(reply(T.USED_CURE.format(name=item["name"], hp=p["hp"])))
+            else:
+                p["hp"] = min(rules["max_hp"], p["hp"] + d["hp"])
+                effects.append(reply(T.USED_HP.format(name=item["name"], hp=p["hp"])))
+    elif kind == "money":
+        remove_item(p, item)
+        p["money"] += d["money"]
+        effects.append(reply(T.USED_MONEY.format(name=item["name"], money=p["money"])))
+    p["acted"] = True
+    return effects
+
+
+def _locate(state: State, cfg: Cfg, name: str, seat: int) -> str:
+    for place in cfg["places"]["names"]:
+        if any(it["name"] == name for it in state["ground"].get(place, [])):
+            return T.GPS_GROUND.format(target=name, place=place)
+    for s in sorted(int(k) for k in state["players"]):
+        q = player(state, s)
+        if s != seat and q["alive"] and q["place"] and any(it["name"] == name for it in q["items"]):
+            return T.GPS_HELD.format(target=name, place=q["place"])
+    return T.GPS_NONE.format(target=name)
+
+
+def _broadcast_args(state: State, cfg: Cfg, text: str, name: str) -> tuple[str, int | None]:
+    tokens = text.split()
+    for i in range(len(tokens), 0, -1):
+        place = find_place(cfg, " ".join(tokens[:i]))
+        if place is not None:
+            if place in state["closed"]:
+                raise Rejected(T.CLOSED_PLACE.format(place=place))
+            rest = tokens[i:]
+            if len(rest) > 1:
+                break
+            return place, (_find_seat(state, rest[0]) if rest else None)
+    raise Rejected(T.BROADCAST_WHICH.format(name=name))
+
+
+# ---- shop --------------------------------------------------------------------
+
+def buy(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _night(state, seat, cfg)
+    name = (args.get("item") or "").strip()
+    price = cfg["shop"]["prices"].get(name)
+    if price is None:
+        raise Rejected(T.NOT_FOR_SALE.format(name=name))
+    if state["shop"].get(name, 0) <= 0:
+        raise Rejected(T.SOLD_OUT.format(name=name))
+    if p["money"] < price:
+        raise Rejected(T.NO_MONEY.format(name=name, price=price, money=p["money"]))
+    cap = cfg["rules"]["bag_size"]
+    if len(p["items"]) >= cap:
+        raise Rejected(T.BAG_FULL.format(n=cap))
+    cat = Catalog(cfg)
+    real = name
+    if name in (GREEN_WEAPON, GREEN_ARMOUR):
+        real = ctx.rng.choice(cat.names("weapon" if name == GREEN_WEAPON else "armour", "green"))
+    p["money"] -= price
+    state["shop"][name] -= 1
+    p["items"].append(new_item(state, cat, real))
+    p["acted"] = True
+    return [reply(T.BOUGHT.format(name=real, money=p["money"]))]
+
+
+def sell(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    p = _alive(state, seat)
+    when = cfg["rules"]["sell_phase"]
+    if when == "day" and state["phase"] != "day":
+        raise Rejected(T.NOT_DAY)
+    if when == "night" and state["phase"] != "night":
+        raise Rejected(T.NOT_NIGHT_SELL)
+    item = find_own(p, args.get("item", ""), prefer_unequipped=True)
+    if item["kind"] not in ("weapon", "armour"):
+        raise Rejected(T.SELL_ONLY_GEAR)
+    if is_equipped(p, item):
+        raise Rejected(T.SELL_EQUIPPED.format(name=item["name"]))
+    remove_item(p, item)
+    sell_cfg = cfg["shop"]["sell"]
+    if item["grade"] == "green":
+        p["green_sold"] += 1
+        per = sell_cfg["green_per_coin"]
+        shown = p["green_sold"]
+        if p["green_sold"] >= per:
+            p["green_sold"] = 0
+            p["money"] += 1
+        return [reply(T.SOLD_GREEN.format(name=item["name"], n=shown, per=per, money=p["money"]))]
+    p["money"] += sell_cfg["better_price"]
+    return [reply(T.SOLD.format(name=item["name"], money=p["money"]))]
+
+
+ACTIONS: dict[str, Action] = {
+    "birth": birth, "move": move, "search": search, "attack": attack, "pickup": pickup,
+    "equip": equip, "drop": drop, "rest": rest, "use": use, "buy": buy, "sell": sell,
+}
