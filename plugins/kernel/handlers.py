@@ -802,6 +802,11 @@ async def export(call: Call) -> None:
     await call.say(f"已导出到机器人所在电脑的 {folder}（每张表一个 CSV，另有一个合并的 XLSX）。", gid)
 
 
+@kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）")
+async def ping(call: Call) -> None:
+    await call.say("在。")
+
+
 @kernel_command(("帮助",), "/帮助", "查看你在这里能用的命令")
 async def help_(call: Call) -> None:
     from .helptext import help_text

@@ -297,3 +297,9 @@ async def test_private_signup_and_switch_between_games(harness):
     assert "不在这个群的游戏里" in texts(await h.private("100", "/切换 42"))
     await h.private("100", f"/切换 {other}")
     assert "你是 1号「乙」" in texts(await h.private("100", "/我的身份"))
+
+
+async def test_ping_answers_anywhere(harness):
+    h = harness
+    assert texts(await h.group("5", "/在吗")) == "u5：在。"
+    assert texts(await h.private("5", "/ping")) == "在。"
