@@ -37,12 +37,14 @@ config = get_plugin_config(Config)
 driver = get_driver()
 
 
-async def send_via_bot(self_id: str, target_type: str, target_id: str, text: str) -> None:
+async def send_via_bot(self_id: str, target_type: str, target_id: str, text: str, *, at_all: bool = False) -> None:
     bots = get_bots()
     bot = bots.get(self_id) or next(iter(bots.values()), None)
     if bot is None:
         raise NoBot()
     msg = Message(MessageSegment.text(text))  # user text is never parsed as CQ codes
+    if at_all and target_type == "group":
+        msg = MessageSegment.at("all") + MessageSegment.text(" ") + msg
     if target_type == "group":
         await bot.call_api("send_group_msg", group_id=int(target_id), message=msg)
     else:

@@ -802,6 +802,23 @@ async def export(call: Call) -> None:
     await call.say(f"已导出到机器人所在电脑的 {folder}（每张表一个 CSV，另有一个合并的 XLSX）。", gid)
 
 
+@kernel_command(("公告",), "/公告 [@全体] <内容>", "主持：在游戏群发公告（写 @全体 才会提醒全体成员）", who="host")
+async def announce(call: Call) -> None:
+    text = call.rest.strip()
+    at_all = text.startswith("@全体")
+    if at_all:
+        text = text.removeprefix("@全体成员").removeprefix("@全体").strip()
+    if not text:
+        raise Rejected("请写公告内容：/公告 [@全体] <内容>")
+
+    async def work(txn: Txn) -> None:
+        g = txn.game
+        await enqueue("group", g.group_id, f"【公告】{text}", game_id=g.id, self_id=g.self_id, at_all=at_all)
+        await txn.audit(call.origin.user_id, "announce", ("@全体 " if at_all else "") + text[:200], at=call.now)
+
+    await _host_txn(call, work)
+
+
 @kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）")
 async def ping(call: Call) -> None:
     await call.say("在。")

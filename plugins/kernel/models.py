@@ -127,6 +127,7 @@ class Outbox(Model):
     target_id = fields.CharField(max_length=32)
     text = fields.TextField()
     priority = fields.IntField(default=1)  # 0: replies, 1: announcements
+    at_all = fields.BooleanField(default=False)  # @全体成员 first (only when a host asks)
     status = fields.CharField(max_length=8, default="pending", db_index=True)  # pending|sent|failed
     attempts = fields.IntField(default=0)
     next_try_at = fields.DatetimeField()

@@ -28,7 +28,7 @@ class NoBot(Exception):
     """No OneBot connection: wait, this is not a failed send."""
 
 
-Send = Callable[[str, str, str, str], Awaitable[None]]  # self_id, type, target, text
+Send = Callable[..., Awaitable[None]]  # (self_id, type, target, text, *, at_all=False)
 
 
 def utcnow() -> datetime:
@@ -68,11 +68,14 @@ async def enqueue(
     self_id: str = "",
     priority: int = 1,
     now: datetime | None = None,
+    at_all: bool = False,
 ) -> None:
-    """Queue a message. Call inside the transaction of the change it reports."""
+    """Queue a message. Call inside the transaction of the change it reports.
+    ``at_all`` (@全体成员) is only for a host's explicit announcement."""
     now = now or utcnow()
-    for piece in chunks(text):
+    for i, piece in enumerate(chunks(text)):
         await Outbox.create(
+            at_all=at_all and i == 0,
             game_id=game_id,
             self_id=self_id,
             target_type=target_type,
@@ -134,7 +137,10 @@ class OutboxWorker:
             return max(0.01, min((ready_at(r) - now).total_seconds() for r in heads))
         row = min(ready, key=lambda r: (r.priority, r.id))
         try:
-            await self.send(row.self_id, row.target_type, row.target_id, row.text)
+            if row.at_all:
+                await self.send(row.self_id, row.target_type, row.target_id, row.text, at_all=True)
+            else:
+                await self.send(row.self_id, row.target_type, row.target_id, row.text)
         except NoBot:
             return 2.0
         except Exception as exc:  # noqa: BLE001 - any failed send is retried

@@ -303,3 +303,17 @@ async def test_ping_answers_anywhere(harness):
     h = harness
     assert texts(await h.group("5", "/在吗")) == "u5：在。"
     assert texts(await h.private("5", "/ping")) == "在。"
+
+
+async def test_announce_mentions_everyone_only_when_host_asks(harness):
+    h = harness
+    await _game(h)
+    assert "只有主持" in texts(await h.group("100", "/公告 @全体 集合"))
+    await h.group("1", "/公告 今晚九点开始")
+    await h.group("1", "/公告 @全体 集合")
+    sent = [d["message"] for api, d in h.bot.calls if api == "send_group_msg" and "【公告】" in d["message"].extract_plain_text()]
+    assert [m[0].type for m in sent] == ["text", "at"]
+    assert sent[1][0].data["qq"] == "all"
+    # nothing else the bot sends mentions anyone
+    others = [d["message"] for api, d in h.bot.calls if api.startswith("send_") and "【公告】" not in d["message"].extract_plain_text()]
+    assert all(seg.type == "text" for m in others for seg in m)
