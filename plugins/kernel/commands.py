@@ -13,10 +13,11 @@ Argument kinds:
   ``text``    the rest of the message, newlines kept     -> ``str``
 Optional arguments that are absent are simply missing from ``args``.
 
-A spec with ``words=()`` is the *plain-text* route: every private message from
-a player of the game that is not a command reaches the engine as
-``Command(name, {"text": ..., "images": n})``; the engine raises ``Ignored``
-when it has no use for it (the kernel then stays silent).
+A spec with ``words=()`` is the *plain-text* route: every message from a
+player of the game that is not a command — private text for a spec with
+``where="private"``, chat in the game group for ``where="group"`` — reaches
+the engine as ``Command(name, {"text": ..., "images": n})``; the engine raises
+``Ignored`` when it has no use for it (the kernel then stays silent).
 """
 
 from __future__ import annotations

@@ -142,9 +142,10 @@ async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher
     origin = _origin(event)
     ticket, now = state.get("kernel_ticket") or stamp()[0], state.get("kernel_recv") or utcnow()
     if parsed is None:
-        if isinstance(event, PrivateMessageEvent):
+        route = _plain_route(origin)
+        if route is not None:
             async with ordered(ticket):
-                await _plain_text(origin, now, raw, images)
+                await _plain_text(origin, now, raw, images, *route)
         return
     call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest)
     async with ordered(ticket):
@@ -269,15 +270,26 @@ async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None
     await in_game(game_id, _superusers(), work)
 
 
-async def _plain_text(origin: Origin, now: datetime, text: str, images: int) -> None:
-    """Private non-command text goes to the game's plain-text route, if any."""
-    game_id = directory.private_game(origin.user_id)
+def _plain_route(origin: Origin) -> tuple[int, CommandSpec] | None:
+    """The game and plain-text spec a non-command message goes to, if any:
+    private text from a player, or group chat from a player in the game group."""
+    if origin.source == "group":
+        game_id = directory.group_game.get(origin.group_id or "")
+        if game_id is None or origin.user_id not in directory.members.get(game_id, set()):
+            return None
+        places = ("group", "any")
+    else:
+        found = directory.private_game(origin.user_id)
+        if not isinstance(found, int):
+            return None
+        game_id, places = found, ("private", "any")
     kind = _kind_of(game_id)
-    if kind is None or not isinstance(game_id, int):
-        return
-    spec = next((s for s in kind.commands if not s.words), None)
-    if spec is None:
-        return
+    spec = next((s for s in kind.commands if not s.words and s.where in places), None) if kind else None
+    return (game_id, spec) if spec else None
+
+
+async def _plain_text(origin: Origin, now: datetime, text: str, images: int, game_id: int, spec: CommandSpec) -> None:
+    """Non-command text goes to the game's plain-text route."""
 
     async def work(txn: Txn) -> None:
         player = txn.player_of(origin.user_id)
@@ -285,7 +297,7 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int) -> 
             raise Ignored()
         if origin.dedup_key and await CommandLog.exists(dedup_key=origin.dedup_key):
             raise Ignored()
-        actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), True)
+        actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), origin.private)
         cmd = Command(spec.name, {"text": text, "images": images})
         await txn.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
 
