@@ -51,6 +51,7 @@ class Actor:
     seat: int | None  # None: not a player of this game (e.g. a host)
     is_host: bool
     private: bool  # arrived by private chat
+    chat: str | None = None  # group chats: "main" or a linked chat's label; None in private
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class Ctx:
     settings: dict[str, Any]
     phase: Timer | None = None  # the current phase deadline, if any
     timers: tuple[Timer, ...] = ()  # every armed timer of the game
+    chats: tuple[str, ...] = ()  # labels of the QQ groups linked to the game (/绑定群)
 
 
 @dataclass(frozen=True)
@@ -87,9 +89,9 @@ REPLY = "reply"
 class Say:
     """A message to announce.
 
-    ``to``: ``"group"`` (the game's group), ``"hosts"`` (every host, privately),
-    ``"reply"`` (where the command came from) or a seat number (that player,
-    privately).
+    ``to``: ``"group"`` (the game's group), ``"chat:<label>"`` (a linked group,
+    see ``Ctx.chats``), ``"hosts"`` (every host, privately), ``"reply"`` (where
+    the command came from) or a seat number (that player, privately).
     """
 
     to: str | int

@@ -29,7 +29,7 @@ from .clock import fmt_local
 from .commands import CommandSpec
 from .engine import KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ignored, Rejected
 from .export import export_game
-from .models import Audit, Card, CommandLog, Focus, Game, Host, Player
+from .models import Audit, Card, Chat, CommandLog, Focus, Game, Host, Player
 from .outbox import enqueue
 from .parse import parse_args, split_command
 from .registry import GameKind, find_kind, get_kind, kinds
@@ -256,7 +256,7 @@ def _check_who_where(spec: CommandSpec, txn: Txn, call: Call) -> Actor:
         raise Rejected("游戏还没开始（报名中），请等主持发送 /开始。")
     if txn.game.status == "ended":
         raise Rejected("这局游戏已经结束了。")
-    return Actor(uid, player.seat if player else None, is_host, call.origin.private)
+    return Actor(uid, player.seat if player else None, is_host, call.origin.private, call.origin.chat)
 
 
 async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None:
@@ -297,7 +297,7 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
             raise Ignored()
         if origin.dedup_key and await CommandLog.exists(dedup_key=origin.dedup_key):
             raise Ignored()
-        actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), origin.private)
+        actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), origin.private, origin.chat)
         cmd = Command(spec.name, {"text": text, "images": images})
         await txn.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
 
@@ -730,6 +730,7 @@ async def _put(call: Call, name: str) -> None:
         actor = Actor(call.origin.user_id, None, True, call.origin.private)
         await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(name, {"seat": seat, "reason": parts[1]}))
         await txn.audit(call.origin.user_id, name, f"{seat}号 {p.alias}：{parts[1]}", at=call.now)
+        await txn.say("reply", f"已判 {seat}号「{p.alias}」{verb}：{parts[1]}。", call.origin)
 
     await _host_txn(call, work)
 
@@ -829,6 +830,47 @@ async def announce(call: Call) -> None:
         await txn.audit(call.origin.user_id, "announce", ("@全体 " if at_all else "") + text[:200], at=call.now)
 
     await _host_txn(call, work)
+
+
+@kernel_command(("绑定群",), "/绑定群 <游戏群号> <标签>", "主持：在另一个群里发送，把这个群接到游戏上（联赛分组群、审讯房间）", who="host", where="group")
+async def link_chat(call: Call) -> None:
+    parts = call.rest.split()
+    if not call.in_group or len(parts) != 2 or not parts[0].isdigit():
+        raise Rejected("请在要接入的群里发送：/绑定群 <游戏群号> <标签>，例如 /绑定群 123456 A")
+    main, label = parts
+    here = call.origin.group_id or ""
+    gid = directory.group_game.get(main)
+    if gid is None or main in directory.chat_label:
+        raise Rejected(f"群 {main} 现在没有游戏。")
+    if here in directory.group_game:
+        raise Rejected("这个群已经有游戏或已接到别的游戏上，不能再绑定。")
+    if len(label) > 16 or any(ch.isspace() for ch in label):
+        raise Rejected("标签最长 16 个字，不能有空格。")
+
+    async def work(txn: Txn) -> None:
+        if await Chat.exists(game_id=txn.game.id, label=label):
+            raise Rejected(f"标签「{label}」已经用过了，请换一个。")
+        await Chat.create(game_id=txn.game.id, group_id=here, label=label, linked_by=call.origin.user_id)
+        await txn.audit(call.origin.user_id, "link_chat", f"{here} = {label}", at=call.now)
+        await txn.say("reply", f"本群已接到群 {main} 的{txn.kind.title}，标签「{label}」。", call.origin)
+        txn.refresh_directory = True
+
+    await _host_txn(call, work, game_id=gid)
+
+
+@kernel_command(("解绑群",), "/解绑群", "主持：在接入的群里发送，解除绑定", who="host", where="group")
+async def unlink_chat(call: Call) -> None:
+    here = call.origin.group_id or ""
+    if here not in directory.chat_label:
+        raise Rejected("这个群没有绑定到游戏上。")
+
+    async def work(txn: Txn) -> None:
+        await Chat.filter(game_id=txn.game.id, group_id=here).delete()
+        await txn.audit(call.origin.user_id, "unlink_chat", here, at=call.now)
+        await txn.say("reply", "已解除绑定。", call.origin)
+        txn.refresh_directory = True
+
+    await _host_txn(call, work, game_id=directory.group_game[here])
 
 
 @kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）")

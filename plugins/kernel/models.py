@@ -139,6 +139,22 @@ class Outbox(Model):
         table = "outbox"
 
 
+class Chat(Model):
+    """An extra QQ group linked to a game (a league group's chat, a prison
+    interrogation room). Commands there go to the game; ``label`` names it."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("kernel.Game", related_name="chats")
+    group_id = fields.CharField(max_length=32, db_index=True)
+    label = fields.CharField(max_length=32)
+    linked_by = fields.CharField(max_length=32)
+    linked_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "chat"
+        unique_together = (("game", "label"),)
+
+
 class Focus(Model):
     """Which game a user's private commands go to when they are in several."""
 

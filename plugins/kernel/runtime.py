@@ -40,7 +40,7 @@ from .engine import (
     SetTimer,
     Timer as TimerInfo,
 )
-from .models import Audit, Card, CommandLog, Focus, Game, Host, Player, Timer
+from .models import Audit, Card, Chat, CommandLog, Focus, Game, Host, Player, Timer
 from .outbox import enqueue
 from .registry import GameKind, get_kind
 from .roster import Entry, Roster
@@ -123,12 +123,14 @@ class Directory:
     memory so routing a message needs no database round trip."""
 
     def __init__(self) -> None:
-        self.group_game: dict[str, int] = {}
+        self.group_game: dict[str, int] = {}  # main and linked groups
+        self.chat_label: dict[str, str] = {}  # linked group -> its label
         self.members: dict[int, set[str]] = {}
         self.focus: dict[str, int] = {}
 
     async def load(self) -> None:
         self.group_game.clear()
+        self.chat_label.clear()
         self.members.clear()
         self.focus.clear()
         for g in await Game.filter(status__in=LIVE):
@@ -138,13 +140,17 @@ class Directory:
 
     async def refresh(self, game_id: int) -> None:
         g = await Game.get_or_none(id=game_id)
+        for grp, gid in list(self.group_game.items()):
+            if gid == game_id:
+                del self.group_game[grp]
+                self.chat_label.pop(grp, None)
         if g is None or g.status not in LIVE:
             self.members.pop(game_id, None)
-            for grp, gid in list(self.group_game.items()):
-                if gid == game_id:
-                    del self.group_game[grp]
             return
         self.group_game[g.group_id] = g.id
+        for c in await Chat.filter(game_id=g.id):
+            self.group_game[c.group_id] = g.id
+            self.chat_label[c.group_id] = c.label
         users = {p.user_id for p in await Player.filter(game_id=g.id)}
         users |= {h.user_id for h in await Host.filter(game_id=g.id)}
         self.members[g.id] = users
@@ -182,6 +188,12 @@ class Origin:
     @property
     def private(self) -> bool:
         return self.source == "private"
+
+    @property
+    def chat(self) -> str | None:
+        if self.source != "group":
+            return None
+        return directory.chat_label.get(self.group_id or "", "main")
 
     @property
     def dedup_key(self) -> str | None:
@@ -271,6 +283,10 @@ class Txn:
         g = self.game
         if to == GROUP or (to == REPLY and (origin is None or origin.source not in ("group", "private"))):
             await enqueue("group", g.group_id, text, game_id=g.id, self_id=g.self_id, priority=priority)
+        elif isinstance(to, str) and to.startswith("chat:"):
+            chat = await Chat.get_or_none(game_id=g.id, label=to.removeprefix("chat:"))
+            target = chat.group_id if chat else g.group_id  # an unlinked chat falls back to the main group
+            await enqueue("group", target, text, game_id=g.id, self_id=g.self_id, priority=priority)
         elif to == REPLY:
             assert origin is not None
             await _reply_rows(origin, text, g.id)
@@ -309,7 +325,9 @@ class Txn:
         infos = tuple(TimerInfo(t.key, t.ends_at) for t in timers)
         phase = next((i for i in infos if i.key == PHASE_TIMER), None)
         settings = dict(self.game.settings)
+        chats = tuple(c.label for c in await Chat.filter(game_id=self.game.id).order_by("id"))
         return Ctx(
+            chats=chats,
             now=now,
             rng=random.Random(f"{self.game.seed}:{seq}"),
             seq=seq,

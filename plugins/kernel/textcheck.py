@@ -18,9 +18,12 @@ changes is counted as Traditional-only.
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 
-import zhconv
+with warnings.catch_warnings():  # zhconv imports the deprecated pkg_resources
+    warnings.simplefilter("ignore")
+    import zhconv
 
 QUOTE_LINE_MARKERS = (">", "＞", "【引用】", "[引用]", "引用:", "引用：")
 _PAIRS = {"“": "”", "「": "」", "『": "』"}

@@ -317,3 +317,22 @@ async def test_announce_mentions_everyone_only_when_host_asks(harness):
     # nothing else the bot sends mentions anyone
     others = [d["message"] for api, d in h.bot.calls if api.startswith("send_") and "【公告】" not in d["message"].extract_plain_text()]
     assert all(seg.type == "text" for m in others for seg in m)
+
+
+async def test_linked_chats_route_to_the_game(harness):
+    """Extra groups (league group chats, prison rooms) are linked with /绑定群."""
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    room = str(int(h.group_id) + 900000)
+    assert "没有游戏" in texts(await h.group("1", "/绑定群 42 A", group=room))
+    assert "只有主持" in texts(await h.group("100", f"/绑定群 {h.group_id} A", group=room))
+    assert "标签「A」" in texts(await h.group("1", f"/绑定群 {h.group_id} A", group=room))
+    assert "已经有游戏" in texts(await h.group("1", f"/绑定群 {h.group_id} B", group=room))
+    assert "来自 A，已接入：A" in texts(await h.group("100", "/哪里", group=room))
+    assert "来自 main" in texts(await h.group("100", "/哪里"))
+    out = await h.group("1", "/广播 A 开赛了")
+    assert ("group", room, "开赛了") in out
+    assert "本群已有一局游戏" in texts(await h.group("1", "/创建 测试局", role="owner", group=room))
+    assert "已解除绑定" in texts(await h.group("1", "/解绑群", group=room))
+    assert "本群现在没有游戏" in texts(await h.group("100", "/状态", group=room))
