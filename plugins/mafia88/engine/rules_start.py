@@ -1,0 +1,84 @@
+"""Dealing roles, code names and 暗号 at /开始 (§四, §七.3, §十六)."""
+
+from __future__ import annotations
+
+from plugins.kernel.engine import Ctx, Outcome, Rejected, Say, Seat
+
+from . import content
+from .model import FACTION_NAME, new_round, role
+from .rules_round import schedule_round
+from .texts import role_message
+
+
+def start(roster: list[Seat], ctx: Ctx) -> Outcome:
+    cfg = content.check_settings(ctx.settings or {})
+    roles = cfg["roles"]
+    fill = cfg["options"]["fill_role"]
+    counts = {r["key"]: r["count"] for r in roles}
+    if fill:
+        others = sum(n for k, n in counts.items() if k != fill)
+        counts[fill] = max(0, len(roster) - others)
+        for r in roles:
+            if r["key"] == fill:
+                r["count"] = counts[fill]
+    total = sum(counts.values())
+    if len(roster) != total:
+        raise Rejected(f"报名 {len(roster)} 人，身份配置共 {total} 人；请调整身份人数（counts）或报名人数后再开始。")
+    deck = [r["key"] for r in roles for _ in range(counts[r["key"]])]
+    ctx.rng.shuffle(deck)
+    ordered = sorted(roster, key=lambda s: s.seat)
+    players = {}
+    for seat, key in zip(ordered, deck):
+        players[str(seat.seat)] = {
+            "seat": seat.seat,
+            "alias": seat.alias,
+            "role": key,
+            "code": "",
+            "signal": None,
+            "alive": True,
+            "out": None,
+            "report": None,
+        }
+    # code names: shuffled within each role so code order says nothing about seats
+    for r in roles:
+        members = [s.seat for s in ordered if players[str(s.seat)]["role"] == r["key"]]
+        ctx.rng.shuffle(members)
+        for seat, code in zip(members, r["codes"]):
+            players[str(seat)]["code"] = code
+    carriers = cfg["options"]["signal_carriers"]
+    signals: list[list[str]] = []
+    if carriers:
+        signals = [list(p) for p in cfg["signals"]] or [list(p) for p in ctx.rng.sample(cfg["signal_pool"], carriers)]
+        du = sorted(s for s, p in players.items() if p["role"] == "du_sha")
+        chosen = ctx.rng.sample(du, carriers)
+        for seat, pair in zip(sorted(chosen, key=int), signals):
+            players[seat]["signal"] = pair
+    state = {
+        "v": 1,
+        "cfg": cfg,
+        "table": [dict(row, posts=dict(row["posts"])) for row in cfg["rounds"]],
+        "tz": str(ctx.tz.key),
+        "players": players,
+        "round": 1,
+        "step": "round",
+        "rounds": {"1": new_round(1)},
+        "posts": [],
+        "drafts": {},
+        "signals": signals,
+        "winner": None,
+        "ended_by": "",
+    }
+    effects: list = []
+    for seat in sorted(int(s) for s in players):
+        effects.append(Say(seat, role_message(state, seat)))
+    whites = sum(1 for p in players.values() if role(state, p["role"])["faction"] == "white")
+    host_lines = [f"身份已发出（共 {total} 人，白方 {whites}、黑方 {total - whites}）："]
+    for seat in sorted(int(s) for s in players):
+        p = players[str(seat)]
+        r = role(state, p["role"])
+        extra = f"｜代号 {p['code']}" if p["code"] else ""
+        extra += f"｜暗号 {p['signal'][0]}/{p['signal'][1]}" if p["signal"] else ""
+        host_lines.append(f"{seat}号 {p['alias']}：{r['name']}（{FACTION_NAME[r['faction']]}）{extra}")
+    effects.append(Say("hosts", "\n".join(host_lines)))
+    schedule_round(state, 1, ctx.now, effects, first=True)
+    return Outcome(state, effects)

@@ -1,0 +1,90 @@
+"""Reports (报道, §十一)."""
+
+from __future__ import annotations
+
+import pytest
+from mafia88_helpers import essay, small
+
+from plugins.kernel.engine import Eliminate, Rejected
+
+
+def close_round_1(g):
+    gu = g.seats_of("gu_sha")[0]
+    yx = g.seats_of("you_xia")
+    g.submit_post(gu, yx[0])
+    g.fire_due()
+    g.vote_all([yx[-1]], 1)
+    return g.fire("phase")
+
+
+def test_report_is_counted_at_once_11_1():
+    g = small()
+    reply = g.cmd(1, "report", private=False, text=essay(301))
+    assert reply[0].to == "reply"
+    assert "字数" in reply[0].text and "合格" in reply[0].text and "不合格" not in reply[0].text
+
+
+def test_short_report_must_be_fixed_before_round_1_ends_11_2():
+    g = small()
+    g.report_all()
+    short = g.seats_of("you_xia")[2]
+    fixed = g.seats_of("you_xia")[3]
+    for s in (short, fixed):
+        reply = g.cmd(s, "report", private=False, text=essay(200))
+        assert "不合格" in reply[0].text and "不足 301" in reply[0].text and "/报道" in reply[0].text
+    g.cmd(fixed, "report", private=False, text=essay(320, "补"))
+    effects = close_round_1(g)
+    outs = {e.seat: e.reason for e in effects if isinstance(e, Eliminate)}
+    assert "报道" in outs[short]
+    assert fixed not in outs
+
+
+def test_quotes_over_10_percent_fail_the_report_11_1():
+    g = small()
+    reply = g.cmd(1, "report", private=False, text="「" + essay(60, "引") + "」" + essay(310))
+    assert "引用占" in reply[0].text
+
+
+def test_a_missing_report_is_out_after_round_1():
+    g = small()
+    silent = g.seats_of("you_xia")[2]
+    for s in sorted(g.alive()):
+        if s != silent:
+            g.cmd(s, "report", private=False, text=essay(320, f"{s}"))
+    effects = close_round_1(g)
+    outs = {e.seat: e.reason for e in effects if isinstance(e, Eliminate)}
+    assert "报道" in outs[silent]
+    assert [s for s, why in outs.items() if "报道" in why] == [silent]
+
+
+def test_rejected_report_must_be_redone_at_601_11_3():
+    g = small()
+    g.report_all()
+    s = g.seats_of("you_xia")[2]
+    effects = g.host("reject_report", player=s, reason="像会议记录")
+    assert any(e.to == s and "601" in e.text and "像会议记录" in e.text for e in effects)
+    reply = g.cmd(s, "report", private=False, text=essay(400, "重"))
+    assert "不足 601" in reply[0].text
+    reply = g.cmd(s, "report", private=False, text=essay(620, "重"))
+    assert "合格" in reply[0].text and "不合格" not in reply[0].text
+    effects = close_round_1(g)
+    assert s not in [e.seat for e in effects if isinstance(e, Eliminate)]
+
+
+def test_rejected_report_not_redone_is_out_11_3():
+    g = small()
+    g.report_all()
+    s = g.seats_of("you_xia")[2]
+    g.host("reject_report", player=s, reason="菜谱")
+    effects = close_round_1(g)
+    assert s in [e.seat for e in effects if isinstance(e, Eliminate)]
+
+
+def test_reports_close_with_round_1_11_2():
+    g = small()
+    g.report_all()
+    close_round_1(g)
+    with pytest.raises(Rejected, match="报道已截止"):
+        g.cmd(g.alive()[0], "report", text=essay(320))
+    with pytest.raises(Rejected, match="第1轮已结束"):
+        g.host("reject_report", player=g.alive()[0], reason="x")

@@ -1,0 +1,187 @@
+"""Start (§四 roles, §五 what each role knows, §七.3 暗号, §十六 code names) and settings."""
+
+from __future__ import annotations
+
+import pytest
+from mafia88_helpers import Game
+
+from plugins.kernel.engine import Rejected, Say
+from plugins.mafia88.engine import COMMANDS, ENGINE
+
+COUNTS = {"yin_jian": 1, "lianhe_jian": 2, "lianhe_dan": 2, "yi_hun": 1, "du_dan": 2, "fu_huo": 1, "an_dan": 1,
+          "you_xia": 56, "gu_sha": 1, "lianhe_sha": 6, "du_sha": 10, "di_lei": 1, "hei_dan": 1, "mo_jing": 1,
+          "gong_bing": 1, "huan_hun": 1}
+
+
+def test_deal_matches_the_counts_of_section_4():
+    g = Game()
+    dealt: dict[str, int] = {}
+    for p in g.state["players"].values():
+        dealt[p["role"]] = dealt.get(p["role"], 0) + 1
+    assert dealt == COUNTS
+    whites = sum(1 for p in g.state["players"].values() if p["role"] in list(COUNTS)[:8])
+    assert whites == 66
+
+
+def test_deal_follows_the_seed():
+    a, b, c = Game(seed="x"), Game(seed="x"), Game(seed="y")
+    roles = lambda g: [g.p(s)["role"] for s in range(1, 89)]  # noqa: E731
+    assert roles(a) == roles(b)
+    assert roles(a) != roles(c)
+
+
+def test_each_player_gets_one_private_role_message():
+    g = Game()
+    private = [e for e in g.log[0] if isinstance(e, Say) and isinstance(e.to, int)]
+    assert sorted(e.to for e in private) == list(range(1, 89))
+    for e in private:
+        assert e.text == ENGINE.private_info(g.state, e.to)
+
+
+def test_an_dan_reads_exactly_like_you_xia_byte_for_byte_5_white_7():
+    g = Game()
+    an = g.seats_of("an_dan")[0]
+    yx = g.seats_of("you_xia")[0]
+    first = {e.to: e.text for e in g.log[0] if isinstance(e, Say) and isinstance(e.to, int)}
+    assert first[an].encode() == first[yx].encode()
+    assert ENGINE.private_info(g.state, an) == ENGINE.private_info(g.state, yx)
+    assert "暗蛋" not in first[an] and "他在哪" not in first[an]
+
+
+def test_united_roles_see_each_other_5():
+    g = Game()
+    for key, label in (("lianhe_jian", "联合剑"), ("lianhe_dan", "联合蛋"), ("lianhe_sha", "联合杀")):
+        mates = g.seats_of(key)
+        for s in mates:
+            text = ENGINE.private_info(g.state, s)
+            others = [m for m in mates if m != s]
+            assert all(f"{m}号 玩家{m}" in text for m in others), (key, text)
+            assert label in text
+    # 游侠 and 独立杀 know nobody
+    du = g.seats_of("du_sha")[0]
+    assert "联合杀：" not in ENGINE.private_info(g.state, du)
+
+
+def test_gu_sha_knows_lianhe_list_and_the_three_signals_7_3():
+    g = Game()
+    gu = g.seats_of("gu_sha")[0]
+    text = ENGINE.private_info(g.state, gu)
+    for s in g.seats_of("lianhe_sha"):
+        assert f"{s}号 玩家{s}" in text
+    carriers = [s for s in g.seats_of("du_sha") if g.p(s)["signal"]]
+    assert len(carriers) == 3
+    for s in carriers:
+        seek, reply = g.p(s)["signal"]
+        assert f"「{seek}」" in text and f"「{reply}」" in text
+        mine = ENGINE.private_info(g.state, s)
+        assert f"寻找暗号「{seek}」，接头暗号「{reply}」" in mine
+    plain = [s for s in g.seats_of("du_sha") if not g.p(s)["signal"]]
+    assert len(plain) == 7
+    assert all("暗号" not in ENGINE.private_info(g.state, s) for s in plain)
+
+
+def test_host_set_signals_are_used_7_3():
+    pairs = [["甲一", "乙一"], ["甲二", "乙二"], ["甲三", "乙三"]]
+    g = Game(settings={"signals": pairs})
+    assert sorted(g.p(s)["signal"] for s in g.seats_of("du_sha") if g.p(s)["signal"]) == sorted(pairs)
+
+
+def test_post_capable_roles_get_their_code_name_16():
+    g = Game()
+    for key in ("yin_jian", "lianhe_jian", "gu_sha", "lianhe_sha", "du_sha"):
+        for s in g.seats_of(key):
+            code = g.p(s)["code"]
+            assert code and f"你的代号：{code}。" in ENGINE.private_info(g.state, s)
+    codes = sorted(g.p(s)["code"] for s in g.seats_of("lianhe_sha"))
+    assert codes == sorted(["你逗我", "你恨我", "你骗我", "你吼我", "你笑我", "你管我"])
+
+
+def test_hosts_get_the_whole_deal_and_the_group_gets_the_schedule():
+    g = Game()
+    hosts = g.says("hosts")
+    assert len(hosts) == 1 and hosts[0].count("号 玩家") == 88
+    group = g.says("group")
+    assert len(group) == 1 and "交贴截止" in group[0] and "投票截止 12月1日 21:00" in group[0]
+    assert "暗蛋" not in group[0]
+
+
+def test_roster_must_match_role_counts():
+    with pytest.raises(Rejected, match="报名 87 人"):
+        Game(87)
+
+
+def test_fill_role_takes_the_leftover_seats():
+    g = Game(30, settings={"counts": {"you_xia": 0, "lianhe_sha": 2, "du_sha": 3}, "options": {"fill_role": "you_xia"}})
+    assert len(g.seats_of("you_xia")) == 30 - (88 - 56 - 4 - 7)
+    assert len(g.seats_of("lianhe_sha")) == 2
+
+
+def test_default_settings_are_valid_and_complete():
+    cfg = ENGINE.check_settings({})
+    assert sum(r["count"] for r in cfg["roles"]) == 88
+    assert [r["out"] for r in cfg["rounds"]] == [3, 7, 7, 7, 7, 5, 4, 3, 2]
+    assert cfg["times"]["vote_close"] == "21:00"
+    assert ENGINE.check_settings(cfg) == cfg
+
+
+def test_bad_variant_gets_one_chinese_line_per_mistake():
+    bad = {
+        "colour": 1,
+        "counts": {"lianhe_sha": 7},
+        "rounds": [{"votes": 0, "out": 3, "posts": {"魔": 1}}],
+        "times": {"vote_close": "25点"},
+    }
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings(bad)
+    lines = str(exc.value).splitlines()
+    assert any("未知设置项「colour」" in ln for ln in lines)
+    assert len(lines) == 1  # unknown keys stop before validation
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({k: v for k, v in bad.items() if k != "colour"})
+    lines = str(exc.value).splitlines()
+    assert any("联合杀" in ln and "7 人" in ln and "6 个代号" in ln for ln in lines)
+    assert any("votes" in ln for ln in lines)
+    assert any("「魔」不存在" in ln for ln in lines)
+    assert any("times.vote_close" in ln for ln in lines)
+    assert len(lines) == 4
+
+
+def test_command_table_is_well_formed():
+    names = [c.name for c in COMMANDS]
+    assert len(names) == len(set(names))
+    for c in COMMANDS:
+        assert c.help
+        if c.words:
+            assert c.usage.startswith("/" + c.words[0])
+    private = {c.name for c in COMMANDS if c.where == "private"}
+    assert {"proxy", "post", "white", "rewrite", "done", "text", "posts", "show", "vote_log"} <= private
+    text_route = [c for c in COMMANDS if c.words == ()]
+    assert len(text_route) == 1 and text_route[0].name == "text"
+
+
+def test_kernel_timezone_setting_is_accepted_at_start():
+    cfg = ENGINE.check_settings({"timezone": "Asia/Shanghai"})
+    g = Game(settings={**cfg, "timezone": "Asia/Shanghai"})
+    assert g.state["round"] == 1
+
+
+def test_host_toml_variant_is_validated():
+    import tomllib
+
+    variant = tomllib.loads(
+        """
+[counts]
+you_xia = 10
+[times]
+vote_close = "22:00"
+[[rounds]]
+votes = 1
+out = 2
+posts = { "孤杀" = 1 }
+"""
+    )
+    cfg = ENGINE.check_settings(variant)
+    assert sum(r["count"] for r in cfg["roles"]) == 42
+    assert cfg["times"]["vote_close"] == "22:00" and cfg["times"]["proxy_cutoff_minutes"] == 20
+    g = Game(42, settings=cfg)
+    assert g.phase.ends_at.hour == 14  # 22:00 in Shanghai
