@@ -1,12 +1,35 @@
+"""囚犯游戏: the chat side. Rules live in the pure engine (``.engine``);
+the kernel routes the commands of ``COMMANDS`` to it."""
+
+from nonebot import require
 from nonebot.plugin import PluginMetadata
 
-from .config import Config
+require("plugins.kernel")
+
+from plugins.kernel.registry import GameKind, register_game  # noqa: E402
+
+from .config import Config  # noqa: E402
+from .engine import COMMANDS, ENGINE  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
     name="囚犯游戏",
-    description="囚犯游戏",
-    usage="/帮助",
+    description="囚犯游戏：看守与囚犯、白天投票处决或释放、夜晚匿名审讯房间、积分制",
+    usage="/创建 囚犯，之后 /帮助",
     type="application",
     config=Config,
     supported_adapters={"~onebot.v11"},
+)
+
+KIND = register_game(
+    GameKind(
+        key="prison",
+        title="囚犯游戏",
+        names=("囚犯", "囚犯游戏", "prison"),
+        engine=ENGINE,
+        commands=COMMANDS,
+        min_players=10,
+        max_players=14,
+        private_signup=True,
+        intro="马甲保密：请私聊报名。",
+    )
 )

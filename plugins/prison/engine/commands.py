@@ -1,0 +1,38 @@
+"""The prison command table."""
+
+from __future__ import annotations
+
+from plugins.kernel.commands import ArgSpec, CommandSpec
+
+P = ArgSpec("seat", "player")
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(("爱",), "love", (P,), where="private", usage="/爱 <玩家>", help="开局前选择爱的人（与恨二选一，不能选自己）"),
+    CommandSpec(("恨",), "hate", (P,), where="private", usage="/恨 <玩家>", help="开局前选择恨的人（与爱二选一，不能选自己）"),
+    CommandSpec(("投票",), "elect", (P,), where="private", usage="/投票 <玩家>", help="第1天：看守选看守长，囚犯选囚犯领袖"),
+    CommandSpec(("处决",), "execute", (P,), where="private", usage="/处决 <玩家>", help="看守投票处决囚犯；起义时囚犯投票处决看守"),
+    CommandSpec(("释放",), "release", (P,), where="private", usage="/释放 <玩家>", help="看守投票释放囚犯"),
+    CommandSpec(("弃票",), "abstain", (), where="private", usage="/弃票", help="本轮投弃票"),
+    CommandSpec(("裁定",), "decide", (ArgSpec("choice", "word"), ArgSpec("seat", "player", optional=True)),
+                where="private", usage="/裁定 处决|释放 <玩家> 或 /裁定 弃票", help="看守长/囚犯领袖从平票的最高票中选一个"),
+    CommandSpec(("起义",), "uprising", (), where="any", usage="/起义", help="囚犯领袖在讨论日发动起义（一次）"),
+    CommandSpec(("选房",), "room", (ArgSpec("room", "word"),), where="private", usage="/选房 <房间>", help="选择今晚的审讯房间，先到先得"),
+    CommandSpec(("噪音",), "noise", (), where="private", usage="/噪音", help="看守在审讯中对同房囚犯播放噪音"),
+    CommandSpec(("点杀", "指杀"), "point_kill", (P,), where="private", usage="/点杀 <看守>", help="杀人犯今晚改杀指定看守"),
+    CommandSpec(("不杀",), "spare", (), where="private", usage="/不杀", help="杀人犯今晚不杀人（若身份允许）"),
+    CommandSpec(("技能",), "ability", (ArgSpec("ability", "word"), ArgSpec("text", "text", optional=True)),
+                where="private", usage="/技能 <技能名> [<内容>]", help="发动身份文件里的技能，由导演结算"),
+    CommandSpec(("提交对应",), "submit_map", (ArgSpec("text", "text"),), where="private", alive_only=False,
+                usage="/提交对应 a-E b-C …", help="向监狱长提交全部房间对应，按到达顺序计"),
+    CommandSpec(("提交马甲",), "submit_alias", (ArgSpec("text", "text"),), where="private", alive_only=False,
+                usage="/提交马甲 <马甲>=<玩家> …", help="提交全场马甲-玩家对应"),
+    CommandSpec(("树洞",), "note", (ArgSpec("text", "text"),), where="private", alive_only=False,
+                usage="/树洞 <内容>", help="匿名吐槽，游戏结束后公开"),
+    CommandSpec(("结算",), "settle", (ArgSpec("id", "int"), ArgSpec("text", "text")), where="any", who="host",
+                usage="/结算 <编号> <结果>", help="导演结算玩家的技能，结果私聊给该玩家"),
+    CommandSpec(("房间对应",), "show_map", (), where="private", who="host", usage="/房间对应", help="导演查看本局秘密房间对应"),
+    CommandSpec((), "relay", (), where="private", alive_only=False, usage="（审讯时直接私聊发文字）",
+                help="审讯时私聊的文字只带「看守/囚犯」标签转给同房的人"),
+    CommandSpec((), "post", (), where="group", alive_only=False, usage="（讨论日在游戏群发言）",
+                help="统计讨论日发言条数（少于规定条数记黄牌）"),
+)

@@ -1,0 +1,154 @@
+"""State layout and small helpers. State is JSON: seat keys are strings.
+
+state = {
+  "cfg": settings, "phase": "prep|day|verdict|rooms|night|over", "day": int,
+  "players": {"3": {seat, alias, user_id, kind: guard|prisoner, role, status:
+               alive|dead|released|out, out_day, number, love, hate, posts: {day: n},
+               uses: {ability key: n}, used_phase: {ability key: "day:2"}}},
+  "order": [seats], "mapping": {"a": "E"}, "chief", "leader", "uprising_used",
+  "elect": {seat: target}, "votes": {seat: option}, "uprising": None | {"by", "votes"},
+  "picks": [{"by", "camp", "options"}], "rooms": {"a": seat}, "nights": [...],
+  "tonight": {"point_kill": seat|None, "spare": bool}, "log": [...],
+  "subs": {"map": [...], "alias": [...]}, "notes": [...], "result": None | {...},
+}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+JSON = Any
+ABSTAIN = "skip"
+
+PHASE_LABELS = {
+    "prep": "开局：选择爱/恨",
+    "day": "讨论日",
+    "verdict": "平票裁定",
+    "rooms": "选房",
+    "night": "审讯",
+    "over": "已结束",
+}
+
+
+def room_letters(n: int) -> tuple[list[str], list[str]]:
+    lower = [chr(ord("a") + i) for i in range(n)]
+    return lower, [c.upper() for c in lower]
+
+
+def player(state: JSON, seat: int) -> dict[str, Any]:
+    return state["players"][str(seat)]
+
+
+def seats(state: JSON) -> list[int]:
+    return list(state["order"])
+
+
+def in_prison(state: JSON, seat: int) -> bool:
+    return player(state, seat)["status"] == "alive"
+
+
+def living(state: JSON, kind: str | None = None) -> list[int]:
+    return [
+        s for s in state["order"]
+        if player(state, s)["status"] == "alive" and (kind is None or player(state, s)["kind"] == kind)
+    ]
+
+
+def role(state: JSON, seat: int) -> dict[str, Any]:
+    p = player(state, seat)
+    camp = "guards" if p["kind"] == "guard" else "prisoners"
+    for r in state["cfg"][camp]:
+        if r["id"] == p["role"]:
+            return r
+    raise KeyError(p["role"])
+
+
+def abilities(state: JSON, seat: int) -> list[dict[str, Any]]:
+    return list(role(state, seat).get("abilities", []))
+
+
+def ability(state: JSON, seat: int, kind: str, name: str | None = None) -> dict[str, Any] | None:
+    for ab in abilities(state, seat):
+        if ab["kind"] == kind and (name is None or ab.get("name") == name):
+            return ab
+    return None
+
+
+def ability_key(ab: dict[str, Any]) -> str:
+    return f"{ab['kind']}:{ab['name']}" if ab["kind"] == "generic" else ab["kind"]
+
+
+def default_uses(ab: dict[str, Any]) -> int:
+    """0 = unlimited."""
+    if "uses" in ab:
+        return int(ab["uses"])
+    return {"point_kill": 1, "noise": 1}.get(ab["kind"], 0)
+
+
+def uses_left(state: JSON, seat: int, ab: dict[str, Any]) -> int | None:
+    """None = unlimited."""
+    total = default_uses(ab)
+    if total == 0:
+        return None
+    return total - player(state, seat)["uses"].get(ability_key(ab), 0)
+
+
+def is_murderer(state: JSON, seat: int) -> bool:
+    return role(state, seat).get("murderer") is True
+
+
+def murderer_side(state: JSON, seat: int) -> bool:
+    r = role(state, seat)
+    return r.get("murderer") is True or r.get("side") == "murderer"
+
+
+def murderer_seat(state: JSON) -> int:
+    for s in state["order"]:
+        if is_murderer(state, s):
+            return s
+    raise KeyError("murderer")
+
+
+def name(state: JSON, seat: int) -> str:
+    return f"{seat}号{player(state, seat)['alias']}"
+
+
+def names(state: JSON, seat_list: list[int]) -> str:
+    return "、".join(name(state, s) for s in seat_list) or "无"
+
+
+def lover_of(state: JSON, seat: int) -> int | None:
+    """The seat dealt the role this seat's lover ability points to (or that points here)."""
+    mine = player(state, seat)["role"]
+    for ab in abilities(state, seat):
+        if ab["kind"] == "lover":
+            for s in state["order"]:
+                if player(state, s)["role"] == ab["with"]:
+                    return s
+    for s in state["order"]:
+        if s != seat and any(ab["kind"] == "lover" and ab.get("with") == mine for ab in abilities(state, s)):
+            return s
+    return None
+
+
+def phase_tag(state: JSON) -> str:
+    return f"{state['phase']}:{state['day']}"
+
+
+def current_night(state: JSON) -> dict[str, Any] | None:
+    if state["nights"] and state["nights"][-1]["night"] == state["day"]:
+        return state["nights"][-1]
+    return None
+
+
+def pair_of(state: JSON, seat: int) -> tuple[dict[str, Any] | None, int | None]:
+    """(tonight's pair record, partner seat) for a seat, or (None, None) when 轮空/no night."""
+    night = current_night(state)
+    if night is None:
+        return None, None
+    for pair in night["pairs"]:
+        if pair["guard"] == seat:
+            return pair, pair["prisoner"]
+        if pair["prisoner"] == seat:
+            return pair, pair["guard"]
+    return None, None

@@ -1,0 +1,166 @@
+"""The end (【身份与胜利条件】（三）), winners and the points (（二）积分制)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from plugins.kernel.engine import Ctx, Eliminate, Finish
+
+from . import model as m
+from . import texts as t
+
+
+def condition(state: m.JSON) -> int | None:
+    """（三）: 3 when the murderer was released (takes precedence), 1 when no murderer side
+    remains in prison, 2 when no guard remains, else None."""
+    killer = m.murderer_seat(state)
+    if m.player(state, killer)["status"] == "released":
+        return 3
+    if not any(m.murderer_side(state, s) for s in m.living(state)):
+        return 1
+    if not m.living(state, "guard"):
+        return 2
+    return None
+
+
+def winners(state: m.JSON, cond: int) -> list[int]:
+    out = []
+    for s in state["order"]:
+        status = m.player(state, s)["status"]
+        rule = m.role(state, s).get("win", "default")
+        if rule == "alive":
+            won = status in ("alive", "released")
+        elif rule == "released":
+            won = status == "released"
+        elif rule == "with_murderer":
+            won = cond == 3
+        elif cond == 3:
+            won = m.murderer_side(state, s)
+        else:
+            won = status in ("alive", "released")
+        if won:
+            out.append(s)
+    return out
+
+
+def days_survived(state: m.JSON, seat: int) -> int:
+    """Game days the player saw the end of alive: the last day if alive at the end, the day
+    of release if released, the day before the death otherwise."""
+    p = m.player(state, seat)
+    if p["status"] == "alive":
+        return int(state["day"])
+    if p["status"] == "released":
+        return int(p["out_day"])
+    return max(0, int(p["out_day"]) - 1)
+
+
+def _correct_map(state: m.JSON, pairs: dict[str, str]) -> bool:
+    return pairs == state["mapping"]
+
+
+def _correct_alias(state: m.JSON, sub: dict[str, Any]) -> bool:
+    signup = state["cfg"].get("signup", {})
+    given = sub["pairs"]
+    for s in state["order"]:
+        if s == sub["seat"]:
+            continue
+        p = m.player(state, s)
+        who = given.get(p["alias"])
+        ok = {p["user_id"], str(signup.get(str(s), {}).get("nickname", "") or p["user_id"])}
+        if who is None or who not in ok:
+            return False
+    return True
+
+
+def points(state: m.JSON, cond: int, won: list[int]) -> dict[str, list[list[Any]]]:
+    pts = state["cfg"]["points"]
+    book: dict[str, list[list[Any]]] = {str(s): [] for s in state["order"]}
+
+    def add(seat: int, why: str, n: int) -> None:
+        if n:
+            book[str(seat)].append([why, n])
+
+    for s in state["order"]:
+        p = m.player(state, s)
+        d = days_survived(state, s)
+        add(s, f"存活 {d} 天（（二）3）", d * pts["day"])
+        if p["love"] is not None and p["love"] in won:
+            add(s, f"爱的人 {m.name(state, p['love'])} 胜利（（二）3）", pts["love_win"])
+        if p["hate"] is not None and p["hate"] in won:
+            add(s, f"恨的人 {m.name(state, p['hate'])} 胜利（（二）3）", pts["hate_win"])
+        if p["status"] == "released":
+            add(s, "被释放（（二）5）", pts["released"])
+    for key, pkey, title in (("love", "idol", "万人迷"), ("hate", "pest", "讨厌鬼")):
+        counts = Counter(m.player(state, s)[key] for s in state["order"] if m.player(state, s)[key] is not None)
+        if counts:
+            best = max(counts.values())
+            for s in sorted(x for x, n in counts.items() if n == best):
+                add(s, f"{title}（{best} 人）（（二）2）", pts[pkey])
+    for sub in sorted(state["subs"]["map"], key=lambda x: x["seq"]):
+        if _correct_map(state, sub["pairs"]):
+            add(sub["seat"], f"第一个提交正确房间对应（#{sub['seq']}）（（二）4）", pts["mapping_first"])
+            break
+    side = [s for s in state["order"] if m.murderer_side(state, s)]
+    if all(m.player(state, s)["status"] in ("dead", "out") for s in side):
+        for s in state["order"]:
+            if s not in side:
+                add(s, "杀人犯阵营全部死亡（（二）5）", pts["murderer_dead"])
+    guards = [s for s in state["order"] if m.player(state, s)["kind"] == "guard"]
+    if all(m.player(state, s)["status"] in ("dead", "out") for s in guards):
+        for s in state["order"]:
+            if m.player(state, s)["kind"] == "prisoner":
+                add(s, "看守阵营全部死亡（（二）5）", pts["guards_dead"])
+    last: dict[int, dict[str, Any]] = {}
+    for sub in sorted(state["subs"]["alias"], key=lambda x: x["seq"]):
+        last[sub["seat"]] = sub
+    for s in sorted(last):
+        if _correct_alias(state, last[s]):
+            add(s, "马甲-玩家对应全部正确（（二）6）", pts["aliases"])
+    return book
+
+
+def ranking(state: m.JSON, book: dict[str, list[list[Any]]]) -> list[list[Any]]:
+    """[rank, seat, total] sorted; equal totals share a rank."""
+    totals = sorted(((sum(n for _, n in book[str(s)]), s) for s in state["order"]), key=lambda x: (-x[0], x[1]))
+    out: list[list[Any]] = []
+    for i, (total, s) in enumerate(totals):
+        rank = out[-1][0] if out and out[-1][2] == total else i + 1
+        out.append([rank, s, total])
+    return out
+
+
+def finish(state: m.JSON, cond: int) -> list[Any]:
+    fx: list[Any] = []
+    if cond == 3:
+        for s in m.living(state):
+            if not m.murderer_side(state, s):
+                p = m.player(state, s)
+                p.update(status="dead", out_day=state["day"], reason="杀人犯被释放，其余所有人被处决")
+                fx.append(Eliminate(s, p["reason"]))
+    won = winners(state, cond)
+    book = points(state, cond, won)
+    rank = ranking(state, book)
+    state["phase"] = "over"
+    state["result"] = {"cond": cond, "winners": won, "points": book, "ranking": rank}
+    lines = [f"游戏结束：{t.COND[cond]}。", f"胜利：{m.names(state, won)}"]
+    lines.append("身份揭晓：")
+    for s in state["order"]:
+        p = m.player(state, s)
+        r = m.role(state, s)
+        crimes = f"（{'、'.join(r['crimes'])}）" if r.get("crimes") else ""
+        lines.append(f"{m.name(state, s)}：{t.KIND[p['kind']]} {r['name']}{crimes}，{t.STATUS[p['status']]}")
+    lines.append("房间对应：" + " ".join(f"{g}-{p}" for g, p in state["mapping"].items()))
+    lines.append("积分排名：")
+    for rk, s, total in rank:
+        lines.append(f"{rk}. {m.name(state, s)} {total} 分")
+    if state["notes"]:
+        lines.append("树洞：")
+        lines += [f"· {n['text']}" for n in state["notes"]]
+    lines.append("审讯记录与积分明细见 /导出。")
+    return fx + [Finish("\n".join(lines))]
+
+
+def check(state: m.JSON, ctx: Ctx) -> list[Any] | None:
+    cond = condition(state)
+    return finish(state, cond) if cond is not None else None

@@ -1,0 +1,259 @@
+"""Night: room choice, pairing by the secret mapping, the interrogation window, deaths."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plugins.kernel.engine import Ctx, Ignored, Rejected, Say
+
+from . import common as c
+from . import model as m
+from . import rules_end
+from . import effects
+
+LABEL = {"guard": "【看守】", "prisoner": "【囚犯】"}
+
+
+def _rooms_of(state: m.JSON, kind: str) -> list[str]:
+    lower = list(state["mapping"].keys())
+    return lower if kind == "guard" else sorted(state["mapping"].values())
+
+
+def _free(state: m.JSON, kind: str) -> list[str]:
+    return [r for r in _rooms_of(state, kind) if r not in state["rooms"]]
+
+
+def open_rooms(state: m.JSON, ctx: Ctx) -> list[Any]:
+    fx: list[Any] = []
+    state["rooms"] = {}
+    state["tonight"] = {"point_kill": None, "spare": False}
+    ends = c.enter(state, "rooms", ctx, fx)
+    fx.append(Say("group", (
+        f"第{state['day']}夜选房开始：看守私聊我 /选房 <{'/'.join(_rooms_of(state, 'guard'))}>，"
+        f"囚犯私聊我 /选房 <{'/'.join(_rooms_of(state, 'prisoner'))}>，先到先得；"
+        f"{c.hhmm(ends, ctx)} 未选的随机分配，随后开始审讯。"
+    )))
+    return fx
+
+
+def choose_room(state: m.JSON, actor: Any, word: str) -> list[Any]:
+    """/选房 — first come first served (【游戏流程】<6、进行审讯>)."""
+    me = c.me(state, actor)
+    if state["phase"] != "rooms":
+        raise Rejected("现在不是选房时间，选房在讨论日结束后开始。")
+    kind = m.player(state, me)["kind"]
+    room = str(word).strip()
+    room = room.lower() if kind == "guard" else room.upper()
+    valid = _rooms_of(state, kind)
+    if room not in valid:
+        raise Rejected(f"没有这个房间。{'看守' if kind == 'guard' else '囚犯'}可选：{' '.join(valid)}。")
+    holder = state["rooms"].get(room)
+    if holder == me:
+        return [Say("reply", f"你已经在 {room} 号房。")]
+    if holder is not None:
+        raise Rejected(f"{room} 号房已被选走，请换一间：{' '.join(_free(state, kind)) or '无'}。")
+    for r, s in list(state["rooms"].items()):
+        if s == me:
+            del state["rooms"][r]
+    state["rooms"][room] = me
+    return [Say("reply", f"已选 {room} 号房。截止前可以换到空房间。")]
+
+
+def rooms_over(state: m.JSON, ctx: Ctx) -> list[Any]:
+    fx: list[Any] = []
+    for kind in ("guard", "prisoner"):
+        for s in m.living(state, kind):
+            if s not in state["rooms"].values():
+                state["rooms"][ctx.rng.choice(_free(state, kind))] = s
+    by_room = dict(state["rooms"])
+    pairs = []
+    byes = []
+    for g_room in _rooms_of(state, "guard"):
+        p_room = state["mapping"][g_room]
+        g, p = by_room.get(g_room), by_room.get(p_room)
+        if g is not None and p is not None:
+            pairs.append({"g_room": g_room, "p_room": p_room, "guard": g, "prisoner": p, "group": None, "lines": []})
+        else:
+            byes += [x for x in (g, p) if x is not None]
+    mode = state["cfg"]["room_mode"]
+    if mode == "group":
+        pool = [str(g) for g in state["cfg"].get("room_groups", [])]
+        ctx.rng.shuffle(pool)
+        if len(pool) < len(pairs):
+            fx.append(Say("hosts", f"房间群不够：今晚需要 {len(pairs)} 个，只登记了 {len(pool)} 个，缺的用编号代替。"))
+        for i, pair in enumerate(pairs):
+            pair["group"] = pool[i] if i < len(pool) else f"房间{i + 1}"
+    state["nights"].append({
+        "night": state["day"], "rooms": {k: v for k, v in sorted(by_room.items())}, "pairs": pairs,
+        "byes": sorted(byes), "deaths": [], "kill": None,
+    })
+    ends = c.enter(state, "night", ctx, fx)
+    until = c.hhmm(ends, ctx)
+    room_of = {s: r for r, s in by_room.items()}
+    for pair in pairs:
+        for who in (pair["guard"], pair["prisoner"]):
+            where = f"{room_of[who]} 号房"
+            if mode == "relay":
+                fx.append(Say(who, f"审讯开始：你在 {where}。直接私聊我发文字，我会只带身份标签转给对方；{until} 墙壁升起。"))
+            else:
+                fx.append(Say(who, f"审讯开始：你在 {where}，今晚的房间群是 {pair['group']}，请用小号申请加入；{until} 结束。"))
+    for who in byes:
+        fx.append(Say(who, f"你在 {room_of[who]} 号房，今晚轮空，没有审讯对象。"))
+    if mode == "group" and pairs and effects.EMIT_ROOM_EFFECTS:
+        fx.append(effects.OpenRooms(state["day"], tuple((p["group"], p["guard"], p["prisoner"]) for p in pairs)))
+    fx.append(Say("group", f"第{state['day']}夜审讯开始，{until} 墙壁升起。"))
+    return fx
+
+
+def relay(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> list[Any]:
+    """Relay mode: a line from a paired player goes to the partner under the label only."""
+    if actor.seat is None or str(actor.seat) not in state["players"]:
+        raise Ignored()
+    if state["phase"] == "over":
+        raise Ignored()
+    if state["cfg"]["room_mode"] != "relay":
+        raise Rejected("本局审讯在房间群进行，私聊消息不会转发。")
+    me = c.me(state, actor)
+    if state["phase"] != "night":
+        raise Rejected(f"现在不是审讯时间，消息没有转发。审讯在每晚 {state['cfg']['rooms_end']}–{state['cfg']['night_end']}。")
+    pair, partner = m.pair_of(state, me)
+    if pair is None or partner is None:
+        raise Rejected("你今晚轮空，没有审讯对象，消息没有转发。")
+    if not m.in_prison(state, partner):
+        raise Rejected("对方已不在审讯室，消息没有转发。")
+    body = (text or "").strip()
+    if not body:
+        raise Rejected("图片和表情无法转发，请改发文字。")
+    if images:
+        body += "（图片已略去）"
+    label = LABEL[m.player(state, me)["kind"]]
+    pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": label, "seat": me, "text": body})
+    return [Say(partner, label + body)]
+
+
+def room_line(state: m.JSON, actor: Any, text: str, ctx: Ctx) -> list[Any]:
+    """Group mode: the kernel reports a line said in a room group (kept for the transcript and
+    (三)1); nothing is forwarded."""
+    if state["phase"] != "night" or actor.seat is None or str(actor.seat) not in state["players"]:
+        raise Ignored()
+    pair, partner = m.pair_of(state, int(actor.seat))
+    if pair is None or partner is None:
+        raise Ignored()
+    label = LABEL[m.player(state, int(actor.seat))["kind"]]
+    pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": label, "seat": int(actor.seat),
+                          "text": (text or "").strip()})
+    return []
+
+
+def room_occupants(state: m.JSON, group: str) -> list[int]:
+    """Group mode: the two seats allowed in ``group`` tonight (the kernel approves only them)."""
+    night = m.current_night(state)
+    if night is None or state["phase"] != "night":
+        return []
+    for pair in night["pairs"]:
+        if pair["group"] == str(group):
+            return [pair["guard"], pair["prisoner"]]
+    return []
+
+
+def _night_window(state: m.JSON, rooms_ok: bool) -> None:
+    if state["phase"] == "night" or (rooms_ok and state["phase"] == "rooms"):
+        return
+    raise Rejected("这个技能只能在夜晚" + ("选房或" if rooms_ok else "") + "审讯时使用。")
+
+
+def noise(state: m.JSON, actor: Any, ctx: Ctx) -> list[Any]:
+    me = c.me(state, actor)
+    ab = m.ability(state, me, "noise")
+    if ab is None:
+        raise Rejected("你没有噪音技能。")
+    _night_window(state, False)
+    pair, partner = m.pair_of(state, me)
+    if pair is None or partner is None:
+        raise Rejected("你今晚轮空，没有人能听到噪音。")
+    c.need_uses(state, me, ab, "噪音")
+    c.spend(state, me, ab)
+    pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": "【噪音】", "seat": me, "text": "噪音"})
+    c.log_use(state, ctx, me, "噪音", m.name(state, partner), "已播放")
+    left = m.uses_left(state, me, ab)
+    return [
+        Say(partner, "【噪音】刺耳的噪音从墙里涌来，你感到一阵眩晕……"),
+        Say("reply", f"噪音已播放。{'' if left is None else f'剩余 {left} 次。'}"),
+    ]
+
+
+def point_kill(state: m.JSON, actor: Any, seat_arg: Any) -> list[Any]:
+    """点杀/指杀: tonight the murderer kills this guard instead of its partner."""
+    me = c.me(state, actor)
+    ab = m.ability(state, me, "point_kill")
+    if ab is None:
+        raise Rejected("你没有点杀技能。")
+    _night_window(state, True)
+    who = c.target(state, seat_arg)
+    if m.player(state, who)["kind"] != "guard" or not m.in_prison(state, who):
+        raise Rejected("只能点杀监狱中存活的看守。")
+    c.need_uses(state, me, ab, "点杀")
+    state["tonight"] = {"point_kill": who, "spare": False}
+    return [Say("reply", f"今晚将点杀 {m.name(state, who)}（审讯结束时生效，之前可改或 /不杀）。")]
+
+
+def spare(state: m.JSON, actor: Any) -> list[Any]:
+    me = c.me(state, actor)
+    ab = m.ability(state, me, "kill")
+    if ab is None or not ab.get("optional"):
+        raise Rejected("你不能放弃杀人。")
+    _night_window(state, True)
+    state["tonight"] = {"point_kill": None, "spare": True}
+    return [Say("reply", "今晚不杀人（审讯结束前可用 /点杀 改变主意）。")]
+
+
+def night_over(state: m.JSON, ctx: Ctx) -> list[Any]:
+    fx: list[Any] = []
+    night = m.current_night(state)
+    assert night is not None
+    mode = state["cfg"]["room_mode"]
+    for pair in night["pairs"]:
+        for who in (pair["guard"], pair["prisoner"]):
+            fx.append(Say(who, "墙壁升起了，审讯结束。"))
+    if mode == "group" and effects.EMIT_ROOM_EFFECTS:
+        fx.append(effects.CloseRooms(state["day"]))
+    # （三）1: silent in the room. Group mode: only when the kernel reported room lines tonight.
+    if mode == "relay" or any(pair["lines"] for pair in night["pairs"]):
+        for pair in night["pairs"]:
+            for who in (pair["guard"], pair["prisoner"]):
+                if m.in_prison(state, who) and not any(line["seat"] == who and line["from"] in LABEL.values() for line in pair["lines"]):
+                    c.card(state, fx, who, f"第{state['day']}夜审讯中没有发言（潜水（三）1）")
+    c.compulsory_check(state, fx, "night")
+    dead: list[int] = []
+    killer = m.murderer_seat(state)
+    tonight = state["tonight"]
+    if m.in_prison(state, killer):
+        victim = None
+        how = ""
+        if tonight["point_kill"] is not None and m.in_prison(state, tonight["point_kill"]):
+            ab = m.ability(state, killer, "point_kill")
+            if ab is not None:
+                c.spend(state, killer, ab)
+            victim, how = tonight["point_kill"], "点杀"
+        elif not tonight["spare"] and m.ability(state, killer, "kill") is not None:
+            _, partner = m.pair_of(state, killer)
+            victim, how = partner, "杀人"
+        if victim is not None:
+            c.kill(state, victim, f"第{state['day']}夜被杀人犯杀死", fx, dead)
+            night["kill"] = {"by": killer, "victim": victim, "how": how}
+            c.log_use(state, ctx, killer, how, m.name(state, victim), "死亡")
+    night["deaths"] = list(dead)
+    state["tonight"] = {"point_kill": None, "spare": False}
+    state["rooms"] = {}
+    end = rules_end.check(state, ctx)
+    state["day"] += 1
+    if end is not None:
+        state["day"] -= 1
+        fx.append(Say("group", f"天亮了。昨夜死亡：{m.names(state, dead)}。"))
+        return fx + end
+    ends = c.enter(state, "day", ctx, fx)
+    fx.append(Say("group", (
+        f"第{state['day']}天天亮了。昨夜死亡：{m.names(state, dead)}。\n"
+        f"看守请在 {c.hhmm(ends, ctx)} 前私聊我 /处决 <囚犯>、/释放 <囚犯> 或 /弃票。"
+    )))
+    return fx

@@ -1,0 +1,146 @@
+"""Prison engine test helpers: a tiny driver that plays the kernel's part."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from datetime import datetime, timedelta, timezone
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from plugins.kernel.engine import Actor, Command, Ctx, Effect, Rejected, SetPhase, Seat, Timer
+from plugins.prison.engine import ENGINE
+
+SH = ZoneInfo("Asia/Shanghai")
+KERNEL_EFFECTS = Effect.__args__  # the effect types the kernel applies
+ROOM_EFFECTS = {"on": False}  # tests that opt in to the proposed room effects
+T0 = datetime(2026, 11, 30, 4, 0, tzinfo=timezone.utc)  # 12:00 in Shanghai
+
+# sample12 roles dealt to fixed seats (settings "deal")
+DEAL = {
+    "1": "noise", "2": "search", "3": "lover_g", "4": "patrol", "5": "plain1", "6": "plain2",
+    "7": "murderer", "8": "accomplice", "9": "lover_p", "10": "thief", "11": "survivor", "12": "plain_p",
+}
+GUARDS = [1, 2, 3, 4, 5, 6]
+PRISONERS = [7, 8, 9, 10, 11, 12]
+MURDERER, ACCOMPLICE, LOVER_G, LOVER_P, THIEF, SURVIVOR = 7, 8, 3, 9, 10, 11
+
+
+class Game:
+    """Plays the kernel: fresh rng per command seeded "{seed}:{seq}", JSON round trip of the
+    state (as the database does), a clock that jumps to each phase deadline."""
+
+    def __init__(self, overrides: dict[str, Any] | None = None, seed: str = "s1", n: int = 12,
+                 fixed_deal: bool = True) -> None:
+        ov = dict(overrides or {})
+        if fixed_deal:
+            ov.setdefault("deal", DEAL)
+        self.settings = ENGINE.check_settings(ov)
+        self.seed = seed
+        self.seq = 0
+        self.now = T0
+        self.ends: datetime | None = None
+        self.phase = ""
+        self.log: list[Any] = []  # every effect, in order
+        roster = [Seat(i, f"马甲{i}", str(10000 + i)) for i in range(1, n + 1)]
+        out = ENGINE.start(roster, self.ctx())
+        self._take(out)
+
+    def ctx(self) -> Ctx:
+        self.seq += 1
+        self.now += timedelta(seconds=1)
+        phase = Timer("phase", self.ends) if self.ends else None
+        return Ctx(now=self.now, rng=random.Random(f"{self.seed}:{self.seq}"), seq=self.seq, tz=SH,
+                   settings=self.settings, phase=phase)
+
+    def _take(self, out: Any) -> list[Any]:
+        self.state = json.loads(json.dumps(out.state, ensure_ascii=False))
+        for fx in out.effects:
+            if isinstance(fx, SetPhase):
+                self.phase, self.ends = fx.key, fx.ends_at
+        for fx in out.effects:
+            assert ROOM_EFFECTS["on"] or isinstance(fx, KERNEL_EFFECTS), f"the kernel cannot apply {fx!r}"
+        self.log += out.effects
+        return list(out.effects)
+
+    def actor(self, seat: int | None, private: bool = True, host: bool = False) -> Actor:
+        uid = str(10000 + seat) if seat is not None else "10000"
+        return Actor(uid, seat, host, private)
+
+    def do(self, by: int | None, name: str, private: bool = True, host: bool = False, **args: Any) -> list[Any]:
+        before = copy.deepcopy(self.state)
+        out = ENGINE.apply(self.state, self.actor(by, private, host), Command(name, args), self.ctx())
+        assert self.state == before, "apply mutated its input state"
+        return self._take(out)
+
+    def reject(self, by: int | None, name: str, private: bool = True, host: bool = False, **args: Any) -> str:
+        before = copy.deepcopy(self.state)
+        with pytest.raises(Rejected) as exc:
+            ENGINE.apply(self.state, self.actor(by, private, host), Command(name, args), self.ctx())
+        assert self.state == before
+        return str(exc.value)
+
+    def advance(self) -> list[Any]:
+        """The phase deadline passes (or /推进)."""
+        if self.ends is not None and self.ends > self.now:
+            self.now = self.ends
+        before = copy.deepcopy(self.state)
+        out = ENGINE.deadline(self.state, "phase", self.ctx())
+        assert self.state == before
+        return self._take(out)
+
+    # ---- shortcuts --------------------------------------------------------
+    def p(self, seat: int) -> dict[str, Any]:
+        return self.state["players"][str(seat)]
+
+    def to_day1(self) -> None:
+        assert self.state["phase"] == "prep"
+        self.advance()
+
+    def elect(self, chief: int = 1, leader: int = 7) -> list[Any]:
+        """Day 1: everyone votes; then the day closes (rooms open)."""
+        assert self.state["phase"] == "day" and self.state["day"] == 1
+        for g in self.living("guard"):
+            self.do(g, "elect", seat=chief)
+        for p in self.living("prisoner"):
+            self.do(p, "elect", seat=leader)
+        return self.advance()
+
+    def living(self, kind: str | None = None) -> list[int]:
+        return [int(s) for s, p in self.state["players"].items()
+                if p["status"] == "alive" and (kind is None or p["kind"] == kind)]
+
+    def rooms(self, pairs: list[tuple[int, int]]) -> list[Any]:
+        """Pick rooms so that each (guard, prisoner) meets; others get random rooms."""
+        assert self.state["phase"] == "rooms"
+        mapping = self.state["mapping"]
+        free = [g for g in mapping if g not in self.state["rooms"]]
+        for (g, p), room in zip(pairs, free):
+            self.do(g, "room", room=room)
+            self.do(p, "room", room=mapping[room])
+        return self.advance()
+
+    def talk(self, lines: int = 1) -> None:
+        """Every paired player says something (no (三)1 cards)."""
+        night = self.state["nights"][-1]
+        for pair in night["pairs"]:
+            for who in (pair["guard"], pair["prisoner"]):
+                if self.p(who)["status"] == "alive":
+                    for i in range(lines):
+                        self.do(who, "relay", text=f"第{i}句", images=0)
+
+    def thief(self) -> None:
+        if self.p(THIEF)["status"] == "alive":
+            self.do(THIEF, "ability", ability="偷看", text="看 1 号")
+
+    def partner(self, seat: int) -> int | None:
+        for pair in self.state["nights"][-1]["pairs"]:
+            if pair["guard"] == seat:
+                return pair["prisoner"]
+            if pair["prisoner"] == seat:
+                return pair["guard"]
+        return None
+

@@ -1,0 +1,113 @@
+"""Identities as data: the sample file and validation of a host's variant (issue 4 §1)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from plugins.kernel.engine import Rejected
+from plugins.prison.engine import ENGINE
+from plugins.prison.engine.content import load_variant, parse_toml
+
+
+def errors_of(overrides: dict) -> list[str]:
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings(overrides)
+    return str(exc.value).split("\n")
+
+
+def test_sample12_is_a_complete_12_player_game_with_one_murderer():
+    s = ENGINE.check_settings({})
+    assert len(s["guards"]) == 6 and len(s["prisoners"]) == 6
+    assert [r["id"] for r in s["prisoners"] if r.get("murderer")] == ["murderer"]
+    kinds = {ab["kind"] for c in ("guards", "prisoners") for r in s[c] for ab in r.get("abilities", [])}
+    assert {"kill", "point_kill", "noise", "lover", "generic"} <= kinds
+
+
+def test_check_settings_is_idempotent_on_its_own_output():
+    full = ENGINE.check_settings({"room_mode": "group"})
+    assert ENGINE.check_settings(full) == full
+
+
+def test_host_override_merges_over_defaults_and_points_merge_per_key():
+    s = ENGINE.check_settings({"room_mode": "group", "points": {"day": 2}})
+    assert s["room_mode"] == "group"
+    assert s["points"]["day"] == 2 and s["points"]["released"] == 2
+
+
+@pytest.mark.parametrize(
+    "patch, expected",
+    [
+        ({"room_mode": "qq"}, "room_mode 只能是 relay（私聊转发）或 group（房间群）。"),
+        ({"day_end": "8点"}, "day_end：时间格式应为 时:分"),
+        ({"colour": 1}, "未知设置「colour」，请检查拼写。"),
+        ({"points": {"days": 1}}, "[points] 有未知项「days」。"),
+        ({"max_submissions": 0}, "max_submissions 应为不小于 1 的整数。"),
+        ({"tie_without_chief": "chief"}, "tie_without_chief 只能是 nothing 或 random。"),
+    ],
+)
+def test_each_setting_mistake_gets_its_own_chinese_line(patch, expected):
+    lines = errors_of(patch)
+    assert any(line.startswith(expected) for line in lines), lines
+
+
+def _roles_with(mutate) -> dict:
+    s = load_variant("sample12")
+    roles = {"guards": copy.deepcopy(s["guards"]), "prisoners": copy.deepcopy(s["prisoners"])}
+    mutate(roles)
+    return roles
+
+
+@pytest.mark.parametrize(
+    "mutate, expected",
+    [
+        (lambda r: r["prisoners"][0].pop("murderer"), "囚犯中必须恰好有一个杀人犯（murderer = true），现在有 0 个。"),
+        (lambda r: r["prisoners"][5].update(murderer=True), "囚犯中必须恰好有一个杀人犯（murderer = true），现在有 2 个。"),
+        (lambda r: r["guards"][0]["abilities"].append({"kind": "kill"}), "看守身份「noise」的第 2 个技能的 kind「kill」不可用于看守"),
+        (lambda r: r["prisoners"][3]["abilities"].append({"kind": "point_kill"}), "point_kill 只能给杀人犯"),
+        (lambda r: r["guards"][2]["abilities"][0].update({"with": "nobody"}), "身份「lover_g」的情侣指向不存在的身份「nobody」。"),
+        (lambda r: r["guards"][1].update(id="noise"), "身份 id「noise」重复，请改成唯一的 id。"),
+        (lambda r: r["guards"][1]["abilities"][0].update(uses=-1), "uses 应为不小于 0 的整数"),
+        (lambda r: r["guards"][1]["abilities"][0].pop("name"), "通用技能需要 name"),
+        (lambda r: r["prisoners"][3]["abilities"][0].update(when="any"), "必须使用的技能要写明 when"),
+        (lambda r: r["prisoners"][4].update(win="forever"), "win 只能是"),
+        (lambda r: r["guards"][0].update(side="murderer"), "只有囚犯可以属于杀人犯阵营"),
+        (lambda r: r["guards"][0].update(power=1), "看守身份「noise」有未知字段「power」"),
+        (lambda r: r["guards"][0].pop("name"), "看守身份「noise」缺少 name（身份名）。"),
+        (lambda r: r["guards"].extend([{"id": f"x{i}", "name": "x"} for i in range(4)]),
+         "看守 10 人、囚犯 6 人：两边应各占一半（最多差 1）。"),
+        (lambda r: (r["guards"].pop(), r["prisoners"].pop(), r["guards"].pop(), r["prisoners"].pop(1)),
+         "看守 4 + 囚犯 4 = 8 人，应为 10–14 人。"),
+    ],
+)
+def test_each_identity_mistake_gets_its_own_chinese_line(mutate, expected):
+    lines = errors_of(_roles_with(mutate))
+    assert any(expected in line for line in lines), lines
+
+
+def test_several_mistakes_are_all_listed_one_per_line():
+    def two(r):
+        r["guards"][0].pop("name")
+        r["prisoners"][4]["win"] = "never"
+
+    lines = errors_of(dict(_roles_with(two), room_mode="x"))
+    assert len(lines) == 3
+
+
+def test_signup_and_deal_tables_are_validated():
+    lines = errors_of({"signup": {"1": {"number": 1000}}, "deal": {"1": "ghost", "x": "noise", "2": "noise"}})
+    assert "座位 1 的随机数应为 1–999 的整数。" in lines
+    assert "deal 座位 1 的身份「ghost」不存在。" in lines
+    assert "deal 的「x」应为座位号。" in lines
+    assert "deal 中身份「noise」发给了多人。" in lines
+
+
+def test_a_host_variant_file_parses_and_its_syntax_error_is_reported_in_chinese():
+    assert parse_toml('room_mode = "group"') == {"room_mode": "group"}
+    with pytest.raises(Rejected, match="身份文件格式错误"):
+        parse_toml("room_mode = ")
+
+
+def test_unknown_bundled_variant_is_refused():
+    assert errors_of({"variant": "nope"}) == ["没有名为「nope」的内置身份文件。"]
