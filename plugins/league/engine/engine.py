@@ -1,0 +1,223 @@
+"""The league engine: dispatch, kernel commands and read-only views."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any
+
+from plugins.kernel.engine import (KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Eliminate, Outcome,
+                                   Rejected, Restore, Say, Seat)
+
+from . import rules_admin, rules_day, rules_games
+from .content import deep_merge, load_defaults, validate
+from .model import STATUS_NAMES, current_day, fmt_total, lineup_group, name
+from .standings import rows
+from .texts import LEVEL_NAMES, SIDE_NAMES, breakdown_text, groups_text, standings_text
+
+
+def clone(state: Any) -> Any:
+    """A fresh copy of a JSON state (much faster than deepcopy for a 130-player league)."""
+    return pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+class LeagueEngine:
+    """Implements the kernel's Engine protocol for the 狼人杀城市联赛 online stage."""
+
+    def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        merged = deep_merge(load_defaults(), settings or {})
+        errors = validate(merged)
+        if errors:
+            raise Rejected("\n".join(errors))
+        return merged
+
+    def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
+        cfg = self.check_settings(ctx.settings) if "rounds" not in ctx.settings else copy.deepcopy(ctx.settings)
+        need = cfg["rounds"][0]["players"]
+        seats = sorted(roster, key=lambda s: s.seat)
+        if len(seats) < need:
+            raise Rejected(f"报名 {len(seats)} 人，第一轮需要 {need} 人，请继续报名后再 /开始。")
+        state: dict[str, Any] = {
+            "cfg": cfg,
+            "players": {str(s.seat): {"alias": s.alias, "user_id": s.user_id, "status": "active"} for s in seats},
+            "round": 0, "rounds": [], "days": [], "games": [], "violations": [], "appeals": [],
+            "audit": [], "finished": False,
+        }
+        main = [s.seat for s in seats[:need]]
+        effects = rules_admin.new_round(state, 0, main, ctx)
+        subs = [s.seat for s in seats[need:]]
+        intro = f"报名 {len(seats)} 人：前 {need} 人为正赛选手，其余 {len(subs)} 人按报名顺序为替补（§十.1）。"
+        return Outcome(state, [Say("group", intro)] + effects)
+
+    def apply(self, state: Any, actor: Actor, cmd: Command, ctx: Ctx) -> Outcome:
+        st = clone(state)
+        args = cmd.args
+        n = cmd.name
+        if n == KERNEL_OUT:
+            return Outcome(st, self._out(st, args["seat"], args.get("reason", ""), ctx))
+        if n == KERNEL_BACK:
+            return Outcome(st, self._back(st, args["seat"], args.get("reason", "")))
+        if n == "standings":
+            return Outcome(st, [Say("reply", self._standings(st, args.get("page", 1)))])
+        if n == "my_points":
+            seat = args.get("player", actor.seat)
+            if seat is None:
+                raise Rejected("你不是报名选手；查看他人请写 /我的积分 玩家。")
+            return Outcome(st, [Say("reply", self._breakdown(st, seat))])
+        if n == "groups":
+            return Outcome(st, [Say("reply", "\n\n".join(self._groups(st)))])
+        if n == "appeals":
+            return Outcome(st, rules_admin.appeals_list(st))
+        if st["finished"]:
+            raise Rejected("联赛已结束，只能查看积分和导出。")
+        if n == "checkin":
+            return Outcome(st, rules_day.checkin(st, actor, ctx))
+        if n == "open_day":
+            return Outcome(st, rules_day.open_day(st, actor, args, ctx))
+        if n == "absent":
+            return Outcome(st, rules_day.absent(st, actor, args, ctx))
+        if n == "score":
+            return Outcome(st, rules_games.score(st, actor, args, ctx))
+        if n == "rescore":
+            return Outcome(st, rules_games.rescore(st, actor, args, ctx))
+        if n == "void":
+            return Outcome(st, rules_games.void(st, actor, args, ctx))
+        if n == "violation":
+            return Outcome(st, rules_admin.violation_cmd(st, actor, args, ctx))
+        if n == "appeal":
+            game = rules_admin.find_game(st, args["game"])
+            deadline = rules_day.appeal_deadline(st, game, ctx)
+            return Outcome(st, rules_admin.appeal(st, actor, args, ctx, deadline))
+        if n == "verdict":
+            return Outcome(st, rules_admin.verdict(st, actor, args, ctx))
+        if n == "next_round":
+            return Outcome(st, rules_admin.next_round(st, actor, ctx))
+        raise Rejected("联赛没有这个指令，发送 /帮助 查看可用指令。")
+
+    def deadline(self, state: Any, key: str, ctx: Ctx) -> Outcome:
+        st = clone(state)
+        return Outcome(st, rules_day.timer(st, key, ctx))
+
+    # ---- kernel commands -------------------------------------------------
+
+    def _out(self, st: dict[str, Any], seat: int, reason: str, ctx: Ctx) -> list[Any]:
+        p = st["players"][str(seat)]
+        if p["status"] != "active":
+            raise Rejected(f"{name(st, seat)} 已经不在联赛中（{STATUS_NAMES[p['status']]}）。")
+        p["status"] = "out"
+        effects: list[Any] = [Eliminate(seat, reason or "裁判判出局")]
+        effects += rules_day.drop_from_round(st, seat, ctx)
+        rules_admin.audit(st, ctx, "kernel", "出局", f"{name(st, seat)} {reason}")
+        return effects
+
+    def _back(self, st: dict[str, Any], seat: int, reason: str) -> list[Any]:
+        p = st["players"][str(seat)]
+        if p["status"] == "active":
+            raise Rejected(f"{name(st, seat)} 本来就在联赛中。")
+        p["status"] = "active"
+        return [Restore(seat, reason or "裁判恢复"), Say("hosts", f"{name(st, seat)} 已恢复，现为替补。")]
+
+    # ---- views --------------------------------------------------------------
+
+    def _standings(self, st: dict[str, Any], page: int) -> str:
+        r = st["round"]
+        return standings_text(st, r, rows(st, r), page, st["cfg"]["options"]["standings_lines"])
+
+    def _breakdown(self, st: dict[str, Any], seat: int) -> str:
+        r = st["round"]
+        row = next((x for x in rows(st, r) if x["seat"] == seat), None)
+        if row is None:
+            return f"{name(st, seat)} 不是{st['rounds'][r]['name']}的选手（替补或未晋级）。"
+        games = rules_games.player_games(st, r, seat)
+        viols = [v for v in st["violations"] if v["seat"] == seat and v["round"] == r]
+        return breakdown_text(st, r, row, games, viols)
+
+    def _groups(self, st: dict[str, Any]) -> list[str]:
+        day = current_day(st)
+        return groups_text(st, st["round"], day["lineups"] if day else None)
+
+    def private_info(self, state: Any, seat: int) -> str:
+        st = state
+        p = st["players"].get(str(seat))
+        if p is None:
+            return "你不是本届联赛的报名选手。"
+        r = st["round"]
+        rnd = st["rounds"][r]
+        lines = [f"{name(st, seat)}：{STATUS_NAMES[p['status']]}"]
+        g = next((k for k, m in rnd["groups"].items() if seat in m), None)
+        if g is not None:
+            lines.append(f"{rnd['name']} {g}组 {rnd['groups'][g].index(seat) + 1}号位")
+        elif p["status"] == "active":
+            lines.append(f"{rnd['name']} 替补")
+        day = current_day(st)
+        if day is not None and lineup_group(day, seat) is not None:
+            lines.append("今天：" + ("已签到" if str(seat) in day["checked"] else "未签到"))
+        row = next((x for x in rows(st, r) if x["seat"] == seat), None)
+        if row is not None:
+            lines.append(f"本轮积分 {fmt_total(row['total'])}" + (f"，第 {row['rank']} 名" if row["rank"] else ""))
+        return "\n".join(lines)
+
+    def status(self, state: Any) -> str:
+        st = state
+        r = st["round"]
+        rnd = st["rounds"][r]
+        rc = st["cfg"]["rounds"][r]
+        if st["finished"]:
+            return f"联赛已结束（{rnd['name']}）。"
+        entered = sum(1 for g in st["games"] if g["round"] == r)
+        total = sum(d["games"] for d in rc["days"]) * len(rnd["groups"])
+        day = current_day(st)
+        head = f"{rnd['name']}：已录分 {entered}/{total} 场"
+        if day is None:
+            return head + "；还没开比赛日。"
+        size = sum(len(m) for m in day["lineups"].values())
+        return (head + f"；第{day['index'] + 1}比赛日 {day['date']}（{day['board']}）签到 "
+                f"{sum(1 for m in day['lineups'].values() for s in m if str(s) in day['checked'])}/{size}")
+
+    def tables(self, state: Any) -> dict[str, list[list[Any]]]:
+        st = state
+        out: dict[str, list[list[Any]]] = {}
+        out["报名"] = [["序号", "马甲", "QQ", "状态"]] + [
+            [int(k), p["alias"], p["user_id"], STATUS_NAMES[p["status"]]]
+            for k, p in sorted(st["players"].items(), key=lambda kv: int(kv[0]))]
+        for r, rnd in enumerate(st["rounds"]):
+            out[f"积分榜-{rnd['name']}"] = standings_rows(st, r)
+        sheet = [["局号", "轮次", "组", "场次", "日期", "状态", "双倍", "座位", "序号", "马甲", "角色", "阵营",
+                  "胜负", "胜负分", "行为分", "投票分", "警徽分", "评选分", "全场最佳", "败方最佳"]]
+        for g in st["games"]:
+            for key, pts in sorted(g["points"].items(), key=lambda kv: kv[1]["gseat"]):
+                pr = pts["parts"]
+                sheet.append([g["id"], st["rounds"][g["round"]]["name"], g["group"], g["no"], g["date"],
+                              "流局" if g["status"] == "void" else "有效", "是" if g["double"] else "否",
+                              pts["gseat"], int(key), st["players"][key]["alias"], pts["role"],
+                              SIDE_NAMES[pts["side"]], "胜" if pts["won"] else "负", pr["win"], pr["behaviour"],
+                              pr["vote"], pr["badge"], pr["award"], int(pts["mvp"]), int(pts["svp"])])
+        out["计分表"] = sheet
+        out["违规"] = [["编号", "序号", "马甲", "轮次", "局号", "类型", "等级", "扣分", "来源", "时间"]] + [
+            [v["id"], v["seat"], st["players"][str(v["seat"])]["alias"], st["rounds"][v["round"]]["name"],
+             v["game"] or "", v["type"], LEVEL_NAMES[v["level"]], v["points"], v["source"], v["at"]]
+            for v in st["violations"]]
+        out["申诉"] = [["编号", "序号", "局号", "时间", "内容", "结果", "说明"]] + [
+            [a["id"], a["seat"], a["game"], a["at"], a["text"], rules_admin.VERDICT_NAMES[a["status"]], a["answer"]]
+            for a in st["appeals"]]
+        out["审计"] = [["时间", "操作人", "操作", "内容"]] + [[a["at"], a["by"], a["action"], a["detail"]]
+                                                      for a in st["audit"]]
+        return out
+
+
+def standings_rows(state: dict[str, Any], r: int) -> list[list[Any]]:
+    """The standings of round ``r`` as rows (header first), e.g. for a picture."""
+    header = ["排名", "序号", "马甲", "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
+              "全场最佳", "败方最佳", "狼牌胜", "神牌胜", "民牌胜", "场次", "晋级", "备注"]
+    out: list[list[Any]] = [header]
+    for row in rows(state, r):
+        p = row["parts"]
+        note = STATUS_NAMES[row["status"]] if row["status"] != "active" else ("同分待裁定" if row["tie"] else "")
+        out.append([row["rank"] or "", row["seat"], row["alias"], row["total"], p["win"], p["behaviour"],
+                    p["vote"], p["badge"], p["award"], p["violation"], row["mvp"], row["svp"],
+                    row["wins"]["wolf"], row["wins"]["god"], row["wins"]["villager"], row["games"],
+                    "是" if row["advance"] else "", note])
+    return out
+
+
+ENGINE = LeagueEngine()

@@ -1,0 +1,78 @@
+"""State layout helpers. State is plain JSON (dict keys are strings).
+
+state = {
+  "cfg": settings snapshot taken at start,
+  "players": {"<reg>": {"alias", "user_id", "status": active|forfeit|dq|out}},
+  "round": index of the current round,
+  "rounds": [{"key", "name", "seed", "groups": {"A": [reg, ...]}, "members": [reg],
+              "demoted": [reg], "ranking": [reg] (set when the round closes)}],
+  "days": [{"round", "index", "date", "board", "games", "times": {...},
+            "lineups": {"A": [reg]}, "checked": {"<reg>": iso}, "late": [reg],
+            "absent": [reg], "promoted": {"<reg>": "A"}, "done": [step], "forfeit": [reg]}],
+  "games": [{"id", "round", "day", "group", "slot", "no", "double", "date", "status",
+             "sheet", "parsed", "points": {"<reg>": {...}}, "history": [...]}],
+  "violations": [{"id", "seat", "round", "game", "type", "level", "points", "source"}],
+  "appeals": [{"id", "seat", "game", "text", "at", "status", "answer"}],
+  "audit": [{"at", "by", "action", "detail"}],
+  "finished": bool,
+}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+GROUP_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+ACTIVE = "active"
+STATUS_NAMES = {"active": "正常", "forfeit": "弃权", "dq": "取消资格", "out": "出局"}
+PART_KEYS = ("win", "behaviour", "vote", "badge", "award", "violation")
+PART_NAMES = {"win": "胜负分", "behaviour": "行为分", "vote": "投票分", "badge": "狼人警徽分",
+              "award": "评选分", "violation": "违规扣分"}
+KIND_NAMES = {"wolf": "狼人牌", "god": "神牌", "villager": "平民牌"}
+
+
+def player(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    return state["players"][str(seat)]
+
+
+def name(state: dict[str, Any], seat: int) -> str:
+    return f"{state['players'][str(seat)]['alias']}（#{seat}）"
+
+
+def fmt(x: float) -> str:
+    """0.5 -> '+0.5', -1.0 -> '-1', 0 -> '0'."""
+    x = round(x, 2)
+    if x == 0:
+        return "0"
+    text = f"{x:g}"
+    return text if x < 0 else "+" + text
+
+
+def fmt_total(x: float) -> str:
+    return f"{round(x, 2):g}"
+
+
+def current_day(state: dict[str, Any]) -> dict[str, Any] | None:
+    days = state["days"]
+    if days and days[-1]["round"] == state["round"]:
+        return days[-1]
+    return None
+
+
+def round_cfg(state: dict[str, Any], r: int) -> dict[str, Any]:
+    return state["cfg"]["rounds"][r]
+
+
+def lineup_group(day: dict[str, Any], seat: int) -> str | None:
+    for g, members in day["lineups"].items():
+        if seat in members:
+            return g
+    return None
+
+
+def resolver(state: dict[str, Any]) -> dict[str, int]:
+    """Alias or registration number text -> registration number."""
+    out: dict[str, int] = {str(int(k)): int(k) for k in state["players"]}
+    for k, p in state["players"].items():
+        out[p["alias"]] = int(k)
+    return out

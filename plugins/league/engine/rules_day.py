@@ -1,0 +1,308 @@
+"""Match days: opening, check-in (§五), the 18:30/18:35/18:50 steps, substitutes (§十)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+from plugins.kernel.clock import fmt_local, parse_hhmm
+from plugins.kernel.engine import Actor, Ctx, Eliminate, Rejected, Say, SetPhase, SetTimer
+
+from .model import ACTIVE, current_day, lineup_group, name, round_cfg
+from .rules_admin import add_violation
+from .standings import UNRANKED, rows
+
+STEPS = ("late", "demote", "seat")
+TIMER_KEYS = {f"checkin.{s}": s for s in STEPS}
+DATE_RE = re.compile(r"^(?:(\d{4})[-/.年])?(\d{1,2})[-/.月](\d{1,2})日?$")
+
+
+def _at(day: dict[str, Any], key: str) -> datetime:
+    return datetime.fromisoformat(day["times"][key])
+
+
+def _hhmm(state: dict[str, Any], key: str) -> str:
+    return state["cfg"]["times"][key]
+
+
+def _parse_date(text: str | None, ctx: Ctx) -> date:
+    today = ctx.now.astimezone(ctx.tz).date()
+    if not text:
+        return today
+    m = DATE_RE.match(text.strip())
+    if not m:
+        raise Rejected(f"日期格式应为 月-日，例如 1-2，收到「{text}」。")
+    try:
+        return date(int(m.group(1) or today.year), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        raise Rejected(f"没有这一天：「{text}」。") from None
+
+
+def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
+    if state["finished"]:
+        raise Rejected("联赛已结束。")
+    pending = catch_up(state, ctx)  # a previous day whose timers never fired is finished first
+    r = state["round"]
+    rc = round_cfg(state, r)
+    done = [d for d in state["days"] if d["round"] == r]
+    if len(done) >= len(rc["days"]):
+        raise Rejected(f"{rc['name']}的 {len(rc['days'])} 个比赛日都已开过，录完分后请用 /下一轮。")
+    prev = current_day(state)
+    if prev is not None and "seat" not in prev["done"] and _at(prev, "seat") > ctx.now:
+        raise Rejected("上一个比赛日的签到还没结束，请等 18:50 之后再开新的比赛日。")
+    when = _parse_date(args.get("date"), ctx)
+    if when < ctx.now.astimezone(ctx.tz).date():
+        raise Rejected(f"{when.month}月{when.day}日 已经过去了，请写今天或以后的日期。")
+    times = {}
+    for key in ("checkin_open", "late", "demote", "seat"):
+        local = datetime.combine(when, parse_hhmm(_hhmm(state, key)), tzinfo=ctx.tz)
+        times[key] = local.astimezone(timezone.utc).isoformat()
+    if datetime.fromisoformat(times["late"]) <= ctx.now:
+        raise Rejected(f"{when.month}月{when.day}日 {_hhmm(state, 'late')} 已过，不能再开这一天，请换一天。")
+    index = len(done)
+    dcfg = rc["days"][index]
+    first_no = sum(d["games"] for d in rc["days"][:index]) + 1
+    day = {"round": r, "index": index, "date": when.isoformat(), "board": dcfg["board"],
+           "label": dcfg.get("label", ""), "games": dcfg["games"], "first_no": first_no,
+           "times": times, "lineups": {g: list(m) for g, m in state["rounds"][r]["groups"].items()},
+           "checked": {}, "late": [], "absent": [], "promoted": {}, "done": [], "forfeit": [],
+           "demoted": []}
+    state["days"].append(day)
+    gap_effects = _fill_gaps(state, day, ctx)
+    roles = "、".join(f"{k}×{v}" for k, v in state["cfg"]["boards"][dcfg["board"]]["roles"].items())
+    nos = "、".join(f"第{n}场" for n in range(first_no, first_no + dcfg["games"]))
+    label = f"{rc['name']} 第{index + 1}比赛日 {when.month}月{when.day}日（{dcfg['board']}）"
+    text = (f"{label}\n版型：{roles}\n本日：{nos}\n"
+            f"{_hhmm(state, 'checkin_open')}-{_hhmm(state, 'late')} 请在分组群发送 /签到；"
+            f"{_hhmm(state, 'late')} 后签到记迟到扣 1 分，{_hhmm(state, 'demote')} 仍未签到降为替补，"
+            f"{_hhmm(state, 'seat')} 未入座视为弃权。")
+    return pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=label + " 签到"),
+            SetTimer("checkin.late", datetime.fromisoformat(times["late"])),
+            SetTimer("checkin.demote", datetime.fromisoformat(times["demote"])),
+            SetTimer("checkin.seat", datetime.fromisoformat(times["seat"])),
+            Say("group", text)] + gap_effects
+
+
+def catch_up(state: dict[str, Any], ctx: Ctx) -> list[Any]:
+    """Run every check-in step whose time has come and that has not run yet."""
+    day = current_day(state)
+    effects: list[Any] = []
+    if day is None:
+        return effects
+    for step in STEPS:
+        if step in day["done"] or _at(day, step) > ctx.now:
+            continue
+        day["done"].append(step)
+        effects += {"late": _late, "demote": _demote, "seat": _seat}[step](state, day, ctx)
+    return effects
+
+
+def _late(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
+    effects: list[Any] = []
+    late = []
+    for g in sorted(day["lineups"]):
+        for seat in day["lineups"][g]:
+            if str(seat) in day["checked"] or str(seat) in day["promoted"]:
+                continue
+            late.append(seat)
+            day["late"].append(seat)
+            effects.append(Say(seat, f"{_hhmm(state, 'late')} 仍未签到，记迟到扣 1 分（§五）。"
+                                     f"请在 {_hhmm(state, 'demote')} 前发送 /签到，否则降为替补。"))
+            effects += add_violation(state, seat, "迟到", day["round"], None, 1, "auto", ctx, "system")
+    if late:
+        effects.append(Say("group", f"{_hhmm(state, 'late')} 未签到，记迟到（各扣 1 分）："
+                                    + "、".join(name(state, s) for s in late)))
+    return effects
+
+
+def substitutes(state: dict[str, Any], r: int, day: dict[str, Any] | None) -> list[int]:
+    """§十.2/§十.3 order: never-demoted substitutes first (registration order in
+    round 1, previous round ranking after), then this round's demoted players by
+    current ranking."""
+    used: set[int] = {s for m in state["rounds"][r]["groups"].values() for s in m}
+    if day is not None:
+        used |= {s for m in day["lineups"].values() for s in m} | set(day["demoted"])
+    cands = sorted(int(k) for k, p in state["players"].items() if p["status"] == ACTIVE and int(k) not in used)
+    demoted = state["rounds"][r]["demoted"]
+    if r == 0:
+        prev = {s: s for s in cands}
+    else:
+        ranking = state["rounds"][r - 1].get("ranking") or []
+        prev = {s: (ranking.index(s) if s in ranking else UNRANKED) for s in cands}
+    primary = sorted((s for s in cands if s not in demoted), key=lambda s: (prev[s], s))
+    current = {row["seat"]: (row["rank"] or UNRANKED) for row in rows(state, r)}
+    secondary = sorted((s for s in cands if s in demoted), key=lambda s: (current.get(s, UNRANKED), s))
+    return primary + secondary
+
+
+def replace(state: dict[str, Any], day: dict[str, Any], seat: int, presumed_seated: bool,
+            ctx: Ctx) -> tuple[int | None, str]:
+    """Take ``seat`` out of today's lineup and the round's groups; the next
+    substitute takes the same position. Returns (substitute or None, group)."""
+    r = day["round"]
+    g = lineup_group(day, seat) or ""
+    queue = substitutes(state, r, day)
+    sub = queue[0] if queue else None
+    for lineup in (day["lineups"][g], state["rounds"][r]["groups"].get(g, [])):
+        if seat in lineup:
+            i = lineup.index(seat)
+            if sub is None:
+                lineup.pop(i)
+            else:
+                lineup[i] = sub
+    if sub is not None:
+        if sub not in state["rounds"][r]["members"]:
+            state["rounds"][r]["members"].append(sub)
+        day["promoted"][str(sub)] = g
+        if presumed_seated:
+            day["checked"][str(sub)] = ctx.now.isoformat()
+    return sub, g
+
+
+def drop_from_round(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
+    """A player who left the league (disqualified, red card): before 18:50 the
+    next substitute takes the place today; later, today's lineup stays as played
+    and the place is refilled when the next match day opens."""
+    day = current_day(state)
+    before_seat = day is not None and "seat" not in day["done"] and ctx.now < _at(day, "seat")
+    if before_seat and lineup_group(day, seat) is not None:
+        sub, g = replace(state, day, seat, False, ctx)
+        if sub is None:
+            return [Say("hosts", f"{g}组 空出一个位置，已没有可用替补，请裁判处理。")]
+        pos = day["lineups"][g].index(sub) + 1
+        return [Say(sub, f"你已递补进入 {g}组 {pos}号位，请在 {_hhmm(state, 'seat')} 前发送 /签到 并按裁判指示入座。")]
+    for members in state["rounds"][state["round"]]["groups"].values():
+        if seat in members:
+            members.remove(seat)
+    return []
+
+
+def _fill_gaps(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
+    """At opening: groups short of players (someone left the league) take substitutes."""
+    effects: list[Any] = []
+    size = sum(state["cfg"]["boards"][day["board"]]["roles"].values())
+    for g in sorted(day["lineups"]):
+        while len(day["lineups"][g]) < size:
+            queue = substitutes(state, day["round"], day)
+            if not queue:
+                effects.append(Say("hosts", f"{g}组 缺 {size - len(day['lineups'][g])} 人且没有可用替补，请裁判处理。"))
+                break
+            sub = queue[0]
+            day["lineups"][g].append(sub)
+            state["rounds"][day["round"]]["groups"][g].append(sub)
+            if sub not in state["rounds"][day["round"]]["members"]:
+                state["rounds"][day["round"]]["members"].append(sub)
+            effects.append(Say(sub, f"你已递补进入 {g}组 {len(day['lineups'][g])}号位，比赛日请按时 /签到。"))
+    return effects
+
+
+def _demote(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
+    effects: list[Any] = []
+    lines = []
+    for g in sorted(day["lineups"]):
+        for seat in list(day["lineups"][g]):
+            if str(seat) in day["checked"] or str(seat) in day["promoted"]:
+                continue
+            state["rounds"][day["round"]]["demoted"].append(seat)
+            day["demoted"].append(seat)
+            sub, _ = replace(state, day, seat, False, ctx)
+            effects.append(Say(seat, f"{_hhmm(state, 'demote')} 仍未签到，你已降为替补（§十.3），"
+                                     "之后按替补顺序等待通知。"))
+            if sub is None:
+                lines.append(f"{g}组：{name(state, seat)} 降为替补，没有可用替补")
+                effects.append(Say("hosts", f"{g}组 {name(state, seat)} 降为替补，但已没有可用替补，请裁判处理。"))
+            else:
+                pos = day["lineups"][g].index(sub) + 1
+                lines.append(f"{g}组：{name(state, seat)} 降为替补，{name(state, sub)} 递补 {pos}号位")
+                effects.append(Say(sub, f"你已递补进入 {g}组 {pos}号位，请在 {_hhmm(state, 'seat')} 前"
+                                        "发送 /签到 并按裁判指示进入房间就座，否则视为弃权。"))
+    if lines:
+        effects.append(Say("group", f"{_hhmm(state, 'demote')} 替补调整：\n" + "\n".join(lines)))
+    return effects
+
+
+def _seat(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
+    effects: list[Any] = []
+    lines = []
+    refill = state["cfg"]["options"]["refill_on_forfeit"]
+    for g in sorted(day["lineups"]):
+        for seat in list(day["lineups"][g]):
+            if str(seat) in day["checked"] and seat not in day["absent"]:
+                continue
+            state["players"][str(seat)]["status"] = "forfeit"
+            day["forfeit"].append(seat)
+            effects.append(Eliminate(seat, f"{_hhmm(state, 'seat')} 未入座，视为弃权（§十二.5）"))
+            if refill:
+                sub, _ = replace(state, day, seat, True, ctx)
+            else:
+                sub = None
+                for lineup in (day["lineups"][g], state["rounds"][day["round"]]["groups"][g]):
+                    if seat in lineup:
+                        lineup.remove(seat)
+            if sub is None:
+                lines.append(f"{g}组：{name(state, seat)} 弃权")
+                effects.append(Say("hosts", f"{g}组 {name(state, seat)} 弃权，没有替补顶上，请裁判处理。"))
+            else:
+                lines.append(f"{g}组：{name(state, seat)} 弃权，{name(state, sub)} 顶上")
+                effects.append(Say(sub, f"{g}组 有选手弃权，你已顶上，请立即进入 {g}组 房间就座。"))
+    if lines:
+        effects.append(Say("group", f"{_hhmm(state, 'seat')} 未入座视为弃权（§十二.5）：\n" + "\n".join(lines)))
+    return effects
+
+
+def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
+    day = current_day(state)
+    if day is None:
+        raise Rejected("现在没有进行中的比赛日，请等裁判开赛后再 /签到。")
+    effects = catch_up(state, ctx)
+    seat = actor.seat
+    if seat is None:
+        raise Rejected("你不是本届联赛的报名选手，不能签到。")
+    if ctx.now < _at(day, "checkin_open"):
+        opens = fmt_local(_at(day, "checkin_open"), ctx.tz)
+        raise Rejected(f"签到 {opens} 开始，请到时再发 /签到。")
+    g = lineup_group(day, seat)
+    if g is None:
+        if seat in day["demoted"]:
+            raise Rejected(f"已过 {_hhmm(state, 'demote')}，你已降为替补（§十.3），请等待替补通知。")
+        if seat in day["forfeit"]:
+            raise Rejected(f"已过 {_hhmm(state, 'seat')}，你已视为弃权（§十二.5）。")
+        raise Rejected("你不在今天的出场名单里；替补请等待递补通知。")
+    if str(seat) in day["checked"]:
+        raise Rejected(f"你已经签到过了：{g}组 {day['lineups'][g].index(seat) + 1}号位。")
+    day["checked"][str(seat)] = ctx.now.isoformat()
+    pos = day["lineups"][g].index(seat) + 1
+    if seat in day["late"]:
+        text = (f"签到成功：{g}组 {pos}号位（迟到，已扣 1 分）。{_hhmm(state, 'seat')} 前按裁判指示进入房间就座。")
+    else:
+        text = f"签到成功：{g}组 {pos}号位。{_hhmm(state, 'seat')} 前按裁判指示进入房间就座。"
+    return effects + [Say("reply", text)]
+
+
+def absent(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
+    day = current_day(state)
+    if day is None or "seat" in day["done"] or _at(day, "seat") <= ctx.now:
+        raise Rejected("现在不在入座阶段（开赛日到 18:50 之间），不能记未到。")
+    effects = catch_up(state, ctx)
+    marked = []
+    for seat in args["players"]:
+        if lineup_group(day, seat) is None:
+            raise Rejected(f"{name(state, seat)} 不在今天的出场名单里。")
+        if seat not in day["absent"]:
+            day["absent"].append(seat)
+        marked.append(name(state, seat))
+    return effects + [Say("reply", f"已记未到：{'、'.join(marked)}。{_hhmm(state, 'seat')} 仍未入座将视为弃权。")]
+
+
+def timer(state: dict[str, Any], key: str, ctx: Ctx) -> list[Any]:
+    if key not in TIMER_KEYS:
+        return []
+    return catch_up(state, ctx)
+
+
+def appeal_deadline(state: dict[str, Any], game: dict[str, Any], ctx: Ctx) -> datetime:
+    """§八: 12:00 (settings) on the day after the match day."""
+    when = date.fromisoformat(game["date"]) + timedelta(days=1)
+    local = datetime.combine(when, parse_hhmm(_hhmm(state, "appeal_until")), tzinfo=ctx.tz)
+    return local.astimezone(timezone.utc)

@@ -1,0 +1,77 @@
+"""The default TOML data and a host's variant (check_settings)."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from plugins.kernel.engine import Rejected
+from plugins.league.engine import ENGINE
+from plugins.league.engine.content import CONTENT_DIR, CONTENT_FILES
+
+
+def test_defaults_follow_the_rules_text_4_6():
+    cfg = ENGINE.check_settings({})
+    assert [(r["players"], r["groups"], r["advance"]) for r in cfg["rounds"]] == [(120, 10, 72), (72, 6, 24), (24, 2, 0)]
+    assert [d["games"] for d in cfg["rounds"][2]["days"]] == [2, 2, 1] and cfg["rounds"][2]["double_games"] == [5]
+    assert [d["board"] for d in cfg["rounds"][1]["days"]] == ["标准场", "纯白夜影", "狼美人骑士"]
+    assert cfg["boards"]["赤月猎魔人"]["roles"] == {"狼人": 3, "赤月使徒": 1, "平民": 4, "预言家": 1, "女巫": 1,
+                                                  "猎魔人": 1, "愚者": 1}
+    assert cfg["times"] == {"checkin_open": "18:00", "late": "18:30", "demote": "18:35", "seat": "18:50",
+                            "appeal_until": "12:00"}
+    assert cfg["violations"]["贴脸"] == {"level": "medium", "points": 2, "blocks_award": True}
+
+
+def test_every_content_file_is_valid_toml():
+    for name in CONTENT_FILES:
+        with open(CONTENT_DIR / name, "rb") as fh:
+            assert tomllib.load(fh)
+
+
+def test_host_variant_overrides_merge_over_defaults():
+    cfg = ENGINE.check_settings({"times": {"late": "18:40", "demote": "18:45"}, "scoring": {"mvp": 3}})
+    assert cfg["times"]["late"] == "18:40" and cfg["times"]["seat"] == "18:50" and cfg["scoring"]["mvp"] == 3
+
+
+def test_a_bad_variant_gets_one_chinese_line_per_mistake():
+    bad = {"times": {"late": "18:99"}, "scoring": {"cap_policy": "maybe"},
+           "roles": {"狼人": {"side": "evil", "kind": "wolf"}},
+           "rounds": [{"name": "第一轮", "players": 120, "groups": 10, "advance": 200,
+                       "days": [{"board": "不存在", "games": 1}], "double_games": [3]}]}
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings(bad)
+    lines = str(exc.value).splitlines()
+    assert lines == [
+        "times.late 应为 时:分，例如 18:30，现在是「18:99」。",
+        "scoring.cap_policy 只能是 reject 或 clamp。",
+        "角色「狼人」的 side 只能是 good 或 wolf。",
+        "第 1 轮（第一轮） 第 1 个比赛日的版型「不存在」不存在。",
+        "第 1 轮（第一轮） 的 double_games 里的 3 不是本轮的场次（1~1）。",
+        "第 1 轮（第一轮） 的 advance 应在 0~120 之间。",
+    ]
+
+
+def test_rounds_must_chain_and_fit_the_boards():
+    rounds = ENGINE.check_settings({})["rounds"]
+    rounds[1]["players"] = 60
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({"rounds": rounds})
+    assert "第 2 轮（第二轮） 的人数 60 应等于上一轮晋级人数 72。" in str(exc.value)
+    assert "6 组 × 版型人数 ≠ 60 人" in str(exc.value)
+
+
+def test_start_needs_enough_registrations():
+    from helpers_league import League
+    with pytest.raises(Rejected) as exc:
+        League(n=100)
+    assert str(exc.value) == "报名 100 人，第一轮需要 120 人，请继续报名后再 /开始。"
+
+
+def test_command_table_is_chinese_and_documented():
+    from plugins.league.engine import COMMANDS
+    names = [c.name for c in COMMANDS]
+    assert len(names) == len(set(names))
+    for c in COMMANDS:
+        assert c.usage.startswith("/" + c.words[0]) and c.help
+    assert next(c for c in COMMANDS if c.name == "appeal").where == "private"
