@@ -6,6 +6,10 @@ permissions, cards, audit log, export and help. Game plugins ``require`` it
 and register a :class:`~plugins.kernel.registry.GameKind`.
 """
 
+import base64
+import json
+from pathlib import Path
+
 from nonebot import get_bots, get_driver, get_plugin_config, require
 from nonebot.adapters.onebot.v11 import Message, MessageSegment
 from nonebot.log import logger
@@ -37,14 +41,22 @@ config = get_plugin_config(Config)
 driver = get_driver()
 
 
-async def send_via_bot(self_id: str, target_type: str, target_id: str, text: str, *, at_all: bool = False) -> None:
+async def send_via_bot(
+    self_id: str, target_type: str, target_id: str, text: str, *, at_all: bool = False, image: str | None = None
+) -> None:
     bots = get_bots()
     bot = bots.get(self_id) or next(iter(bots.values()), None)
     if bot is None:
         raise NoBot()
-    msg = Message(MessageSegment.text(text))  # user text is never parsed as CQ codes
+    if target_type == "api":
+        call = json.loads(text)
+        await bot.call_api(call["action"], **call["params"])
+        return
+    msg = Message(MessageSegment.text(text)) if text else Message()  # user text is never parsed as CQ codes
     if at_all and target_type == "group":
         msg = MessageSegment.at("all") + MessageSegment.text(" ") + msg
+    if image:
+        msg += MessageSegment.image("base64://" + base64.b64encode(Path(image).read_bytes()).decode())
     if target_type == "group":
         await bot.call_api("send_group_msg", group_id=int(target_id), message=msg)
     else:

@@ -150,13 +150,35 @@ class GiveCard:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """An image drawn by the game plugin's renderer ``name`` (``GameKind.renderers``)
+    from the new state — engines stay pure, the plugin draws. Sent like ``Say``."""
+
+    to: str | int
+    name: str
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class GroupAdmin:
+    """Manage a QQ group where the bot is admin: ``chat`` is ``"group"`` (the game
+    group) or a linked chat's label. ``action``: ``"mute_all"``, ``"unmute_all"``,
+    ``"set_card"`` (``seat``'s group card to ``card``) or ``"kick"`` (``seat``)."""
+
+    chat: str
+    action: str
+    seat: int | None = None
+    card: str = ""
+
+
+@dataclass(frozen=True)
 class Finish:
     """The game is over; ``summary`` is posted in the group (the reveal)."""
 
     summary: str
 
 
-Effect = Union[Say, Eliminate, Restore, SetPhase, SetTimer, CancelTimer, GiveCard, Finish]
+Effect = Union[Say, Eliminate, Restore, SetPhase, SetTimer, CancelTimer, GiveCard, Picture, GroupAdmin, Finish]
 
 PHASE_TIMER = "phase"
 
@@ -201,6 +223,10 @@ class Engine(Protocol):
     def tables(self, state: JSON) -> dict[str, list[list[Any]]]:
         """Sheets for /导出: name -> rows (first row is the header)."""
 
+    # Optional: ``may_join(state, chat, seat) -> bool`` — whether a join request to
+    # a linked chat (e.g. a prison room) is approved; ``seat`` is None for
+    # someone not in the game. Without it the kernel leaves requests alone.
+    #
     # Optional: ``public_out(state) -> list[int]`` — the seats publicly known to
     # be out. When an engine has it, /名单 and /状态 show that instead of the
     # roster's flags (e.g. royale keeps night deaths secret until morning).

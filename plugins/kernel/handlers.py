@@ -10,11 +10,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from nonebot import get_driver, on_message
+from nonebot import get_driver, on_message, on_request
 from nonebot.matcher import Matcher
 from nonebot.adapters.onebot.v11 import (
     Bot,
     GroupMessageEvent,
+    GroupRequestEvent,
     MessageEvent,
     PrivateMessageEvent,
 )
@@ -30,7 +31,7 @@ from .commands import CommandSpec
 from .engine import KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ignored, Rejected
 from .export import export_game
 from .models import Audit, Card, Chat, CommandLog, Focus, Game, Host, Player
-from .outbox import enqueue
+from .outbox import enqueue, enqueue_api
 from .parse import parse_args, split_command
 from .registry import GameKind, find_kind, get_kind, kinds
 from .roster import check_alias
@@ -307,6 +308,40 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
         await reply(origin, str(exc), game_id=game_id)
     except Ignored:
         pass
+
+
+# ---- join requests to linked chats (e.g. prison rooms) -------------------------
+
+join_requests = on_request(priority=1, block=False)
+
+
+@join_requests.handle()
+async def _join_request(event: GroupRequestEvent) -> None:
+    """Approve a join request only for whom the game lets in; others are
+    rejected silently (the hosts get a note)."""
+    if event.sub_type != "add":
+        return
+    group, uid = str(event.group_id), str(event.user_id)
+    game_id = directory.group_game.get(group)
+    kind = _kinds_by_game.get(game_id) if game_id is not None else None
+    may_join = getattr(kind.engine, "may_join", None) if kind else None
+    if game_id is None or may_join is None:
+        return
+    ticket, now = stamp()
+    chat = directory.chat_label.get(group, "main")
+
+    async def work(txn: Txn) -> None:
+        p = txn.player_of(uid)
+        ok = txn.game.status == "running" and bool(may_join(txn.game.state, chat, p.seat if p else None))
+        params = {"flag": event.flag, "sub_type": "add", "approve": ok, "reason": "" if ok else "现在不能加入这个群"}
+        await enqueue_api(group, "set_group_add_request", params, game_id=txn.game.id, self_id=txn.game.self_id, now=now)
+        who = f"{p.seat}号「{p.alias}」" if p else f"QQ {uid}（非玩家）"
+        await txn.audit(uid, "join_request", f"{chat}：{who} {'同意' if ok else '拒绝'}", at=now)
+        if not ok:
+            await txn.say("hosts", f"【加群】{who} 申请加入「{chat}」，已拒绝。", None)
+
+    async with ordered(ticket):
+        await in_game(game_id, _superusers(), work)
 
 
 # ---- kernel commands -----------------------------------------------------------

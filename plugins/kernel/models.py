@@ -123,11 +123,12 @@ class Outbox(Model):
     id = fields.IntField(primary_key=True)
     game = fields.ForeignKeyField("kernel.Game", related_name="outbox", null=True)
     self_id = fields.CharField(max_length=32, default="")
-    target_type = fields.CharField(max_length=8)  # private|group
+    target_type = fields.CharField(max_length=8)  # private|group|api (text = JSON {action, params})
     target_id = fields.CharField(max_length=32)
     text = fields.TextField()
     priority = fields.IntField(default=1)  # 0: replies, 1: announcements
     at_all = fields.BooleanField(default=False)  # @全体成员 first (only when a host asks)
+    image = fields.CharField(max_length=255, null=True)  # path of a PNG sent after the text
     status = fields.CharField(max_length=8, default="pending", db_index=True)  # pending|sent|failed
     attempts = fields.IntField(default=0)
     next_try_at = fields.DatetimeField()

@@ -69,13 +69,17 @@ async def enqueue(
     priority: int = 1,
     now: datetime | None = None,
     at_all: bool = False,
+    image: str | None = None,
 ) -> None:
     """Queue a message. Call inside the transaction of the change it reports.
-    ``at_all`` (@全体成员) is only for a host's explicit announcement."""
+    ``at_all`` (@全体成员) is only for a host's explicit announcement; ``image``
+    is the path of a picture sent with the last piece of text."""
     now = now or utcnow()
-    for i, piece in enumerate(chunks(text)):
+    pieces = chunks(text) if text else [""]
+    for i, piece in enumerate(pieces):
         await Outbox.create(
             at_all=at_all and i == 0,
+            image=image if i == len(pieces) - 1 else None,
             game_id=game_id,
             self_id=self_id,
             target_type=target_type,
@@ -85,6 +89,19 @@ async def enqueue(
             next_try_at=now,
             created_at=now,
         )
+
+
+async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int | None, self_id: str = "",
+                      now: datetime | None = None) -> None:
+    """Queue a OneBot API call (group management), paced and retried like a message."""
+    import json
+
+    now = now or utcnow()
+    await Outbox.create(
+        game_id=game_id, self_id=self_id, target_type="api", target_id=str(group_id),
+        text=json.dumps({"action": action, "params": params}, ensure_ascii=False),
+        priority=1, next_try_at=now, created_at=now,
+    )
 
 
 class OutboxWorker:
@@ -107,7 +124,7 @@ class OutboxWorker:
         self._task: asyncio.Task | None = None
 
     def interval(self, target_type: str) -> float:
-        if target_type == "group":
+        if target_type in ("group", "api"):
             return self.cfg.group_send_interval
         j = self.cfg.send_jitter
         return max(0.0, self.cfg.send_interval + self.rng.uniform(-j, j))
@@ -137,10 +154,8 @@ class OutboxWorker:
             return max(0.01, min((ready_at(r) - now).total_seconds() for r in heads))
         row = min(ready, key=lambda r: (r.priority, r.id))
         try:
-            if row.at_all:
-                await self.send(row.self_id, row.target_type, row.target_id, row.text, at_all=True)
-            else:
-                await self.send(row.self_id, row.target_type, row.target_id, row.text)
+            extra = {k: v for k, v in (("at_all", row.at_all), ("image", row.image)) if v}
+            await self.send(row.self_id, row.target_type, row.target_id, row.text, **extra)
         except NoBot:
             return 2.0
         except Exception as exc:  # noqa: BLE001 - any failed send is retried

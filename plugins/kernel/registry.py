@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .commands import CommandSpec
 from .engine import Engine
@@ -19,6 +21,7 @@ class GameKind:
     max_players: int = 200
     private_signup: bool = False  # aliases are secret: sign-up answers privately
     intro: str = ""  # one line shown at /创建
+    renderers: dict[str, Callable[[Any], bytes]] = field(default_factory=dict)  # Picture name -> PNG bytes
     extra: dict = field(default_factory=dict)
 
 

@@ -10,6 +10,7 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -30,8 +31,10 @@ from .engine import (
     Eliminate,
     Finish,
     GiveCard,
+    GroupAdmin,
     Ignored,
     Outcome,
+    Picture,
     Rejected,
     Restore,
     Say,
@@ -41,7 +44,7 @@ from .engine import (
     Timer as TimerInfo,
 )
 from .models import Audit, Card, Chat, CommandLog, Focus, Game, Host, Player, Timer
-from .outbox import enqueue
+from .outbox import enqueue, enqueue_api
 from .registry import GameKind, get_kind
 from .roster import Entry, Roster
 
@@ -279,13 +282,34 @@ class Txn:
         return ZoneInfo(self.game.settings.get("timezone", "Asia/Shanghai"))
 
     # -- output
-    async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1) -> None:
+    async def chat_group(self, chat: str) -> str:
+        """QQ group of ``"group"`` or a linked chat's label (the main group if unlinked)."""
+        if chat in (GROUP, "main"):
+            return self.game.group_id
+        c = await Chat.get_or_none(game_id=self.game.id, label=chat.removeprefix("chat:"))
+        return c.group_id if c else self.game.group_id
+
+    async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1, image: str | None = None) -> None:
         g = self.game
+        if image is not None:
+            if to == HOSTS:
+                for h in self.hosts:
+                    await enqueue("private", h, text, game_id=g.id, self_id=g.self_id, priority=priority, image=image)
+                return
+            if isinstance(to, int):
+                p = self.seat(to)
+                await enqueue("private", p.user_id, text, game_id=g.id, self_id=g.self_id, priority=priority, image=image)
+                return
+            if to == REPLY and origin is not None and origin.private:
+                await enqueue("private", origin.user_id, text, game_id=g.id, self_id=g.self_id, priority=0, image=image)
+                return
+            group = origin.group_id if to == REPLY and origin and origin.group_id else await self.chat_group(str(to))
+            await enqueue("group", group or g.group_id, text, game_id=g.id, self_id=g.self_id, priority=priority, image=image)
+            return
         if to == GROUP or (to == REPLY and (origin is None or origin.source not in ("group", "private"))):
             await enqueue("group", g.group_id, text, game_id=g.id, self_id=g.self_id, priority=priority)
         elif isinstance(to, str) and to.startswith("chat:"):
-            chat = await Chat.get_or_none(game_id=g.id, label=to.removeprefix("chat:"))
-            target = chat.group_id if chat else g.group_id  # an unlinked chat falls back to the main group
+            target = await self.chat_group(to)  # an unlinked chat falls back to the main group
             await enqueue("group", target, text, game_id=g.id, self_id=g.self_id, priority=priority)
         elif to == REPLY:
             assert origin is not None
@@ -410,6 +434,10 @@ class Txn:
             elif isinstance(e, GiveCard):
                 if await self.give_card(e.seat, e.color, e.reason, "系统", now):
                     sent_off.append((e.seat, e.reason))
+            elif isinstance(e, Picture):
+                await self.picture(e, origin, now)
+            elif isinstance(e, GroupAdmin):
+                await self.group_admin(e, now)
             elif isinstance(e, Finish):
                 await self.finish(e.summary, now, seq)
             else:  # pragma: no cover - a programming error in an engine
@@ -423,6 +451,37 @@ class Txn:
                     actor=Actor("", None, True, True),
                     cmd=Command(KERNEL_OUT, {"seat": seat, "reason": f"红牌罚下：{reason}"}),
                 )
+
+    async def picture(self, e: Picture, origin: Origin, now: datetime) -> None:
+        render = self.kind.renderers.get(e.name)
+        if render is None:  # pragma: no cover - a programming error in a plugin
+            raise TypeError(f"no renderer {e.name!r} for {self.kind.key}")
+        from nonebot import get_plugin_config
+
+        from .config import Config
+
+        folder = Path(get_plugin_config(Config).data_dir) / "pictures"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self.game.id}-{e.name}-{now:%Y%m%d-%H%M%S-%f}.png"
+        path.write_bytes(render(self.game.state))
+        await self.say(e.to, e.caption, origin, image=str(path))
+
+    async def group_admin(self, e: GroupAdmin, now: datetime) -> None:
+        g = self.game
+        group = await self.chat_group(e.chat)
+        if e.action in ("mute_all", "unmute_all"):
+            action, params = "set_group_whole_ban", {"group_id": int(group), "enable": e.action == "mute_all"}
+        elif e.action == "set_card":
+            assert e.seat is not None
+            action = "set_group_card"
+            params = {"group_id": int(group), "user_id": int(self.seat(e.seat).user_id), "card": e.card}
+        elif e.action == "kick":
+            assert e.seat is not None
+            action = "set_group_kick"
+            params = {"group_id": int(group), "user_id": int(self.seat(e.seat).user_id), "reject_add_request": False}
+        else:  # pragma: no cover - a programming error in an engine
+            raise TypeError(f"unknown group action {e.action!r}")
+        await enqueue_api(group, action, params, game_id=g.id, self_id=g.self_id, now=now)
 
     async def give_card(self, seat: int, color: str, reason: str, by: str, now: datetime) -> bool:
         """Record a card; True when it sends the player off (first red)."""

@@ -336,3 +336,36 @@ async def test_linked_chats_route_to_the_game(harness):
     assert "本群已有一局游戏" in texts(await h.group("1", "/创建 测试局", role="owner", group=room))
     assert "已解除绑定" in texts(await h.group("1", "/解绑群", group=room))
     assert "本群现在没有游戏" in texts(await h.group("100", "/状态", group=room))
+
+
+async def test_group_admin_pictures_and_join_requests(harness):
+    """What prison's group rooms and the league's standings picture stand on."""
+    import json
+
+    from harness import request_payload
+
+    from plugins.kernel.models import Outbox
+
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    room = str(int(h.group_id) + 910000)
+    await h.group("1", f"/绑定群 {h.group_id} A", group=room)
+    await h.group("1", "/禁言 A")
+    await h.group("1", "/改名片 A 2")
+    apis = [(a, d) for a, d in h.bot.calls if a.startswith("set_group")]
+    assert apis[-2] == ("set_group_whole_ban", {"group_id": int(room), "enable": True})
+    assert apis[-1] == ("set_group_card", {"group_id": int(room), "user_id": 101, "card": "看守"})
+    # join requests: the game lets in 1号 only; anyone else is refused and the hosts are told
+    await h.event(request_payload(h.bot.self_id, room, "100", "f1"))
+    out = await h.event(request_payload(h.bot.self_id, room, "555", "f2"))
+    reqs = [d for a, d in h.bot.calls if a == "set_group_add_request"]
+    assert [(r["flag"], r["approve"]) for r in reqs[-2:]] == [("f1", True), ("f2", False)]
+    assert ("private", "1", "【加群】QQ 555（非玩家） 申请加入「A」，已拒绝。") in out
+    # a picture drawn by the plugin from the state, sent as an image segment
+    await h.group("100", "/票 2")
+    await h.group("100", "/票图")
+    msg = [d["message"] for a, d in h.bot.calls if a == "send_group_msg"][-1]
+    assert [seg.type for seg in msg] == ["text", "image"] and msg[1].data["file"].startswith("base64://")
+    assert not await Outbox.filter(status="pending").exists()
+    assert json.loads((await Outbox.filter(target_type="api").order_by("-id").first()).text)["action"] == "set_group_add_request"
