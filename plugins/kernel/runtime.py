@@ -537,8 +537,9 @@ async def fire_timer(timer_id: int, superusers: set[str]) -> None:
     ticket, now = stamp()
 
     async def work(txn: Txn) -> None:
-        if now + timedelta(seconds=1) < t.ends_at:
-            return  # moved later: the new job will fire it
+        current = await Timer.get(id=timer_id)  # re-read under the lock: it may have moved
+        if current.status != "armed" or now + timedelta(seconds=1) < current.ends_at:
+            return  # paused, cancelled, fired, or moved later (the new job will fire it)
         n = await Timer.filter(id=timer_id, status="armed").update(status="fired", fired_at=now)
         if n != 1:
             return

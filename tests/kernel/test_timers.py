@@ -67,3 +67,23 @@ async def test_paused_game_does_not_fire_and_resume_rearms_remaining(harness):
     t2 = await Timer.get(id=t.id)
     assert t2.status == "armed"
     assert abs((t2.ends_at - utcnow()).total_seconds() - 3600) < 120
+
+
+async def test_command_after_deadline_refused_before_the_timer_fires(harness):
+    """Engines see the deadline in ctx.phase: a late vote is refused even if
+    the firing is still queued behind it."""
+    h = harness
+    g, t = await _started(h)
+    await Timer.filter(id=t.id).update(ends_at=utcnow() - timedelta(seconds=1))
+    assert "投票已截止" in texts(await h.group("31", "/票 2"))
+    assert await CommandLog.filter(game_id=g.id, name="vote").count() == 0
+
+
+async def test_extend_moves_the_deadline_a_stale_job_does_not_fire(harness):
+    h = harness
+    g, t = await _started(h)
+    await Timer.filter(id=t.id).update(ends_at=utcnow() - timedelta(seconds=5))
+    await h.group("1", "/延时 120")  # the host moves it (from the past) two hours on
+    await fire_timer(t.id, set())  # the job armed for the old time wakes up
+    assert (await Timer.get(id=t.id)).status == "armed"
+    assert await CommandLog.filter(game_id=g.id, name="timer:phase").count() == 0
