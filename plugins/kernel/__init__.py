@@ -108,7 +108,6 @@ async def rearm_all() -> int:
 async def _startup() -> None:
     await open_db(config.database_url)
     await directory.load()
-    await handlers.load_kinds_cache()
     set_hooks(worker.wake.set, arm)
     await rearm_all()
     worker.start()

@@ -17,9 +17,7 @@ from nonebot.adapters.onebot.v11 import (
     GroupMessageEvent,
     GroupRequestEvent,
     MessageEvent,
-    PrivateMessageEvent,
 )
-from nonebot.log import logger
 from nonebot.message import event_preprocessor
 from nonebot.exception import IgnoredException
 from nonebot.typing import T_State
@@ -35,7 +33,7 @@ from .outbox import enqueue, enqueue_api
 from .parse import parse_args, split_command
 from .registry import GameKind, find_kind, get_kind, kinds
 from .roster import check_alias
-from .runtime import LIVE, Origin, Txn, directory, in_game, ordered, reply, stamp, utcnow
+from .runtime import Origin, Txn, directory, in_game, ordered, reply, stamp, utcnow
 
 # ---- duplicate events --------------------------------------------------------
 
@@ -185,20 +183,9 @@ def _game_for(call: Call) -> int | None | list[int]:
 
 
 def _kind_of(game_id: int | None | list[int]) -> GameKind | None:
-    if not isinstance(game_id, int):
+    if not isinstance(game_id, int) or game_id not in directory.kind:
         return None
-    return _kinds_by_game.get(game_id)
-
-
-_kinds_by_game: dict[int, GameKind] = {}
-
-
-async def load_kinds_cache() -> None:
-    _kinds_by_game.clear()
-    for g in await Game.filter(status__in=LIVE):
-        k = get_kind(g.kind)
-        if k:
-            _kinds_by_game[g.id] = k
+    return get_kind(directory.kind[game_id])
 
 
 def _game_spec(kind: GameKind, word: str, in_group: bool) -> CommandSpec | None:
@@ -227,10 +214,7 @@ def _need_game(call: Call, game_id: int | None | list[int]) -> int:
 
 
 def _group_of(game_id: int) -> str:
-    for grp, gid in directory.group_game.items():
-        if gid == game_id:
-            return grp
-    return str(game_id)
+    return directory.main_group.get(game_id, str(game_id))
 
 
 # ---- game commands (from the game's CommandSpec table) ------------------------
@@ -323,7 +307,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
         return
     group, uid = str(event.group_id), str(event.user_id)
     game_id = directory.group_game.get(group)
-    kind = _kinds_by_game.get(game_id) if game_id is not None else None
+    kind = _kind_of(game_id)
     may_join = getattr(kind.engine, "may_join", None) if kind else None
     if game_id is None or may_join is None:
         return
@@ -405,7 +389,6 @@ async def create(call: Call) -> None:
             game_id=game.id,
             self_id=call.origin.self_id,
         )
-    _kinds_by_game[game.id] = kind
     await directory.refresh(game.id)
     from .runtime import wake_outbox
 
@@ -434,7 +417,8 @@ async def signup(call: Call) -> None:
         alias = parts[1] if len(parts) > 1 else ""
     if gid is None:
         raise Rejected("这个群现在没有报名中的游戏。")
-    kind = _kinds_by_game[gid]
+    kind = _kind_of(gid)
+    assert kind is not None
     if call.in_group and kind.private_signup:
         raise Rejected(f"本游戏马甲保密，请私聊我发送：/报名 {call.origin.group_id} <马甲>")
     if not call.in_group and not rest.split(maxsplit=1)[1:]:

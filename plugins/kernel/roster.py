@@ -35,7 +35,7 @@ class Roster:
         if token.startswith("@") and token[1:].isdigit():
             hit = self.by_user(token[1:])
             if hit is None:
-                raise Rejected(f"被 @ 的人不是本局玩家。发送 /名单 查看玩家。")
+                raise Rejected("被 @ 的人不是本局玩家。发送 /名单 查看玩家。")
             return hit
         if token.isdigit():
             hit = self.by_seat(int(token))

@@ -128,14 +128,14 @@ class Directory:
     def __init__(self) -> None:
         self.group_game: dict[str, int] = {}  # main and linked groups
         self.chat_label: dict[str, str] = {}  # linked group -> its label
+        self.main_group: dict[int, str] = {}
+        self.kind: dict[int, str] = {}
         self.members: dict[int, set[str]] = {}
         self.focus: dict[str, int] = {}
 
     async def load(self) -> None:
-        self.group_game.clear()
-        self.chat_label.clear()
-        self.members.clear()
-        self.focus.clear()
+        for table in (self.group_game, self.chat_label, self.main_group, self.kind, self.members, self.focus):
+            table.clear()
         for g in await Game.filter(status__in=LIVE):
             await self.refresh(g.id)
         for f in await Focus.all():
@@ -148,9 +148,12 @@ class Directory:
                 del self.group_game[grp]
                 self.chat_label.pop(grp, None)
         if g is None or g.status not in LIVE:
-            self.members.pop(game_id, None)
+            for table in (self.members, self.main_group, self.kind):
+                table.pop(game_id, None)
             return
         self.group_game[g.group_id] = g.id
+        self.main_group[g.id] = g.group_id
+        self.kind[g.id] = g.kind
         for c in await Chat.filter(game_id=g.id):
             self.group_game[c.group_id] = g.id
             self.chat_label[c.group_id] = c.label
