@@ -223,9 +223,15 @@ class Engine(Protocol):
     def tables(self, state: JSON) -> dict[str, list[list[Any]]]:
         """Sheets for /导出: name -> rows (first row is the header)."""
 
-    # Optional: ``may_join(state, chat, seat) -> bool`` — whether a join request to
-    # a linked chat (e.g. a prison room) is approved; ``seat`` is None for
-    # someone not in the game. Without it the kernel leaves requests alone.
+    # Optional: ``may_join(state, chat, seat) -> bool | None`` — whether a join
+    # request to the game's group or a linked chat (e.g. a prison room) is
+    # approved; ``seat`` is None for someone not in the game; None leaves the
+    # request to the group's admins (as does an engine without the method).
+    #
+    # Optional: ``joined(state, chat, seat) -> list[Effect]`` — a player has
+    # joined one of the game's groups (QQ's group_increase notice): effects that
+    # need them inside, e.g. GroupAdmin(chat, "set_card", seat, "看守").
+    # Only effects that change no state (Say, GroupAdmin, Picture).
     #
     # Optional: ``public_out(state) -> list[int]`` — the seats publicly known to
     # be out. When an engine has it, /名单 and /状态 show that instead of the

@@ -10,11 +10,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from nonebot import get_driver, on_message, on_request
+from nonebot import get_driver, on_message, on_notice, on_request
 from nonebot.matcher import Matcher
 from nonebot.adapters.onebot.v11 import (
     Bot,
     GroupMessageEvent,
+    GroupIncreaseNoticeEvent,
     GroupRequestEvent,
     MessageEvent,
 )
@@ -316,13 +317,46 @@ async def _join_request(event: GroupRequestEvent) -> None:
 
     async def work(txn: Txn) -> None:
         p = txn.player_of(uid)
-        ok = txn.game.status == "running" and bool(may_join(txn.game.state, chat, p.seat if p else None))
+        if txn.game.status != "running":
+            return
+        decision = may_join(txn.game.state, chat, p.seat if p else None)
+        if decision is None:
+            return  # the game leaves this request to the group's admins
+        ok = bool(decision)
         params = {"flag": event.flag, "sub_type": "add", "approve": ok, "reason": "" if ok else "现在不能加入这个群"}
         await enqueue_api(group, "set_group_add_request", params, game_id=txn.game.id, self_id=txn.game.self_id, now=now)
         who = f"{p.seat}号「{p.alias}」" if p else f"QQ {uid}（非玩家）"
         await txn.audit(uid, "join_request", f"{chat}：{who} {'同意' if ok else '拒绝'}", at=now)
         if not ok:
             await txn.say("hosts", f"【加群】{who} 申请加入「{chat}」，已拒绝。", None)
+
+    async with ordered(ticket):
+        await in_game(game_id, _superusers(), work)
+
+
+member_joined = on_notice(priority=1, block=False)
+
+
+@member_joined.handle()
+async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
+    """Someone joined a game's group: the engine may answer with effects (e.g.
+    set the newcomer's group card, which QQ allows only once they are in)."""
+    group, uid = str(event.group_id), str(event.user_id)
+    game_id = directory.group_game.get(group)
+    kind = _kind_of(game_id)
+    joined = getattr(kind.engine, "joined", None) if kind else None
+    if game_id is None or joined is None or uid == str(event.self_id):
+        return
+    ticket, now = stamp()
+    chat = directory.chat_label.get(group, "main")
+
+    async def work(txn: Txn) -> None:
+        p = txn.player_of(uid)
+        if txn.game.status != "running" or p is None:
+            return
+        effects = joined(txn.game.state, chat, p.seat)
+        await txn.apply_effects(list(effects), txn.game.last_seq, Origin(uid, "kernel"), now)
+        await txn.audit(uid, "joined", f"{chat}：{p.seat}号「{p.alias}」", at=now)
 
     async with ordered(ticket):
         await in_game(game_id, _superusers(), work)
@@ -806,15 +840,38 @@ def _deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
+async def _hosted_game(call: Call) -> int:
+    """The game a host's /日志 or /导出 is about: the live one, else the most
+    recent one of this group (in a group) or that this host ran (in private) —
+    the tables are complete only after the end."""
+    found = _game_for(call)
+    uid = call.origin.user_id
+    if isinstance(found, int):
+        gid = found
+    elif call.in_group:
+        last = await Game.filter(group_id=call.origin.group_id).order_by("-id").first()
+        if last is None:
+            raise Rejected("本群还没有开过游戏。")
+        gid = last.id
+    elif isinstance(found, list):
+        gid = _need_game(call, found)
+    else:
+        hosted = await Host.filter(user_id=uid).order_by("-game_id").first()
+        if hosted is None:
+            raise Rejected("你没有主持过游戏。")
+        gid = hosted.game_id  # type: ignore[attr-defined]
+    if uid not in _superusers() and not await Host.exists(game_id=gid, user_id=uid):
+        raise Rejected("只有主持可以这样做。")
+    return gid
+
+
 @kernel_command(("日志",), "/日志 [条数]", "主持，私聊：查看操作日志", who="host", where="private")
 async def audit_log(call: Call) -> None:
     if call.in_group:
         raise Rejected("日志可能含私密信息，请私聊我发送 /日志。")
     n = int(call.rest.strip()) if call.rest.strip().isdigit() else 20
-    gid = _need_game(call, _game_for(call))
+    gid = await _hosted_game(call)
     g = await Game.get(id=gid)
-    if call.origin.user_id not in _superusers() and not await Host.exists(game_id=gid, user_id=call.origin.user_id):
-        raise Rejected("只有主持可以看日志。")
     from zoneinfo import ZoneInfo
 
     tz = ZoneInfo(g.settings.get("timezone", "Asia/Shanghai"))
@@ -827,9 +884,7 @@ async def audit_log(call: Call) -> None:
 
 @kernel_command(("导出",), "/导出", "主持：把本局的表导出为 CSV 和 XLSX", who="host")
 async def export(call: Call) -> None:
-    gid = _need_game(call, _game_for(call))
-    if call.origin.user_id not in _superusers() and not await Host.exists(game_id=gid, user_id=call.origin.user_id):
-        raise Rejected("只有主持可以导出。")
+    gid = await _hosted_game(call)
     folder = await export_game(gid, call.now)
     await call.say(f"已导出到机器人所在电脑的 {folder}（每张表一个 CSV，另有一个合并的 XLSX）。", gid)
 

@@ -307,15 +307,17 @@ async def test_ping_answers_anywhere(harness):
 
 async def test_announce_mentions_everyone_only_when_host_asks(harness):
     h = harness
+    first = len(h.bot.calls)  # the fake bot is shared by the whole session
     await _game(h)
     assert "只有主持" in texts(await h.group("100", "/公告 @全体 集合"))
     await h.group("1", "/公告 今晚九点开始")
     await h.group("1", "/公告 @全体 集合")
-    sent = [d["message"] for api, d in h.bot.calls if api == "send_group_msg" and "【公告】" in d["message"].extract_plain_text()]
+    calls = h.bot.calls[first:]
+    sent = [d["message"] for api, d in calls if api == "send_group_msg" and "【公告】" in d["message"].extract_plain_text()]
     assert [m[0].type for m in sent] == ["text", "at"]
     assert sent[1][0].data["qq"] == "all"
     # nothing else the bot sends mentions anyone
-    others = [d["message"] for api, d in h.bot.calls if api.startswith("send_") and "【公告】" not in d["message"].extract_plain_text()]
+    others = [d["message"] for api, d in calls if api.startswith("send_") and "【公告】" not in d["message"].extract_plain_text()]
     assert all(seg.type == "text" for m in others for seg in m)
 
 
@@ -369,3 +371,31 @@ async def test_group_admin_pictures_and_join_requests(harness):
     assert [seg.type for seg in msg] == ["text", "image"] and msg[1].data["file"].startswith("base64://")
     assert not await Outbox.filter(status="pending").exists()
     assert json.loads((await Outbox.filter(target_type="api").order_by("-id").first()).text)["action"] == "set_group_add_request"
+
+
+async def test_join_left_alone_and_card_set_after_joining(harness):
+    from harness import joined_payload, request_payload
+
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    guests = str(int(h.group_id) + 920000)
+    room = str(int(h.group_id) + 930000)
+    await h.group("1", f"/绑定群 {h.group_id} B", group=guests)
+    await h.group("1", f"/绑定群 {h.group_id} A", group=room)
+    first = len(h.bot.calls)
+    await h.event(request_payload(h.bot.self_id, guests, "555", "g1"))  # not the game's business
+    assert not [a for a, _ in h.bot.calls[first:] if a == "set_group_add_request"]
+    await h.event(joined_payload(h.bot.self_id, room, "100"))  # 1号 is in: now QQ allows the card
+    assert ("set_group_card", {"group_id": int(room), "user_id": 100, "card": "1号"}) in h.bot.calls[first:]
+
+
+async def test_export_and_log_after_the_end(harness):
+    h = harness
+    g = await _game(h)
+    await h.group("1", "/开始")
+    await h.group("1", "/结束 完")
+    assert "已导出到" in texts(await h.group("1", "/导出"))
+    assert "end" in texts(await h.private("1", "/日志"))
+    assert "只有主持" in texts(await h.group("100", "/导出"))
+    assert g.id
