@@ -16,7 +16,6 @@ from plugins.prison.engine import ENGINE
 
 SH = ZoneInfo("Asia/Shanghai")
 KERNEL_EFFECTS = Effect.__args__  # the effect types the kernel applies
-ROOM_EFFECTS = {"on": False}  # tests that opt in to the proposed room effects
 T0 = datetime(2026, 11, 30, 4, 0, tzinfo=timezone.utc)  # 12:00 in Shanghai
 
 # sample12 roles dealt to fixed seats (settings "deal")
@@ -34,12 +33,13 @@ class Game:
     state (as the database does), a clock that jumps to each phase deadline."""
 
     def __init__(self, overrides: dict[str, Any] | None = None, seed: str = "s1", n: int = 12,
-                 fixed_deal: bool = True) -> None:
+                 fixed_deal: bool = True, chats: tuple[str, ...] = ()) -> None:
         ov = dict(overrides or {})
         if fixed_deal:
             ov.setdefault("deal", DEAL)
         self.settings = ENGINE.check_settings(ov)
         self.seed = seed
+        self.chats = tuple(chats)  # labels of linked chats (/绑定群), as the kernel passes them
         self.seq = 0
         self.now = T0
         self.ends: datetime | None = None
@@ -54,7 +54,7 @@ class Game:
         self.now += timedelta(seconds=1)
         phase = Timer("phase", self.ends) if self.ends else None
         return Ctx(now=self.now, rng=random.Random(f"{self.seed}:{self.seq}"), seq=self.seq, tz=SH,
-                   settings=self.settings, phase=phase)
+                   settings=self.settings, phase=phase, chats=self.chats)
 
     def _take(self, out: Any) -> list[Any]:
         self.state = json.loads(json.dumps(out.state, ensure_ascii=False))
@@ -62,7 +62,7 @@ class Game:
             if isinstance(fx, SetPhase):
                 self.phase, self.ends = fx.key, fx.ends_at
         for fx in out.effects:
-            assert ROOM_EFFECTS["on"] or isinstance(fx, KERNEL_EFFECTS), f"the kernel cannot apply {fx!r}"
+            assert isinstance(fx, KERNEL_EFFECTS), f"the kernel cannot apply {fx!r}"
         self.log += out.effects
         return list(out.effects)
 

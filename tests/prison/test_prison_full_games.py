@@ -95,7 +95,7 @@ def test_end_by_condition_3_murderer_released_3_3(game):
 
 
 def test_full_game_in_group_mode_ends_and_exports(game):
-    g = game({"room_mode": "group", "room_groups": [f"80{i}" for i in range(6)]})
+    g = game({"room_mode": "group"}, chats=tuple(f"80{i}" for i in range(6)))
     g.to_day1()
     g.elect()
     g.rooms([(1, MURDERER)])

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from plugins.kernel.engine import Eliminate, Say
-from plugins.prison.engine import CloseRooms, GiveCard, OpenRooms
+import pytest
+
+from plugins.kernel.engine import Eliminate, Ignored, Say
+from plugins.prison.engine import GiveCard, GroupAdmin
 
 from prison_helpers import LOVER_G, LOVER_P, MURDERER, THIEF
 
@@ -192,57 +194,86 @@ def test_generic_ability_goes_to_hosts_and_host_settles_it(game):
     assert g.reject(5, "ability", ability="飞行", text="") == "你没有技能「飞行」。"
 
 
+ROOMS = ("9001", "9002", "9003", "9004", "9005", "9006")
+
+
 def test_group_mode_tells_each_player_the_room_group(game):
-    """Issue 4 §4 group rooms: the engine names tonight's group; the kernel wires joins."""
-    groups = ["9001", "9002", "9003", "9004", "9005", "9006"]
-    g = game({"room_mode": "group", "room_groups": groups})
+    """Issue 4 §4 group rooms: rooms are the linked chats labelled with their group number;
+    each player is told tonight's group privately."""
+    g = game({"room_mode": "group"}, chats=("联谊",) + ROOMS)
     to_rooms(g)
     fx = g.rooms([(1, 7)])
     pairs = g.state["nights"][-1]["pairs"]
-    assert sorted(p["group"] for p in pairs) == groups
-    assert any(f"房间群是 {pairs[0]['group']}" in t for t in says(fx, 1))
+    assert sorted(p["group"] for p in pairs) == list(ROOMS)  # "联谊" is not a room
+    assert any(f"今晚你的审讯群：{pairs[0]['group']}" in t for t in says(fx, 1))
     assert g.reject(1, "relay", text="hi", images=0) == "本局审讯在房间群进行，私聊消息不会转发。"
     g.thief()
     g.advance()
     assert g.p(1)["status"] == "dead"
 
 
-def test_group_mode_room_effects_when_the_kernel_supports_them(game, monkeypatch):
-    from plugins.prison.engine import effects
-
-    from prison_helpers import ROOM_EFFECTS
-
-    monkeypatch.setattr(effects, "EMIT_ROOM_EFFECTS", True)
-    monkeypatch.setitem(ROOM_EFFECTS, "on", True)
-    g = game({"room_mode": "group", "room_groups": ["9001", "9002"]})
+def test_group_mode_room_admin_effects(game):
+    """Window opens: cards 看守/囚犯 and unmute; closes: mute + 墙壁升起了; next night: kick
+    last night's occupants. Too few groups: the hosts are told; no admin effect for the rest."""
+    g = game({"room_mode": "group"}, chats=ROOMS[:2])
     to_rooms(g)
     fx = g.rooms([(1, 7)])
-    opened = [e for e in fx if isinstance(e, OpenRooms)]
-    assert len(opened) == 1 and len(opened[0].rooms) == 6
-    assert opened[0].rooms[0][1:] == (1, 7) and opened[0].rooms[2][0] == "房间3"
+    pairs = g.state["nights"][-1]["pairs"]
+    first = pairs[0]["group"]
+    assert first in ROOMS[:2] and pairs[2]["group"] is None
+    admin = [e for e in fx if isinstance(e, GroupAdmin)]
+    assert GroupAdmin(first, "set_card", 1, "看守") in admin and GroupAdmin(first, "set_card", 7, "囚犯") in admin
+    assert [e.chat for e in admin if e.action == "unmute_all"] == [p["group"] for p in pairs[:2]]
+    assert not any(e.action == "kick" for e in admin)
     assert any("房间群不够" in t for t in says(fx, "hosts"))
-    assert CloseRooms(1) in g.advance()
+    assert any("今晚房间群不够" in t and "私聊转发" in t for t in says(fx, pairs[2]["guard"]))
+    # that pair falls back to the relay; a pair with a room group does not
+    relayed = g.do(pairs[2]["guard"], "relay", text="你好", images=0)
+    assert says(relayed, pairs[2]["prisoner"]) == ["【看守】你好"]
+    assert g.reject(1, "relay", text="hi", images=0) == "本局审讯在房间群进行，私聊消息不会转发。"
+    g.thief()
+    fx = g.advance()
+    assert GroupAdmin(first, "mute_all") in fx and f"chat:{first}" in [e.to for e in fx if isinstance(e, Say)]
+    assert any(t == "墙壁升起了。" for t in says(fx, f"chat:{first}"))
+    for s in g.living("guard"):
+        g.do(s, "abstain")
+    g.advance()
+    fx = g.rooms([])
+    kicked = sorted(e.seat for e in fx if isinstance(e, GroupAdmin) and e.action == "kick")
+    new = {p["group"]: (p["guard"], p["prisoner"]) for p in g.state["nights"][-1]["pairs"]}
+    expect = sorted(s for p in pairs[:2] for s in (p["guard"], p["prisoner"]) if s not in new.get(p["group"], ()))
+    assert kicked == expect and 1 in kicked  # the dead guard of night 1 is removed too
 
 
 def test_group_mode_only_tonights_two_players_may_join_and_lines_are_kept(game):
-    """Issue 4 'Bad input': a join request from the wrong person is refused by the kernel,
-    which asks the engine who may be in the room; room lines reported by the kernel are kept."""
+    """Issue 4 'Bad input': a join request from the wrong person is refused (may_join);
+    room lines (group text with actor.chat = the room's label) are kept."""
+    from plugins.kernel.engine import Actor, Command
+
     from plugins.prison.engine import ENGINE
 
-    g = game({"room_mode": "group", "room_groups": ["9001", "9002", "9003", "9004", "9005", "9006"]})
+    g = game({"room_mode": "group"}, chats=ROOMS)
     to_rooms(g)
+    assert ENGINE.may_join(g.state, ROOMS[0], 1) is False  # not during room choice
     g.rooms([(1, 7)])
     group = g.state["nights"][-1]["pairs"][0]["group"]
-    assert ENGINE.room_occupants(g.state, group) == [1, 7]
-    assert ENGINE.room_occupants(g.state, "no-such-group") == []
-    assert g.do(1, "room.line", private=False, text="报上名来") == []
+    assert ENGINE.may_join(g.state, group, 1) and ENGINE.may_join(g.state, group, 7)
+    assert not ENGINE.may_join(g.state, group, 2) and not ENGINE.may_join(g.state, group, None)
+    assert not ENGINE.may_join(g.state, "9999", 1)  # a room group, not tonight's
+    # a linked chat that is not a room (label not a group number): players yes, strangers no
+    assert ENGINE.may_join(g.state, "联谊", 5) and not ENGINE.may_join(g.state, "联谊", None)
+    out = ENGINE.apply(g.state, Actor("10001", 1, False, False, group), Command("post", {"text": "报上名来", "images": 0}), g.ctx())
+    g._take(out)
+    other = [p["group"] for p in g.state["nights"][-1]["pairs"] if p["group"] != group][0]
+    with pytest.raises(Ignored):  # a line in a room that is not this player's tonight
+        ENGINE.apply(g.state, Actor("10001", 1, False, False, other), Command("post", {"text": "x", "images": 0}), g.ctx())
     g.thief()
     fx = g.advance()
     lines = g.state["nights"][-1]["pairs"][0]["lines"]
     assert [(x["from"], x["text"]) for x in lines] == [("【看守】", "报上名来")]
     carded = sorted(e.seat for e in fx if isinstance(e, GiveCard))
     assert 1 not in carded and 7 in carded  # (三)1 applies once room lines are reported
-    assert ENGINE.room_occupants(g.state, group) == []
+    assert not ENGINE.may_join(g.state, group, 1)
 
 
 def test_relay_to_a_partner_put_out_is_refused(game):

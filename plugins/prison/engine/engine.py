@@ -14,7 +14,12 @@ from . import model as m
 from . import tables as tbl
 from . import texts as t
 
-ROOM_LINE = "room.line"  # kernel -> engine: a line said in a room group (group mode)
+ROOM_LINE = "room.line"  # a line said in a room group (also what linked-chat group text becomes)
+
+
+def _in_linked_chat(actor: Actor) -> bool:
+    """Group text from a linked chat (a room group), not the game group."""
+    return not actor.private and getattr(actor, "chat", None) not in (None, "main")
 ANYTIME_AFTER_END = ("settle", "show_map", KERNEL_OUT, KERNEL_BACK)
 
 
@@ -77,13 +82,13 @@ class PrisonEngine:
             fx = [Say("reply", "本局房间对应（保密）：" + " ".join(f"{g}-{p}" for g, p in st["mapping"].items()))]
         elif name == "relay":
             if not actor.private:
-                fx = rules_misc.post(st, actor)
+                fx = self._group_text(st, actor, a, ctx)
             else:
                 fx = rules_night.relay(st, actor, str(a.get("text", "")), int(a.get("images", 0) or 0), ctx)
         elif name == ROOM_LINE:
-            fx = rules_night.room_line(st, actor, str(a.get("text", "")), ctx)
+            fx = rules_night.room_line(st, actor, str(a.get("text", "")), int(a.get("images", 0) or 0), ctx)
         elif name == "post":
-            fx = rules_misc.post(st, actor)
+            fx = self._group_text(st, actor, a, ctx)
         else:
             raise Ignored()
         return Outcome(st, fx)
@@ -105,9 +110,20 @@ class PrisonEngine:
             fx = rules_night.night_over(st, ctx)
         return Outcome(st, fx)
 
-    def room_occupants(self, state: m.JSON, group: str) -> list[int]:
-        """Group mode: seats allowed to join ``group`` tonight (others are refused)."""
-        return rules_night.room_occupants(state, group)
+    @staticmethod
+    def _group_text(st: m.JSON, actor: Actor, a: dict[str, Any], ctx: Ctx) -> list[Any]:
+        """Plain group text: in the game group it counts a discussion post (（三）4); in a linked
+        room group it is a room line (transcript, （三）1)."""
+        if _in_linked_chat(actor):
+            if st["cfg"]["room_mode"] != "group":
+                raise Ignored()
+            return rules_night.room_line(st, actor, str(a.get("text", "")), int(a.get("images", 0) or 0), ctx)
+        return rules_misc.post(st, actor)
+
+    def may_join(self, state: m.JSON, chat: str, seat: int | None) -> bool:
+        """Kernel hook: a join request to linked chat ``chat`` — only tonight's two occupants of
+        that room group are approved (the kernel rejects the rest and tells the hosts)."""
+        return rules_night.may_join(state, chat, seat)
 
     def private_info(self, state: m.JSON, seat: int) -> str:
         if str(seat) not in state["players"]:

@@ -4,14 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.engine import Ctx, Ignored, Rejected, Say
+from plugins.kernel.engine import Ctx, GroupAdmin, Ignored, Rejected, Say
 
 from . import common as c
 from . import model as m
 from . import rules_end
-from . import effects
 
 LABEL = {"guard": "【看守】", "prisoner": "【囚犯】"}
+CARD = {"guard": "看守", "prisoner": "囚犯"}  # group cards in a room group
+
+
+def is_room_label(label: str) -> bool:
+    """A linked chat is a room group when its label is the group's QQ number (all digits):
+    the engine never sees QQ group numbers, so the label is what players are told to join."""
+    return label.isdigit()
+
+
+def room_chats(state: m.JSON, ctx: Ctx) -> list[str]:
+    """Linked chats usable as rooms tonight, in link order. ``room_groups`` (optional) narrows
+    the pool to the labels it lists."""
+    return [c for c in ctx.chats if is_room(state, c)]
 
 
 def _rooms_of(state: m.JSON, kind: str) -> list[str]:
@@ -76,13 +88,19 @@ def rooms_over(state: m.JSON, ctx: Ctx) -> list[Any]:
         else:
             byes += [x for x in (g, p) if x is not None]
     mode = state["cfg"]["room_mode"]
+    linked: list[str] = []
     if mode == "group":
-        pool = [str(g) for g in state["cfg"].get("room_groups", [])]
+        linked = room_chats(state, ctx)
+        pool = list(linked)
         ctx.rng.shuffle(pool)
         if len(pool) < len(pairs):
-            fx.append(Say("hosts", f"房间群不够：今晚需要 {len(pairs)} 个，只登记了 {len(pool)} 个，缺的用编号代替。"))
+            fx.append(Say("hosts", (
+                f"房间群不够：今晚需要 {len(pairs)} 个，只绑定了 {len(pool)} 个。请在每个房间群里发送 "
+                f"/绑定群 <游戏群号> <该房间群的群号>；没有房间群的 {len(pairs) - len(pool)} 对今晚改用私聊转发。"
+            )))
         for i, pair in enumerate(pairs):
-            pair["group"] = pool[i] if i < len(pool) else f"房间{i + 1}"
+            pair["group"] = pool[i] if i < len(pool) else None
+        fx += _room_admin_open(state, pairs, linked)
     state["nights"].append({
         "night": state["day"], "rooms": {k: v for k, v in sorted(by_room.items())}, "pairs": pairs,
         "byes": sorted(byes), "deaths": [], "kill": None,
@@ -95,13 +113,59 @@ def rooms_over(state: m.JSON, ctx: Ctx) -> list[Any]:
             where = f"{room_of[who]} 号房"
             if mode == "relay":
                 fx.append(Say(who, f"审讯开始：你在 {where}。直接私聊我发文字，我会只带身份标签转给对方；{until} 墙壁升起。"))
+            elif pair["group"] is None:
+                fx.append(Say(who, (
+                    f"审讯开始：你在 {where}。今晚房间群不够，你们这间改用私聊转发：直接私聊我发文字，"
+                    f"我会只带身份标签转给对方；{until} 墙壁升起。"
+                )))
             else:
-                fx.append(Say(who, f"审讯开始：你在 {where}，今晚的房间群是 {pair['group']}，请用小号申请加入；{until} 结束。"))
+                fx.append(Say(who, (
+                    f"审讯开始：你在 {where}。今晚你的审讯群：{pair['group']}（群号），请用报名的 QQ 申请加入，"
+                    f"只有今晚同房的两人会被同意；群名片会被改成「{CARD[m.player(state, who)['kind']]}」。{until} 墙壁升起。"
+                )))
     for who in byes:
         fx.append(Say(who, f"你在 {room_of[who]} 号房，今晚轮空，没有审讯对象。"))
-    if mode == "group" and pairs and effects.EMIT_ROOM_EFFECTS:
-        fx.append(effects.OpenRooms(state["day"], tuple((p["group"], p["guard"], p["prisoner"]) for p in pairs)))
     fx.append(Say("group", f"第{state['day']}夜审讯开始，{until} 墙壁升起。"))
+    return fx
+
+
+def _room_admin_open(state: m.JSON, pairs: list[dict[str, Any]], linked: list[str]) -> list[Any]:
+    """Group mode, the window opens (called before tonight's record is appended):
+    kick last night's occupants (unless they are back in the same group tonight), set the two
+    occupants' group cards to 看守 / 囚犯, unmute tonight's rooms and mute the unused ones."""
+    fx: list[Any] = []
+    tonight = {p["group"]: (p["guard"], p["prisoner"]) for p in pairs if p["group"] is not None}
+    if state["nights"]:
+        for old in state["nights"][-1]["pairs"]:
+            group = old.get("group")
+            if group is None or group not in linked:
+                continue  # unlinked meanwhile: a GroupAdmin would fall back to the main group
+            for who in (old["guard"], old["prisoner"]):
+                if who not in tonight.get(group, ()):
+                    fx.append(GroupAdmin(group, "kick", who))
+    for pair in pairs:
+        group = pair["group"]
+        if group is None:
+            continue
+        for who in (pair["guard"], pair["prisoner"]):
+            fx.append(GroupAdmin(group, "set_card", who, CARD[m.player(state, who)["kind"]]))
+        fx.append(GroupAdmin(group, "unmute_all"))
+        fx.append(Say(f"chat:{group}", f"第{state['day']}夜审讯开始：本群今晚只有一名看守和一名囚犯，墙壁升起前可以自由交谈。"))
+    for group in linked:
+        if group not in tonight:
+            fx.append(GroupAdmin(group, "mute_all"))
+    return fx
+
+
+def _room_admin_close(night: dict[str, Any], linked: list[str]) -> list[Any]:
+    """Group mode, the window closes: mute every room used tonight and post 墙壁升起了."""
+    fx: list[Any] = []
+    for pair in night["pairs"]:
+        group = pair.get("group")
+        if group is None or group not in linked:
+            continue
+        fx.append(GroupAdmin(group, "mute_all"))
+        fx.append(Say(f"chat:{group}", "墙壁升起了。"))
     return fx
 
 
@@ -112,7 +176,10 @@ def relay(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> list[A
     if state["phase"] == "over":
         raise Ignored()
     if state["cfg"]["room_mode"] != "relay":
-        raise Rejected("本局审讯在房间群进行，私聊消息不会转发。")
+        pair, _ = m.pair_of(state, int(actor.seat)) if state["phase"] == "night" else (None, None)
+        if pair is None or pair.get("group") is not None:
+            raise Rejected("本局审讯在房间群进行，私聊消息不会转发。")
+        # group mode, but this pair got no room group tonight: it falls back to the relay
     me = c.me(state, actor)
     if state["phase"] != "night":
         raise Rejected(f"现在不是审讯时间，消息没有转发。审讯在每晚 {state['cfg']['rooms_end']}–{state['cfg']['night_end']}。")
@@ -131,27 +198,50 @@ def relay(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> list[A
     return [Say(partner, label + body)]
 
 
-def room_line(state: m.JSON, actor: Any, text: str, ctx: Ctx) -> list[Any]:
-    """Group mode: the kernel reports a line said in a room group (kept for the transcript and
-    (三)1); nothing is forwarded."""
+def room_line(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> list[Any]:
+    """Group mode: a line said in a room group (the kernel's plain group-text route with
+    ``actor.chat`` = the room's label). Kept for the transcript and （三）1; nothing is forwarded.
+    Chat in a linked group that is not one of tonight's rooms of this player is ignored."""
     if state["phase"] != "night" or actor.seat is None or str(actor.seat) not in state["players"]:
         raise Ignored()
     pair, partner = m.pair_of(state, int(actor.seat))
     if pair is None or partner is None:
         raise Ignored()
+    chat = getattr(actor, "chat", None)
+    if chat not in (None, "main") and pair.get("group") != chat:
+        raise Ignored()  # said in some other linked group
+    body = (text or "").strip()
+    if images:
+        body = (body + "（图片）") if body else "（图片）"
     label = LABEL[m.player(state, int(actor.seat))["kind"]]
     pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": label, "seat": int(actor.seat),
-                          "text": (text or "").strip()})
+                          "text": body})
     return []
+
+
+def is_room(state: m.JSON, chat: str) -> bool:
+    allow = [str(g) for g in state["cfg"].get("room_groups", [])]
+    return state["cfg"]["room_mode"] == "group" and is_room_label(chat) and (not allow or chat in allow)
+
+
+def may_join(state: m.JSON, chat: str, seat: int | None) -> bool:
+    """Group mode: only tonight's two occupants of a room group may join it. A linked chat that
+    is not a room (e.g. a 联谊群 labelled 联谊, or any chat in relay mode): players of the game
+    only — the kernel has no "leave it to the group admins" answer yet."""
+    if seat is None:
+        return False
+    if not is_room(state, chat):
+        return True
+    return seat in room_occupants(state, chat)
 
 
 def room_occupants(state: m.JSON, group: str) -> list[int]:
     """Group mode: the two seats allowed in ``group`` tonight (the kernel approves only them)."""
     night = m.current_night(state)
-    if night is None or state["phase"] != "night":
+    if night is None or state["phase"] != "night" or state["cfg"]["room_mode"] != "group":
         return []
     for pair in night["pairs"]:
-        if pair["group"] == str(group):
+        if pair["group"] is not None and pair["group"] == str(group):
             return [pair["guard"], pair["prisoner"]]
     return []
 
@@ -215,8 +305,8 @@ def night_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     for pair in night["pairs"]:
         for who in (pair["guard"], pair["prisoner"]):
             fx.append(Say(who, "墙壁升起了，审讯结束。"))
-    if mode == "group" and effects.EMIT_ROOM_EFFECTS:
-        fx.append(effects.CloseRooms(state["day"]))
+    if mode == "group":
+        fx += _room_admin_close(night, room_chats(state, ctx))
     # （三）1: silent in the room. Group mode: only when the kernel reported room lines tonight.
     if mode == "relay" or any(pair["lines"] for pair in night["pairs"]):
         for pair in night["pairs"]:

@@ -75,7 +75,7 @@ def start(roster: list[Seat], ctx: Ctx) -> tuple[m.JSON, list[Any]]:
     fx.append(Say("group", (
         f"囚犯游戏开始！\n看守：{m.names(state, m.living(state, 'guard'))}\n"
         f"囚犯：{m.names(state, m.living(state, 'prisoner'))}\n"
-        f"请在 {c.hhmm(ends, ctx)} 前私聊我 /爱 <玩家> 或 /恨 <玩家>（二选一，不能选自己）。"
+        f"请{'在导演推进' if ends is None else f'在 {c.hhmm(ends, ctx)} '}前私聊我 /爱 <玩家> 或 /恨 <玩家>（二选一，不能选自己）。"
     )))
     for s in state["order"]:
         fx.append(Say(s, t.identity(state, s) + "\n用 /我的身份 可再次查看。"))
