@@ -10,6 +10,7 @@ from plugins.kernel.registry import GameKind, register_game  # noqa: E402
 
 from .config import Config  # noqa: E402
 from .engine import COMMANDS, ENGINE  # noqa: E402
+from .picture import render_state  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
     name="狼人杀城市联赛",
@@ -31,5 +32,6 @@ KIND = register_game(
         max_players=1000,
         private_signup=False,
         intro="按报名顺序前120名为正赛，其余为替补。",
+        renderers={"standings": render_state},
     )
 )

@@ -29,9 +29,10 @@ def snapshot(state: Any) -> bytes:
 
 class League:
     def __init__(self, n: int = 130, settings: dict[str, Any] | None = None, seed: str = "t",
-                 start: datetime | None = None) -> None:
+                 start: datetime | None = None, chats: tuple[str, ...] = ()) -> None:
         self.seed = seed
         self.seq = 0
+        self.chats = tuple(chats)  # labels of linked group chats (/绑定群), as the kernel passes them
         self.cfg = ENGINE.check_settings(settings or {})
         self.effects: list[Any] = []
         self.log: list[tuple[str, Any]] = []
@@ -44,7 +45,7 @@ class League:
     def ctx(self, now: datetime) -> Ctx:
         self.seq += 1
         return Ctx(now=now, rng=random.Random(f"{self.seed}:{self.seq}"), seq=self.seq, tz=TZ,
-                   settings=self.cfg)
+                   settings=self.cfg, chats=self.chats)
 
     def _run(self, fn, *args) -> list[Any]:
         before = snapshot(self.state)
@@ -61,8 +62,8 @@ class League:
     def host(self, name: str, now: datetime, **args: Any) -> list[Any]:
         return self.cmd(HOST, name, args, now)
 
-    def player(self, seat: int, name: str, now: datetime, **args: Any) -> list[Any]:
-        return self.cmd(Actor(str(10000 + seat), seat, False, False), name, args, now)
+    def player(self, seat: int, name: str, now: datetime, chat: str | None = None, **args: Any) -> list[Any]:
+        return self.cmd(Actor(str(10000 + seat), seat, False, False, chat), name, args, now)
 
     def timer(self, key: str, now: datetime) -> list[Any]:
         return self._run(lambda st, c: ENGINE.deadline(st, key, c), self.ctx(now))
@@ -80,8 +81,8 @@ class League:
     def host_rejected(self, name: str, now: datetime, **args: Any) -> str:
         return self.rejected(HOST, name, now, **args)
 
-    def player_rejected(self, seat: int, name: str, now: datetime, **args: Any) -> str:
-        return self.rejected(Actor(str(10000 + seat), seat, False, False), name, now, **args)
+    def player_rejected(self, seat: int, name: str, now: datetime, chat: str | None = None, **args: Any) -> str:
+        return self.rejected(Actor(str(10000 + seat), seat, False, False, chat), name, now, **args)
 
     # ---- views
     @property
@@ -139,7 +140,7 @@ def checkin_all(lg: League, now: datetime, skip: tuple[int, ...] = ()) -> None:
     for g in sorted(lg.day["lineups"]):
         for seat in lg.day["lineups"][g]:
             if seat not in skip and str(seat) not in lg.day["checked"]:
-                lg.player(seat, "checkin", now)
+                lg.player(seat, "checkin", now, chat=g if g in lg.chats else None)
 
 
 def play_day(lg: League, date: str, tokens_for=None, skip: tuple[int, ...] = ()) -> None:

@@ -9,6 +9,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 usage="/签到", help="比赛日 18:00-18:35 在分组群签到（18:30 后记迟到扣 1 分）"),
     CommandSpec(("积分榜",), "standings", (ArgSpec("page", "int", optional=True),), who="anyone",
                 alive_only=False, usage="/积分榜 [页码]", help="查看本轮积分榜和晋级线"),
+    CommandSpec(("积分榜图",), "standings_picture", who="anyone", alive_only=False,
+                usage="/积分榜图", help="把本轮积分榜画成图片发出来"),
     CommandSpec(("我的积分",), "my_points", (ArgSpec("player", "player", optional=True),), who="anyone",
                 alive_only=False, usage="/我的积分 [<玩家>]", help="逐项查看本轮积分明细"),
     CommandSpec(("分组",), "groups", who="anyone", alive_only=False,

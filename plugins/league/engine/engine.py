@@ -7,7 +7,7 @@ import pickle
 from typing import Any
 
 from plugins.kernel.engine import (KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Eliminate, Outcome,
-                                   Rejected, Restore, Say, Seat)
+                                   Picture, Rejected, Restore, Say, Seat)
 
 from . import rules_admin, rules_day, rules_games
 from .content import deep_merge, load_defaults, validate
@@ -59,6 +59,8 @@ class LeagueEngine:
             return Outcome(st, self._back(st, args["seat"], args.get("reason", "")))
         if n == "standings":
             return Outcome(st, [Say("reply", self._standings(st, args.get("page", 1)))])
+        if n == "standings_picture":
+            return Outcome(st, [Picture("reply", "standings", self._picture_caption(st))])
         if n == "my_points":
             seat = args.get("player", actor.seat)
             if seat is None:
@@ -122,6 +124,17 @@ class LeagueEngine:
     def _standings(self, st: dict[str, Any], page: int) -> str:
         r = st["round"]
         return standings_text(st, r, rows(st, r), page, st["cfg"]["options"]["standings_lines"])
+
+    def _picture_caption(self, st: dict[str, Any]) -> str:
+        r = st["round"]
+        table = rows(st, r)
+        advance = st["cfg"]["rounds"][r].get("advance", 0)
+        lines = [f"{st['rounds'][r]['name']} 积分榜（共 {len(table)} 人"
+                 + (f"，前 {advance} 名晋级）" if advance else "）")]
+        lines += [f"{row['rank']}. {row['alias']}（#{row['seat']}） {fmt_total(row['total'])}"
+                  for row in table[:3] if row["rank"]]
+        lines.append("完整名次见图；文字版 /积分榜，个人明细 /我的积分。")
+        return "\n".join(lines)
 
     def _breakdown(self, st: dict[str, Any], seat: int) -> str:
         r = st["round"]

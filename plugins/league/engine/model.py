@@ -76,3 +76,32 @@ def resolver(state: dict[str, Any]) -> dict[str, int]:
     for k, p in state["players"].items():
         out[p["alias"]] = int(k)
     return out
+
+
+# ---- where announcements go -------------------------------------------------
+
+
+def chat_to(group: str, chats: tuple[str, ...]) -> str:
+    """The Say target for something that concerns one league group: its linked
+    QQ group chat (``/绑定群 <主群号> <组名>``) if there is one, else the main group."""
+    return f"chat:{group}" if group in chats else "group"
+
+
+def per_group(head: str, by_group: dict[str, list[str]], chats: tuple[str, ...], sep: str = "\n") -> list[Any]:
+    """One announcement per linked group chat with that group's lines; the lines
+    of groups without a linked chat go together in one message to the main group."""
+    from plugins.kernel.engine import Say
+
+    out: list[Any] = []
+    main: list[str] = []
+    for g in sorted(by_group):
+        lines = by_group[g]
+        if not lines:
+            continue
+        if g in chats:
+            out.append(Say(f"chat:{g}", head + sep.join(lines)))
+        else:
+            main += lines
+    if main:
+        out.insert(0, Say("group", head + sep.join(main)))
+    return out

@@ -7,9 +7,9 @@ from typing import Any
 
 from plugins.kernel.engine import Actor, Ctx, Eliminate, Finish, Rejected, Say, SetPhase
 
-from .model import ACTIVE, fmt_total, name
+from .model import ACTIVE, chat_to, fmt_total, name
 from .standings import rows
-from .texts import LEVEL_NAMES, groups_text
+from .texts import LEVEL_NAMES, group_texts
 
 VERDICTS = {"维持": "upheld", "驳回": "upheld", "改判": "changed", "通过": "changed"}
 VERDICT_NAMES = {"upheld": "维持原判", "changed": "改判", "open": "待复核"}
@@ -165,7 +165,7 @@ def new_round(state: dict[str, Any], r: int, seats: list[int], ctx: Ctx) -> list
                             "members": sorted(seats), "demoted": [], "ranking": None})
     state["round"] = r
     effects: list[Any] = [SetPhase(key=rc["key"], label=f"{rc['name']} 分组已公布")]
-    effects += [Say("group", t) for t in groups_text(state, r)]
+    effects += [Say(chat_to(g, ctx.chats), t) for g, t in group_texts(state, r).items()]
     return effects
 
 

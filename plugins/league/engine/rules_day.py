@@ -9,7 +9,7 @@ from typing import Any
 from plugins.kernel.clock import fmt_local, parse_hhmm
 from plugins.kernel.engine import Actor, Ctx, Eliminate, Rejected, Say, SetPhase, SetTimer
 
-from .model import ACTIVE, current_day, lineup_group, name, round_cfg
+from .model import ACTIVE, current_day, lineup_group, name, per_group, round_cfg
 from .rules_admin import add_violation
 from .standings import UNRANKED, rows
 
@@ -77,21 +77,37 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
             f"{_hhmm(state, 'checkin_open')}-{_hhmm(state, 'late')} 请在分组群发送 /签到；"
             f"{_hhmm(state, 'late')} 后签到记迟到扣 1 分，{_hhmm(state, 'demote')} 仍未签到降为替补，"
             f"{_hhmm(state, 'seat')} 未入座视为弃权。")
+    unlinked = [g for g in sorted(day["lineups"]) if g not in ctx.chats]
+    if unlinked and len(unlinked) < len(day["lineups"]):
+        text += f"\n还没有绑定分组群的组（{'、'.join(g + '组' for g in unlinked)}）请在本群（主群）签到。"
+    elif unlinked:
+        text += "\n各组还没有绑定分组群，请在本群（主群）签到。"
+    lineups = []
+    for g in sorted(day["lineups"]):
+        if g in ctx.chats:
+            lines = [f"{label} {g}组 出场名单："]
+            lines += [f"{i}号位 {name(state, s)}" for i, s in enumerate(day["lineups"][g], 1)]
+            lines.append(f"{_hhmm(state, 'checkin_open')}-{_hhmm(state, 'late')} 请在本群发送 /签到。")
+            lineups.append(Say(f"chat:{g}", "\n".join(lines)))
     return pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=label + " 签到"),
             SetTimer("checkin.late", datetime.fromisoformat(times["late"])),
             SetTimer("checkin.demote", datetime.fromisoformat(times["demote"])),
             SetTimer("checkin.seat", datetime.fromisoformat(times["seat"])),
-            Say("group", text)] + gap_effects
+            Say("group", text)] + lineups + gap_effects
 
 
-def catch_up(state: dict[str, Any], ctx: Ctx) -> list[Any]:
-    """Run every check-in step whose time has come and that has not run yet."""
+def catch_up(state: dict[str, Any], ctx: Ctx, upto: str | None = None) -> list[Any]:
+    """Run every check-in step whose time has come and that has not run yet.
+    ``upto``: the step whose kernel timer fired — it and the steps before it run
+    even if ``ctx.now`` is a little short of the stored time (the kernel's timer
+    row is the authority; it may fire up to a second early)."""
     day = current_day(state)
     effects: list[Any] = []
     if day is None:
         return effects
+    forced = STEPS[: STEPS.index(upto) + 1] if upto in STEPS else ()
     for step in STEPS:
-        if step in day["done"] or _at(day, step) > ctx.now:
+        if step in day["done"] or (_at(day, step) > ctx.now and step not in forced):
             continue
         day["done"].append(step)
         effects += {"late": _late, "demote": _demote, "seat": _seat}[step](state, day, ctx)
@@ -100,19 +116,17 @@ def catch_up(state: dict[str, Any], ctx: Ctx) -> list[Any]:
 
 def _late(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     effects: list[Any] = []
-    late = []
+    late: dict[str, list[str]] = {}
     for g in sorted(day["lineups"]):
         for seat in day["lineups"][g]:
             if str(seat) in day["checked"] or str(seat) in day["promoted"]:
                 continue
-            late.append(seat)
+            late.setdefault(g, []).append(name(state, seat))
             day["late"].append(seat)
             effects.append(Say(seat, f"{_hhmm(state, 'late')} 仍未签到，记迟到扣 1 分（§五）。"
                                      f"请在 {_hhmm(state, 'demote')} 前发送 /签到，否则降为替补。"))
             effects += add_violation(state, seat, "迟到", day["round"], None, 1, "auto", ctx, "system")
-    if late:
-        effects.append(Say("group", f"{_hhmm(state, 'late')} 未签到，记迟到（各扣 1 分）："
-                                    + "、".join(name(state, s) for s in late)))
+    effects += per_group(f"{_hhmm(state, 'late')} 未签到，记迟到（各扣 1 分）：", late, ctx.chats, "、")
     return effects
 
 
@@ -199,7 +213,7 @@ def _fill_gaps(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any
 
 def _demote(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     effects: list[Any] = []
-    lines = []
+    lines: dict[str, list[str]] = {}
     for g in sorted(day["lineups"]):
         for seat in list(day["lineups"][g]):
             if str(seat) in day["checked"] or str(seat) in day["promoted"]:
@@ -210,21 +224,20 @@ def _demote(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
             effects.append(Say(seat, f"{_hhmm(state, 'demote')} 仍未签到，你已降为替补（§十.3），"
                                      "之后按替补顺序等待通知。"))
             if sub is None:
-                lines.append(f"{g}组：{name(state, seat)} 降为替补，没有可用替补")
+                lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 降为替补，没有可用替补")
                 effects.append(Say("hosts", f"{g}组 {name(state, seat)} 降为替补，但已没有可用替补，请裁判处理。"))
             else:
                 pos = day["lineups"][g].index(sub) + 1
-                lines.append(f"{g}组：{name(state, seat)} 降为替补，{name(state, sub)} 递补 {pos}号位")
+                lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 降为替补，{name(state, sub)} 递补 {pos}号位")
                 effects.append(Say(sub, f"你已递补进入 {g}组 {pos}号位，请在 {_hhmm(state, 'seat')} 前"
                                         "发送 /签到 并按裁判指示进入房间就座，否则视为弃权。"))
-    if lines:
-        effects.append(Say("group", f"{_hhmm(state, 'demote')} 替补调整：\n" + "\n".join(lines)))
+    effects += per_group(f"{_hhmm(state, 'demote')} 替补调整：\n", lines, ctx.chats)
     return effects
 
 
 def _seat(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     effects: list[Any] = []
-    lines = []
+    lines: dict[str, list[str]] = {}
     refill = state["cfg"]["options"]["refill_on_forfeit"]
     for g in sorted(day["lineups"]):
         for seat in list(day["lineups"][g]):
@@ -241,13 +254,12 @@ def _seat(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
                     if seat in lineup:
                         lineup.remove(seat)
             if sub is None:
-                lines.append(f"{g}组：{name(state, seat)} 弃权")
+                lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 弃权")
                 effects.append(Say("hosts", f"{g}组 {name(state, seat)} 弃权，没有替补顶上，请裁判处理。"))
             else:
-                lines.append(f"{g}组：{name(state, seat)} 弃权，{name(state, sub)} 顶上")
+                lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 弃权，{name(state, sub)} 顶上")
                 effects.append(Say(sub, f"{g}组 有选手弃权，你已顶上，请立即进入 {g}组 房间就座。"))
-    if lines:
-        effects.append(Say("group", f"{_hhmm(state, 'seat')} 未入座视为弃权（§十二.5）：\n" + "\n".join(lines)))
+    effects += per_group(f"{_hhmm(state, 'seat')} 未入座视为弃权（§十二.5）：\n", lines, ctx.chats)
     return effects
 
 
@@ -269,6 +281,9 @@ def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
         if seat in day["forfeit"]:
             raise Rejected(f"已过 {_hhmm(state, 'seat')}，你已视为弃权（§十二.5）。")
         raise Rejected("你不在今天的出场名单里；替补请等待递补通知。")
+    wrong = wrong_chat(g, actor.chat, ctx.chats)
+    if wrong:
+        raise Rejected(wrong)
     if str(seat) in day["checked"]:
         raise Rejected(f"你已经签到过了：{g}组 {day['lineups'][g].index(seat) + 1}号位。")
     day["checked"][str(seat)] = ctx.now.isoformat()
@@ -278,6 +293,20 @@ def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
     else:
         text = f"签到成功：{g}组 {pos}号位。{_hhmm(state, 'seat')} 前按裁判指示进入房间就座。"
     return effects + [Say("reply", text)]
+
+
+def wrong_chat(group: str, chat: str | None, chats: tuple[str, ...]) -> str | None:
+    """Why a check-in sent from ``chat`` ("main", a linked chat's label; None when
+    unknown, taken as the main group) is in the wrong place, or None when it is right:
+    a group with a linked chat checks in there; a group without one in the main group."""
+    here = chat or "main"
+    if group in chats:
+        if here != group:
+            return f"你是 {group}组，请到 {group}组 的分组群（标签「{group}」）发送 /签到，不要在这个群签到。"
+        return None
+    if here != "main":
+        return f"你是 {group}组，{group}组 还没有绑定分组群，请在联赛主群发送 /签到。"
+    return None
 
 
 def absent(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
@@ -298,7 +327,7 @@ def absent(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) 
 def timer(state: dict[str, Any], key: str, ctx: Ctx) -> list[Any]:
     if key not in TIMER_KEYS:
         return []
-    return catch_up(state, ctx)
+    return catch_up(state, ctx, TIMER_KEYS[key])
 
 
 def appeal_deadline(state: dict[str, Any], game: dict[str, Any], ctx: Ctx) -> datetime:

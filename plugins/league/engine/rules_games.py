@@ -7,7 +7,7 @@ from typing import Any
 from plugins.kernel.engine import Actor, Ctx, Rejected, Say
 
 from . import sheet as sheetmod
-
+from .model import chat_to
 from .rules_admin import add_violation, audit, find_game
 from .texts import game_summary
 
@@ -72,7 +72,7 @@ def score(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -
     state["games"].append(game)
     effects = _violations_of(state, game, parsed, ctx, actor.user_id)
     audit(state, ctx, actor.user_id, "录分", f"局号#{gid} {group}组 第{no}场")
-    return [Say("reply", f"已录入局号#{gid}。"), Say("group", game_summary(state, game))] + effects
+    return [Say("reply", f"已录入局号#{gid}。"), Say(chat_to(group, ctx.chats), game_summary(state, game))] + effects
 
 
 def rescore(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
@@ -96,7 +96,7 @@ def rescore(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx)
     effects = _violations_of(state, game, parsed, ctx, actor.user_id)
     audit(state, ctx, actor.user_id, "改分", f"局号#{game['id']} 第{len(game['history'])}次更正")
     return [Say("reply", f"局号#{game['id']} 已更正，积分榜已更新。"),
-            Say("group", "裁判更正了计分表：\n" + game_summary(state, game)),
+            Say(chat_to(game["group"], ctx.chats), "裁判更正了计分表：\n" + game_summary(state, game)),
             Say("hosts", f"审计：{actor.user_id} 更正了局号#{game['id']}（{game['group']}组 第{game['no']}场）。")] + effects
 
 
@@ -109,7 +109,7 @@ def void(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) ->
     game["void_reason"] = reason
     audit(state, ctx, actor.user_id, "流局", f"局号#{game['id']} {reason}")
     return [Say("reply", f"局号#{game['id']} 已记流局。重赛请再次 /录分 {game['group']}组 第{game['no']}场。"),
-            Say("group", f"局号#{game['id']}（{game['group']}组 第{game['no']}场）流局：{reason}。"
+            Say(chat_to(game["group"], ctx.chats), f"局号#{game['id']}（{game['group']}组 第{game['no']}场）流局：{reason}。"
                          "本局只保留违规扣分（§十一.3）；如安排重赛，另行通知。")]
 
 

@@ -10,16 +10,21 @@ SIDE_NAMES = {"good": "好人", "wolf": "狼人"}
 LEVEL_NAMES = {"warning": "警告", "light": "轻度", "medium": "中度", "heavy": "重度", "other": "判罚"}
 
 
-def groups_text(state: dict[str, Any], r: int, lineups: dict[str, list[int]] | None = None) -> list[str]:
-    """One message per group: '第一轮 A组：1号位 张三（#5）…'."""
+def group_texts(state: dict[str, Any], r: int, lineups: dict[str, list[int]] | None = None) -> dict[str, str]:
+    """One message per group, by group name: '第一轮 A组：1号位 张三（#5）…'."""
     rnd = state["rounds"][r]
     lineups = lineups or rnd["groups"]
-    out = []
+    out = {}
     for g in sorted(lineups):
         lines = [f"{rnd['name']} {g}组（分组种子 {rnd['seed']}）："]
         lines += [f"{i}号位 {name(state, s)}" for i, s in enumerate(lineups[g], 1)]
-        out.append("\n".join(lines))
+        out[g] = "\n".join(lines)
     return out
+
+
+def groups_text(state: dict[str, Any], r: int, lineups: dict[str, list[int]] | None = None) -> list[str]:
+    """The messages of :func:`group_texts` in group order."""
+    return list(group_texts(state, r, lineups).values())
 
 
 def standings_text(state: dict[str, Any], r: int, table: list[dict[str, Any]], page: int, size: int) -> str:
