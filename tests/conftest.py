@@ -65,10 +65,15 @@ def _nonebot_init() -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 async def _quiet_outbox(nonebug_init: None):
-    """Tests drain the queue themselves on a virtual clock."""
+    """Tests drain the queue themselves on a virtual clock, and fire deadlines
+    themselves: the scheduler is paused so no wall-clock deadline (21:00 …)
+    fires in the middle of a test."""
+    from nonebot_plugin_apscheduler import scheduler
+
     from plugins.kernel import worker
 
     await worker.stop()
+    scheduler.pause()
     yield
 
 

@@ -5,6 +5,7 @@ import asyncio
 from datetime import timedelta
 
 from harness import texts
+from nonebot_plugin_apscheduler import scheduler
 
 from plugins.kernel import rearm_all
 from plugins.kernel.models import CommandLog, Game, Timer
@@ -38,13 +39,17 @@ async def test_rearm_at_startup_fires_overdue_deadline_once(harness):
     h = harness
     g, t = await _started(h)
     await Timer.filter(id=t.id).update(ends_at=utcnow() - timedelta(hours=2))
-    await rearm_all()  # what start-up does
-    for _ in range(100):
-        if (await Timer.get(id=t.id)).status == "fired":
-            break
-        await asyncio.sleep(0.05)
-    await rearm_all()  # a second start-up: nothing more fires
-    await asyncio.sleep(0.2)
+    scheduler.resume()  # the tests keep it paused
+    try:
+        await rearm_all()  # what start-up does
+        for _ in range(100):
+            if (await Timer.get(id=t.id)).status == "fired":
+                break
+            await asyncio.sleep(0.05)
+        await rearm_all()  # a second start-up: nothing more fires
+        await asyncio.sleep(0.2)
+    finally:
+        scheduler.pause()
     assert await CommandLog.filter(game_id=g.id, name="timer:phase").count() == 1
     assert texts(await h.drain()).count("天亮了，第2天") == 1
 
