@@ -279,8 +279,8 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
 
     async def work(txn: Txn) -> None:
         player = txn.player_of(origin.user_id)
-        if player is None or txn.game.status != "running":
-            raise Ignored()
+        if player is None or txn.game.status not in ("running", "paused"):
+            raise Ignored()  # while paused, text still reaches the game (a draft must not lose it)
         if origin.dedup_key and await CommandLog.exists(dedup_key=origin.dedup_key):
             raise Ignored()
         actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), origin.private, origin.chat)
@@ -474,8 +474,6 @@ async def signup(call: Call) -> None:
         txn.players.append(p)
         await txn.audit(uid, "signup", f"{seat}号 {name}", at=call.now)
         await txn.say("reply", f"报名成功：{seat}号「{name}」。发送 /退出报名 可退出。", call.origin)
-        if not call.in_group:
-            await txn.say("group", f"新玩家报名：{seat}号「{name}」，现有 {seat} 人。", None)
         txn.refresh_directory = True
 
     await in_game(gid, _superusers(), work)
@@ -805,6 +803,8 @@ async def configure(call: Call) -> None:
     async def work(txn: Txn) -> None:
         g = txn.game
         if not text:
+            if call.in_group:
+                raise Rejected("配置里可能有私密设置（如暗号），请私聊我发送 /配置 查看。")
             import json
 
             shown = json.dumps(g.settings, ensure_ascii=False, indent=1)

@@ -11,6 +11,9 @@ from .engine import Rejected
 from .roster import Roster
 
 
+LIST_SEP = re.compile(r"[\s、，,；;]+")  # "3 4", "3、4", "3，4" all name two players
+
+
 @dataclass(frozen=True)
 class Parsed:
     word: str  # command word without the leading "/"
@@ -52,7 +55,7 @@ def parse_args(spec: CommandSpec, rest: str, roster: Roster | None) -> dict[str,
             raise Rejected(f"参数不够。{usage}")
         if a.kind == "players":
             # take tokens until the remaining non-player args are left
-            tokens = rest[pos:].split()
+            tokens = [t for t in LIST_SEP.split(rest[pos:]) if t]
             keep_after = sum(1 for b in specs[i + 1:] if not b.optional)
             take = tokens[: len(tokens) - keep_after] if keep_after else tokens
             if not take:
