@@ -68,7 +68,7 @@ def test_full_game_survivor_counts_section_10():
     text = finish[0].summary
     assert "暗蛋" in text and "孤杀" in text
     assert all(f"#{p['id']} 第{p['round']}轮" in text for p in g.state["posts"])
-    assert all(f"第{r}轮：" in text for r in range(1, 10))
+    assert all(f"第{r}轮（" in text for r in range(1, 10))
     assert len(g.state["posts"]) == 1 + 7 + 7 + 7 + 6 + 5 + 4 + 3 + 2
     # nobody died twice: every player is out at most once in the round records
     outs = [o["seat"] for rd in g.state["rounds"].values() for o in rd["outs"]]

@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 from mafia88_helpers import essay, small
 
-from plugins.kernel.engine import Eliminate, Finish, Rejected, Restore
+from plugins.kernel.engine import Eliminate, Finish, Rejected, Restore, Say
 from plugins.mafia88.engine import ENGINE
 
 
 def test_kernel_out_and_back():
     g = small()
     effects = g.cmd(None, "kernel.out", host=True, seat=3, reason="红牌")
-    assert effects == [Eliminate(3, "判出局：红牌")]
+    assert effects == [Eliminate(3, "判出局：红牌"), Say("group", "3号 玩家3 被哨子判出局：红牌。")]
     with pytest.raises(Rejected, match="已经出局"):
         g.cmd(None, "kernel.out", host=True, seat=3, reason="红牌")
     effects = g.cmd(None, "kernel.back", host=True, seat=3, reason="误判")
-    assert effects == [Restore(3, "判复活：误判")]
+    assert effects == [Restore(3, "判复活：误判"), Say("group", "3号 玩家3 经哨子判定回到场上：误判。")]
     with pytest.raises(Rejected, match="还在场上"):
         g.cmd(None, "kernel.back", host=True, seat=3, reason="误判")
 
@@ -54,7 +54,7 @@ def test_hosts_declare_the_end_and_the_reveal_lists_roles_posts_and_votes_12_8()
     assert "未分胜负" in summary and "全体同意" in summary
     assert f"{an}号 玩家{an}：暗蛋（白方）｜他在哪" in summary
     assert f"#1 第1轮 我服了（{gu}号 玩家{gu}）" in summary
-    assert "第1轮：#1 5号 玩家5→6号 玩家6" in summary
+    assert "第1轮（1 票）：\n#1 5号 玩家5→6号 玩家6" in summary
     with pytest.raises(Rejected):
         g.host("end", result="白方", reason="again")
 

@@ -16,6 +16,13 @@ HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back
 PLAYER_ONLY = {"report", "vote", "proxy", "post", "white", "rewrite", "done", "drop", "mine", "text"}
 
 
+def post_number(value: Any) -> int:
+    text = str(value).strip().lstrip("#＃")
+    if not text.isdigit():
+        raise Rejected(f"「{value}」不是帖号：请写数字，如 3 或 #3（/贴单 可查看帖号）。")
+    return int(text)
+
+
 class Mafia88Engine:
     def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         return content.check_settings(settings)
@@ -26,6 +33,8 @@ class Mafia88Engine:
     def apply(self, state: State, actor: Actor, cmd: Command, ctx: Ctx) -> Outcome:
         state = copy.deepcopy(state)
         a = cmd.args
+        if "post" in a:  # post numbers are shown as "#3": accept "#3", "＃3" and "3"
+            a = {**a, "post": post_number(a["post"])}
         effects: list = []
         n = cmd.name
         if n in HOST_ONLY and not actor.is_host:
@@ -40,10 +49,10 @@ class Mafia88Engine:
             raise Rejected("游戏已结束，/状态 可看结果。")
         if ctx.phase is not None and state["step"] == "round" and not rnd(state)["closed"]:
             rnd(state)["due"]["close"] = iso(ctx.phase.ends_at)  # follow /延时 and /推进
-        if n == KERNEL_OUT:
-            rules_host.put_out(state, a["seat"], a.get("reason", ""), False, effects)
+        if n == KERNEL_OUT:  # kernel /出局 or a red card: announced like /判出局 (§十四.6)
+            rules_host.put_out(state, a["seat"], a.get("reason", ""), True, effects)
         elif n == KERNEL_BACK:
-            rules_host.put_back(state, a["seat"], a.get("reason", ""), False, effects)
+            rules_host.put_back(state, a["seat"], a.get("reason", ""), True, effects)
         elif n == "report":
             effects = rules_reports.report(state, actor, a.get("text", ""), ctx)
         elif n == "vote":
@@ -80,10 +89,12 @@ class Mafia88Engine:
             effects = rules_reports.reject_report(state, a["player"], a.get("reason", ""), ctx)
         elif n == "out":
             rules_host.put_out(state, a["player"], a.get("reason", ""), True, effects)
-            effects.insert(0, Say("reply", f"已判 {name(state, a['player'])} 出局。"))
+            if actor.private:  # in the group the announcement is the answer
+                effects.insert(0, Say("reply", f"已判 {name(state, a['player'])} 出局，已在群里公布。"))
         elif n == "back":
             rules_host.put_back(state, a["player"], a.get("reason", ""), True, effects)
-            effects.insert(0, Say("reply", f"已让 {name(state, a['player'])} 回到场上。"))
+            if actor.private:
+                effects.insert(0, Say("reply", f"已让 {name(state, a['player'])} 回到场上，已在群里公布。"))
         elif n == "set_round":
             effects = rules_host.set_round(state, a["round"], a["votes"], a["out"], a.get("posts"), ctx)
         elif n == "vote_log":
@@ -120,7 +131,7 @@ class Mafia88Engine:
         steps = []
         steps.append(f"交贴{'已截止' if cur['posts_done'] else '截止 ' + when(state, due['posts'])}")
         steps.append(f"杀帖{'已公布' if cur['published'] else '公布 ' + when(state, due['publish'])}")
-        steps.append(f"投票截止 {when(state, due['close'])}")
+        # the vote close is the phase deadline: the kernel's /状态 shows it (moved by /延时), not repeated here
         return (f"第{r}轮（{STEP_LABEL[state['step']]}）｜存活 {len(living)} 人｜已投票 {voted} 人｜"
                 f"每人 {rw['votes']} 票，票出 {rw['out']}，贴杀 {quotas}｜" + "，".join(steps))
 

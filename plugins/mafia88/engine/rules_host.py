@@ -8,7 +8,7 @@ import re
 from plugins.kernel.engine import Ctx, Rejected, Say
 
 from .content import row_errors
-from .model import State, bring_back, mark_out, name, player, rnd, row
+from .model import State, bring_back, dt, mark_out, name, player, rnd, row, tz
 from .rules_round import check_end, finish
 from .rules_votes import non_voters
 
@@ -106,7 +106,7 @@ def vote_log(state: State, r: int | None) -> list:
     rd = state["rounds"][str(r)]
     lines = [f"第{r}轮投票记录（{len(rd['ballots'])} 票）："]
     for b in rd["ballots"]:
-        lines.append(f"#{b['n']}｜序号 {b['seq']}｜{b['at'][11:19]}Z｜{name(state, b['voter'])}{'（托票）' if b['proxy'] else ''} → "
+        lines.append(f"#{b['n']}｜序号 {b['seq']}｜{dt(b['at']).astimezone(tz(state)):%m-%d %H:%M:%S}｜{name(state, b['voter'])}{'（托票）' if b['proxy'] else ''} → "
                      f"{'、'.join(name(state, t) for t in b['targets'])}")
     if rd["overtime"]:
         for b in rd["overtime"]["ballots"]:

@@ -132,7 +132,8 @@ def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list) -> None
     if other:
         lines.append("其他出局：" + "；".join(other))
     lines += res.notes
-    lines.append(f"余 {survivors} 人。出局者身份下轮公布。")
+    over = _sides_left(state) < 2
+    lines.append(f"余 {survivors} 人。" + ("游戏结束，全部身份随后公布。" if over else "出局者身份下轮公布。"))
     effects.append(Say("group", "\n".join(lines)))
     if not check_end(state, effects):
         schedule_round(state, r + 1, ctx.now, effects)
@@ -143,12 +144,16 @@ def check_end(state: State, effects: list) -> bool:
     with a full vote (post-killed players only keep a half vote)."""
     if state["step"] == "over":
         return True
-    sides = {role(state, state["players"][str(s)]["role"])["faction"] for s in alive(state)}
-    if len(sides) == 2:
+    if _sides_left(state) == 2:
         return False
+    sides = {role(state, state["players"][str(s)]["role"])["faction"] for s in alive(state)}
     winner = "white" if sides == {"white"} else "black" if sides == {"black"} else ""
     finish(state, winner, "一方已无全票玩家", effects)
     return True
+
+
+def _sides_left(state: State) -> int:
+    return len({role(state, state["players"][str(s)]["role"])["faction"] for s in alive(state)})
 
 
 def finish(state: State, winner: str, why: str, effects: list) -> None:
@@ -182,12 +187,14 @@ def reveal(state: State) -> str:
     lines += ["", "【票型】"]
     for key in sorted(state["rounds"], key=int):
         rd = state["rounds"][key]
-        ballots = "；".join(
+        # one ballot per line: a long round splits cleanly into several QQ messages
+        lines.append(f"第{key}轮（{len(rd['ballots'])} 票）：" + ("" if rd["ballots"] else "无"))
+        lines += [
             f"#{b['n']} {name(state, b['voter'])}{'（托）' if b['proxy'] else ''}→{'、'.join(name(state, t) for t in b['targets'])}"
             for b in rd["ballots"]
-        )
-        lines.append(f"第{key}轮：{ballots or '无'}")
+        ]
         if rd["overtime"]:
-            ot = "；".join(f"#{b['n']} {name(state, b['voter'])}→{name(state, b['target'])}" for b in rd["overtime"]["ballots"])
-            lines.append(f"第{key}轮加时：{ot or '无'}")
+            ot = rd["overtime"]["ballots"]
+            lines.append(f"第{key}轮加时（{len(ot)} 票）：" + ("" if ot else "无"))
+            lines += [f"#{b['n']} {name(state, b['voter'])}→{name(state, b['target'])}" for b in ot]
     return "\n".join(lines)

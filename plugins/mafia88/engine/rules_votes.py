@@ -87,7 +87,8 @@ def vote(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     cur["next_n"] += 1
     cur["ballots"].append(b)
     half = "（你本轮被贴杀，此票算半票，仅在平票时生效）" if voter_weight(state, seat, r) == HALF else ""
-    return [Say("reply", f"已投票：{'、'.join(name(state, t) for t in chosen)}，本轮第 {b['n']} 票（序号 #{ctx.seq}）。{half}投出的票不能更改。")]
+    # the round is named: a vote sent just after a close lands in the next round, and says so
+    return [Say("reply", f"已投票：{'、'.join(name(state, t) for t in chosen)}，第{r}轮第 {b['n']} 票（序号 #{ctx.seq}）。{half}投出的票不能更改。")]
 
 
 def proxy(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
@@ -99,15 +100,18 @@ def proxy(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     r = state["round"]
     cur = rnd(state)
     close = close_time(state, ctx)
-    if close is not None:
-        cutoff = close - timedelta(minutes=state["cfg"]["times"]["proxy_cutoff_minutes"])
-        if ctx.now >= cutoff:
-            raise Rejected(f"托票已截止（{hhmm(state, iso(cutoff))}），本轮不能再托票；投票截止前请自己 /投票。")
-    if voter_weight(state, seat, r) is None:
-        raise Rejected("你已出局，不能托票。")
     mine = ballot_of(state, seat)
     if mine is not None and not mine["proxy"]:
         raise Rejected(f"你本轮已投票（第 {mine['n']} 票），已投票的玩家不能托票改票。")
+    if close is not None:
+        cutoff = close - timedelta(minutes=state["cfg"]["times"]["proxy_cutoff_minutes"])
+        if ctx.now >= cutoff:
+            if mine is not None:
+                kept = "、".join(name(state, t) for t in mine["targets"])
+                raise Rejected(f"托票已截止（{hhmm(state, iso(cutoff))}），不能再改；你本轮的票仍是托票：{kept}。")
+            raise Rejected(f"托票已截止（{hhmm(state, iso(cutoff))}），本轮不能再托票；投票截止前请自己 /投票。")
+    if voter_weight(state, seat, r) is None:
+        raise Rejected("你已出局，不能托票。")
     k = row(state, r)["votes"]
     chosen = _check_targets(state, targets)
     if not chosen:
@@ -123,7 +127,7 @@ def proxy(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     verb = "托票已改为" if changed else "已托票"
     cutoff_txt = hhmm(state, iso(close - timedelta(minutes=state["cfg"]["times"]["proxy_cutoff_minutes"]))) if close else "托票截止"
     return [
-        Say("reply", f"{verb}：{'、'.join(name(state, t) for t in chosen)}，本轮第 {b['n']} 票（序号 #{ctx.seq}）。你本轮不能再自行投票；{cutoff_txt} 前可重新 /托票 改票。"),
+        Say("reply", f"{verb}：{'、'.join(name(state, t) for t in chosen)}，第{r}轮第 {b['n']} 票（序号 #{ctx.seq}）。你本轮不能再自行投票；{cutoff_txt} 前可重新 /托票 改票。"),
         Say("hosts", f"托票：{name(state, seat)} → {'、'.join(name(state, t) for t in chosen)}（序号 #{ctx.seq}）。"),
     ]
 
