@@ -29,7 +29,7 @@ def found(g: Game, seat: int, target: int) -> None:
     g.state["see"] = 100
     for _ in range(40):
         g.p(seat)["st"] = 100
-        out = g.cmd(seat, "search")
+        g.cmd(seat, "search")
         if g.p(seat)["search"] and g.p(seat)["search"].get("seat") == target:
             return
         g.tick(31)

@@ -12,7 +12,7 @@ from plugins.kernel.engine import (
 from . import content
 from . import texts as T
 from .content import Catalog
-from .model import CAUSE_HOST, State, alive, clone, equipped, player
+from .model import CAUSE_HOST, State, clone, equipped, player
 from .rules_cycle import close_night, open_night, start
 from .rules_death import check_end, kill, new_batch, ranking
 from .rules_night import ACTIONS
