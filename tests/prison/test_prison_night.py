@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from plugins.kernel.engine import Eliminate, Ignored, Say
-from plugins.prison.engine import GiveCard, GroupAdmin
+from plugins.prison.engine import ENGINE, GiveCard, GroupAdmin
 
 from prison_helpers import LOVER_G, LOVER_P, MURDERER, THIEF
 
@@ -222,7 +222,10 @@ def test_group_mode_room_admin_effects(game):
     first = pairs[0]["group"]
     assert first in ROOMS[:2] and pairs[2]["group"] is None
     admin = [e for e in fx if isinstance(e, GroupAdmin)]
-    assert GroupAdmin(first, "set_card", 1, "看守") in admin and GroupAdmin(first, "set_card", 7, "囚犯") in admin
+    assert not any(e.action == "set_card" for e in admin)  # nobody is inside yet: QQ refuses cards
+    assert ENGINE.joined(g.state, first, 1) == [GroupAdmin(first, "set_card", 1, "看守")]
+    assert ENGINE.joined(g.state, first, 7) == [GroupAdmin(first, "set_card", 7, "囚犯")]
+    assert ENGINE.joined(g.state, first, 2) == []  # not tonight's occupant
     assert [e.chat for e in admin if e.action == "unmute_all"] == [p["group"] for p in pairs[:2]]
     assert not any(e.action == "kick" for e in admin)
     assert any("房间群不够" in t for t in says(fx, "hosts"))
@@ -261,7 +264,7 @@ def test_group_mode_only_tonights_two_players_may_join_and_lines_are_kept(game):
     assert not ENGINE.may_join(g.state, group, 2) and not ENGINE.may_join(g.state, group, None)
     assert not ENGINE.may_join(g.state, "9999", 1)  # a room group, not tonight's
     # a linked chat that is not a room (label not a group number): players yes, strangers no
-    assert ENGINE.may_join(g.state, "联谊", 5) and not ENGINE.may_join(g.state, "联谊", None)
+    assert ENGINE.may_join(g.state, "联谊", 5) is None and ENGINE.may_join(g.state, "联谊", None) is None  # left to its admins
     out = ENGINE.apply(g.state, Actor("10001", 1, False, False, group), Command("post", {"text": "报上名来", "images": 0}), g.ctx())
     g._take(out)
     other = [p["group"] for p in g.state["nights"][-1]["pairs"] if p["group"] != group][0]

@@ -120,10 +120,15 @@ class PrisonEngine:
             return rules_night.room_line(st, actor, str(a.get("text", "")), int(a.get("images", 0) or 0), ctx)
         return rules_misc.post(st, actor)
 
-    def may_join(self, state: m.JSON, chat: str, seat: int | None) -> bool:
+    def may_join(self, state: m.JSON, chat: str, seat: int | None) -> bool | None:
         """Kernel hook: a join request to linked chat ``chat`` — only tonight's two occupants of
-        that room group are approved (the kernel rejects the rest and tells the hosts)."""
+        a room group are approved (the kernel rejects the rest and tells the hosts); requests to
+        other groups are left to their admins."""
         return rules_night.may_join(state, chat, seat)
+
+    def joined(self, state: m.JSON, chat: str, seat: int) -> list[Any]:
+        """Kernel hook: a player joined one of the game's groups (sets room cards)."""
+        return rules_night.joined(state, chat, seat)
 
     def private_info(self, state: m.JSON, seat: int) -> str:
         if str(seat) not in state["players"]:

@@ -131,10 +131,13 @@ def rooms_over(state: m.JSON, ctx: Ctx) -> list[Any]:
 
 def _room_admin_open(state: m.JSON, pairs: list[dict[str, Any]], linked: list[str]) -> list[Any]:
     """Group mode, the window opens (called before tonight's record is appended):
-    kick last night's occupants (unless they are back in the same group tonight), set the two
-    occupants' group cards to 看守 / 囚犯, unmute tonight's rooms and mute the unused ones."""
+    kick last night's occupants (unless they are back in the same group tonight), set the
+    group cards 看守 / 囚犯 of occupants already inside (back in last night's group; newcomers
+    get theirs when they join: QQ refuses cards for non-members), unmute tonight's rooms and
+    mute the unused ones."""
     fx: list[Any] = []
     tonight = {p["group"]: (p["guard"], p["prisoner"]) for p in pairs if p["group"] is not None}
+    inside: set[tuple[str, int]] = set()
     if state["nights"]:
         for old in state["nights"][-1]["pairs"]:
             group = old.get("group")
@@ -143,12 +146,15 @@ def _room_admin_open(state: m.JSON, pairs: list[dict[str, Any]], linked: list[st
             for who in (old["guard"], old["prisoner"]):
                 if who not in tonight.get(group, ()):
                     fx.append(GroupAdmin(group, "kick", who))
+                else:
+                    inside.add((group, who))
     for pair in pairs:
         group = pair["group"]
         if group is None:
             continue
         for who in (pair["guard"], pair["prisoner"]):
-            fx.append(GroupAdmin(group, "set_card", who, CARD[m.player(state, who)["kind"]]))
+            if (group, who) in inside:
+                fx.append(GroupAdmin(group, "set_card", who, CARD[m.player(state, who)["kind"]]))
         fx.append(GroupAdmin(group, "unmute_all"))
         fx.append(Say(f"chat:{group}", f"第{state['day']}夜审讯开始：本群今晚只有一名看守和一名囚犯，墙壁升起前可以自由交谈。"))
     for group in linked:
@@ -224,15 +230,20 @@ def is_room(state: m.JSON, chat: str) -> bool:
     return state["cfg"]["room_mode"] == "group" and is_room_label(chat) and (not allow or chat in allow)
 
 
-def may_join(state: m.JSON, chat: str, seat: int | None) -> bool:
-    """Group mode: only tonight's two occupants of a room group may join it. A linked chat that
-    is not a room (e.g. a 联谊群 labelled 联谊, or any chat in relay mode): players of the game
-    only — the kernel has no "leave it to the group admins" answer yet."""
-    if seat is None:
-        return False
+def may_join(state: m.JSON, chat: str, seat: int | None) -> bool | None:
+    """Group mode: only tonight's two occupants of a room group may join it. Any other group
+    of the game (the main group, a 联谊群 labelled 联谊, every chat in relay mode) is left to
+    its admins (None)."""
     if not is_room(state, chat):
-        return True
-    return seat in room_occupants(state, chat)
+        return None
+    return seat is not None and seat in room_occupants(state, chat)
+
+
+def joined(state: m.JSON, chat: str, seat: int) -> list[Any]:
+    """A player joined a room group: now QQ lets the bot set their card to 看守 / 囚犯."""
+    if is_room(state, chat) and seat in room_occupants(state, chat):
+        return [GroupAdmin(chat, "set_card", seat, CARD[m.player(state, seat)["kind"]])]
+    return []
 
 
 def room_occupants(state: m.JSON, group: str) -> list[int]:
