@@ -233,6 +233,9 @@ class Engine(Protocol):
     # need them inside, e.g. GroupAdmin(chat, "set_card", seat, "看守").
     # Only effects that change no state (Say, GroupAdmin, Picture).
     #
+    # Optional: ``reveal(state) -> str`` — posted after a host ends the game
+    # early with the kernel's /结束 (e.g. every role and post); "" for nothing.
+    #
     # Optional: ``public_out(state) -> list[int]`` — the seats publicly known to
     # be out. When an engine has it, /名单 and /状态 show that instead of the
     # roster's flags (e.g. royale keeps night deaths secret until morning).

@@ -652,7 +652,11 @@ async def end(call: Call) -> None:
         if txn.game.status == "ended":
             raise Rejected("这局游戏已经结束了。")
         txn.game.end_reason = reason
+        reveal = getattr(txn.kind.engine, "reveal", None)
+        tail = reveal(txn.game.state) if reveal and txn.game.state is not None else ""
         await txn.finish(f"【{txn.kind.title}】游戏结束：{reason}。", call.now)
+        if tail:
+            await txn.say("group", tail, None)
 
     await _host_txn(call, work)
 

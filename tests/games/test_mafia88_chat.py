@@ -646,3 +646,11 @@ async def test_kernel_settings_never_shown_in_the_group(harness):
     await _variant_started(harness)
     out = texts(await harness.group(HOST, "/配置"))
     assert "甲问" not in out, out[:300]
+
+
+async def test_kernel_end_posts_the_reveal(harness):
+    """A host ending the game with the kernel's /结束 still gets the reveal."""
+    t = await _variant_started(harness)
+    out = texts(await t.group(HOST, "/结束 时间到了"))
+    assert "游戏结束：时间到了" in out and "【身份】" in out
+    assert all(role in out for role in ("孤杀", "游侠"))

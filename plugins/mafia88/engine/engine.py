@@ -117,6 +117,15 @@ class Mafia88Engine:
             text += f"\n你已出局：{p['out']['reason']}。"
         return text
 
+    def reveal(self, state: State) -> str:
+        """Kernel hook: the reveal posted when a host ends the game with the kernel's /结束
+        (every role, every post, every round's votes)."""
+        if state.get("step") == "over":
+            return ""  # already revealed by the game's own end
+        from .rules_round import reveal
+
+        return reveal({**state, "winner": state.get("winner"), "ended_by": state.get("ended_by") or "主持结束"})
+
     def status(self, state: State) -> str:
         living = alive(state)
         if state["step"] == "over":
