@@ -24,3 +24,8 @@ migrate: install
 
 test: install-test
 	$(BIN)/python -m pytest -q
+
+# Load benchmarks through the real WebSocket (bench/run.py; figures in bench/RESULTS.md). Not a test.
+.PHONY: bench
+bench: install-test
+	$(BIN)/python bench/run.py

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta, timezone
 
 from nonebot.log import logger
+from tortoise.functions import Min
 from tortoise.transactions import in_transaction
 
 from .config import Config
@@ -134,16 +135,17 @@ class OutboxWorker:
         now = self.clock()
         if self.paused_until and now < self.paused_until:
             return (self.paused_until - now).total_seconds()
-        rows = await Outbox.filter(status="pending").order_by("id").limit(1000)
-        if not rows:
+        # the oldest pending message of each recipient (order is kept per recipient);
+        # one aggregate query, so a large backlog costs the database, not Python
+        head_ids = (
+            await Outbox.filter(status="pending")
+            .annotate(first=Min("id"))
+            .group_by("target_type", "target_id")
+            .values_list("first", flat=True)
+        )
+        if not head_ids:
             return IDLE
-        heads: list[Outbox] = []
-        seen: set[tuple[str, str]] = set()
-        for r in rows:
-            key = (r.target_type, r.target_id)
-            if key not in seen:
-                seen.add(key)
-                heads.append(r)
+        heads = list(await Outbox.filter(id__in=list(head_ids)))
         epoch = datetime.min.replace(tzinfo=timezone.utc)
 
         def ready_at(r: Outbox) -> datetime:

@@ -1,0 +1,618 @@
+"""Load benchmarks through the real WebSocket (issue 7).
+
+    .venv/bin/python bench/run.py        (or: make bench)
+
+A fake OneBot v11 implementation (bench/onebot.py, built on the tests' fake)
+connects to the reverse WebSocket of the real ``bot.py`` on loopback, with a
+SQLite file database and logging at INFO as in production (the log goes to a
+file), and plays players. Every figure is measured side by side with the
+floor: the same driver, the same burst shape, the same bot process, against
+the kernel's ``/在吗`` (answers "在。" at once; it still writes its reply row
+to the outbound queue). Each figure is printed as one line.
+
+Latency = from the moment the driver writes the event on the WebSocket to the
+moment the bot's reply (a send_*_msg call) reaches the fake OneBot. For the
+latency figures the outbound queue is unpaced (SEND_INTERVAL=0 SEND_JITTER=0
+GROUP_SEND_INTERVAL=0) so they measure processing; the queue's real pace is
+measured in the start-of-game figure. Benchmarks are not tests: nothing here
+asserts a time.
+
+The run: bot A (queue unpaced) -- three games are set up through chat like
+players would (mafia88: 88 private sign-ups, /开始, 88 报道; royale: 60 group
+sign-ups, /开始, /推进 to night 1; a second mafia88 with 88 sign-ups), then the
+vote burst and the royale night, each right after its floor. Bot B (the same
+database, queue paced) -- /开始 of the second mafia88 game, then a vote burst
+whose replies leave at the production group pace. Then the whole simulated
+games in process (bench/sims.py, one subprocess each). Each line ends with the
+CPU other processes used meanwhile (the machine may be shared): ratios to the
+floor hold up better than absolute numbers when that is not 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import math
+import os
+import platform
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import tomllib
+from onebot import ROOT, BotProcess, TimedOneBot
+
+GROUP_M88, GROUP_ROYALE, GROUP_START = "880001", "880002", "880003"
+HOST_M88, HOST_ROYALE, HOST_START = "101", "102", "103"
+M88_PLAYERS = [str(20001 + i) for i in range(88)]
+ROYALE_PLAYERS = [str(30001 + i) for i in range(60)]
+START_PLAYERS = [str(40001 + i) for i in range(88)]
+ACTIONS_PER_PLAYER = 20
+
+UNPACED = {"SEND_INTERVAL": "0", "SEND_JITTER": "0", "GROUP_SEND_INTERVAL": "0"}
+PACE_PRIVATE, PACE_JITTER, PACE_GROUP = 0.2, 0.05, 0.6
+PACED = {"SEND_INTERVAL": str(PACE_PRIVATE), "SEND_JITTER": str(PACE_JITTER), "GROUP_SEND_INTERVAL": str(PACE_GROUP)}
+
+
+SENTENCE = "第{n}段里我沿着河岸慢慢走过看见远山的灯火一盏一盏亮起来"
+
+
+def essay(chars: int, salt: str) -> str:
+    """Simplified Chinese without repeated sentences, at least ``chars`` characters
+    (the tests' generator): a 报道 that passes the word count."""
+    parts, total, n = [], 0, 0
+    while total < chars:
+        part = salt + SENTENCE.format(n=n) + "。"
+        parts.append(part)
+        total += len(part)
+        n += 1
+    return "".join(parts)
+
+
+class Skip(Exception):
+    """A figure that cannot be measured now (e.g. a game plugin not installed)."""
+
+
+# ---- small helpers -------------------------------------------------------------
+
+
+def pct(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (p99 of 88 samples is the slowest one)."""
+    s = sorted(values)
+    return s[max(0, math.ceil(p / 100 * len(s)) - 1)]
+
+
+def ms(x: float) -> str:
+    x *= 1000
+    return f"{x:.1f} ms" if x < 100 else f"{x:.0f} ms"
+
+
+def ratio(a: float, b: float) -> str:
+    if b <= 0:
+        return "n/a"
+    r = a / b
+    return f"{r:.2f}×" if r < 1 else f"{r:.1f}×"
+
+
+class Load:
+    """CPU used by other processes (other engineers' tests, ...) while a figure runs:
+    all busy CPU time of the machine minus this driver, the bot and finished children."""
+
+    def __init__(self, bot_pid: int | None = None):
+        self.pid = bot_pid
+        self.t0, self.busy0, self.own0 = time.monotonic(), self._busy(), self._own()
+
+    @staticmethod
+    def _busy() -> float:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:9]]
+        user, nice, system, _idle, _iowait, irq, softirq, steal = v
+        return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+    def _own(self) -> float:
+        import resource
+
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        own = time.process_time() + kids.ru_utime + kids.ru_stime
+        if self.pid:
+            try:
+                with open(f"/proc/{self.pid}/stat") as fh:
+                    f = fh.read().rsplit(")", 1)[1].split()
+                own += (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+            except (OSError, IndexError, ValueError):
+                pass
+        return own
+
+    def other(self) -> float:
+        """Average number of CPUs busy with other processes since the start."""
+        wall = time.monotonic() - self.t0
+        return max(0.0, (self._busy() - self.busy0) - (self._own() - self.own0)) / wall if wall > 0 else 0.0
+
+
+class Db:
+    """Read-only look at the bot's SQLite file (WAL: reading never blocks the bot)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._con: sqlite3.Connection | None = None
+
+    def q(self, sql: str, *args: object) -> list[tuple]:
+        if self._con is None:
+            self._con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=10)
+        return self._con.execute(sql, args).fetchall()
+
+    def one(self, sql: str, *args: object):
+        rows = self.q(sql, *args)
+        return rows[0][0] if rows else None
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    def game_id(self, group: str) -> int:
+        gid = self.one("SELECT id FROM game WHERE group_id=? AND status IN ('signup','running','paused') "
+                       "ORDER BY id DESC LIMIT 1", group)
+        if gid is None:
+            raise Skip(f"no live game in group {group}")
+        return gid
+
+    async def drained(self, timeout: float = 120) -> None:
+        """Wait until the outbound queue has nothing pending."""
+        deadline = time.monotonic() + timeout
+        while self.one("SELECT count(*) FROM outbox WHERE status='pending'"):
+            if time.monotonic() > deadline:
+                raise TimeoutError("outbound queue never drained")
+            await asyncio.sleep(0.05)
+
+
+class Bench:
+    def __init__(self, work: Path):
+        self.work = work
+        self.db_path = work / "bot.sqlite3"
+        self.db = Db(self.db_path)
+        self.bot: BotProcess | None = None
+        self.ob: TimedOneBot | None = None
+        self.floors: dict[str, float] = {}
+
+    async def up(self, env: dict[str, str]) -> TimedOneBot:
+        env = {
+            "ENVIRONMENT": "prod", "EXTRA_PLUGINS": "", "LOG_LEVEL": "INFO", "ONEBOT_ACCESS_TOKEN": "",
+            "SUPERUSERS": '["10000"]', "SEND_MAX_ATTEMPTS": "5", "SEND_PAUSE_AFTER": "5", **env,
+        }
+        self.bot = BotProcess(self.db_path, env=env, log=self.work / "bot.log")
+        self.bot.start()
+        self.ob = TimedOneBot(self.bot.url)
+        await self.ob.connect(timeout=60)
+        await asyncio.sleep(0.5)  # let start-up (migrations, re-arming) settle
+        return self.ob
+
+    async def down(self) -> None:
+        if self.ob is not None:
+            await self.ob.close()
+            self.ob = None
+        if self.bot is not None:
+            self.bot.stop()
+            self.bot = None
+        self.db.close()
+
+    # ---- set-up through chat, like players would ------------------------------
+
+    async def create(self, group: str, host: str, game: str) -> int:
+        ob = self.ob
+        assert ob is not None
+        seen: list[str] = []
+
+        def first_answer(s: str) -> bool:
+            if "开局了" in s or s.startswith(f"u{host}："):
+                seen.append(s)
+                return True
+            return False
+
+        fut = ob.expect("group", group, first_answer)
+        await ob.send_group(group, host, f"/创建 {game}", role="owner")
+        await asyncio.wait_for(fut, 30)
+        text = seen[0]
+        if "开局了" not in text:
+            raise Skip(f"/创建 {game} answered: {text}")
+        return self.db.game_id(group)
+
+    async def signup_private(self, group: str, users: list[str]) -> None:
+        ob = self.ob
+        assert ob is not None
+        lat = await asyncio.gather(*(ob.ask_private(u, f"/报名 {group} 马甲{u}") for u in users))
+        assert len(lat) == len(users)
+
+    async def signup_group(self, group: str, users: list[str]) -> None:
+        ob = self.ob
+        assert ob is not None
+        await asyncio.gather(*(ob.ask_group(group, u, f"/报名 马甲{u}") for u in users))
+
+    async def start(self, group: str, host: str, gid: int) -> None:
+        ob = self.ob
+        assert ob is not None
+        await ob.send_group(group, host, "/开始", role="owner")
+        await self._logged(gid, "start")
+        await self.db.drained()
+
+    async def _logged(self, gid: int, name: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.db.one("SELECT count(*) FROM command_log WHERE game_id=? AND name=?", gid, name):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"command {name} never logged")
+            await asyncio.sleep(0.05)
+
+    # ---- load shapes ---------------------------------------------------------
+
+    async def group_burst(self, group: str, users: list[str], text_for, pred=None, spread: float = 1.0):
+        """Each user sends once; sends evenly spread over ``spread`` seconds (open loop).
+        Returns (latencies, sends in order, wall from first send to last reply)."""
+        ob = self.ob
+        assert ob is not None
+        futs: list[tuple[float, asyncio.Future[float]]] = []
+        begin = time.perf_counter()
+        for i, u in enumerate(users):
+            delay = begin + spread * i / len(users) - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            prefix = f"u{u}："
+            fut = ob.expect("group", group, lambda s, p=prefix: s.startswith(p) and (pred is None or pred(s)))
+            futs.append((await ob.send_group(group, u, text_for(i, u)), fut))
+        done = [await asyncio.wait_for(f, 120) for _, f in futs]
+        lat = [d - t for (t, _), d in zip(futs, done)]
+        return lat, max(done) - futs[0][0]
+
+    async def closed_loop(self, scripts: dict[str, list[str]]):
+        """Every user sends its script by private message, each line as soon as the
+        reply to the previous one arrived. Returns (latencies, wall)."""
+        ob = self.ob
+        assert ob is not None
+        lat: list[float] = []
+
+        async def player(u: str, lines: list[str]) -> None:
+            for line in lines:
+                lat.append(await ob.ask_private(u, line))
+
+        begin = time.perf_counter()
+        await asyncio.gather(*(player(u, lines) for u, lines in scripts.items()))
+        return lat, time.perf_counter() - begin
+
+    def replies_per_user(self, since: float, users: list[str]) -> dict[str, int]:
+        assert self.ob is not None
+        want = set(users)
+        counts = dict.fromkeys(users, 0)
+        for t, kind, target, _ in self.ob.received:
+            if t >= since and kind == "private" and target in want:
+                counts[target] += 1
+        return counts
+
+
+# ---- the figures -----------------------------------------------------------------
+
+
+async def votes(b: Bench, group: str, gid: int, users: list[str], floor: bool = True) -> dict:
+    """The floor burst (the same users send /在吗 with the same spread, unless ``floor`` is
+    False), then every user sends /投票 once, evenly spread over one second."""
+    n = len(users)
+    out: dict = {}
+    await b.db.drained()
+    if floor:
+        out["f_lat"], out["f_wall"] = await b.group_burst(group, users, lambda i, u: "/在吗", lambda s: "在。" in s)
+        await b.db.drained()
+    before = b.db.one("SELECT coalesce(max(seq),0) FROM command_log WHERE game_id=?", gid)
+    sql = "SELECT count(*) FROM command_log WHERE game_id=? AND name='vote' AND seq>?"
+    begin = time.perf_counter()
+
+    async def poll_counted() -> float:  # when the last vote's transaction is visible
+        while (b.db.one(sql, gid, before) or 0) < n:
+            await asyncio.sleep(0.002)
+        return time.perf_counter() - begin
+
+    poller = asyncio.create_task(poll_counted())
+    out["lat"], out["wall"] = await b.group_burst(group, users, lambda i, u: f"/投票 {(i + 1) % n + 1}",
+                                                  lambda s: "已投票" in s)
+    out["counted_after"] = await asyncio.wait_for(poller, 30)
+    await b.db.drained()
+    rows = b.db.q("SELECT user_id FROM command_log WHERE game_id=? AND name='vote' AND seq>? ORDER BY seq", gid, before)
+    out["counted"] = [r[0] for r in rows]
+    state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", gid))
+    ballots = sorted(state["rounds"][str(state["round"])]["ballots"], key=lambda x: x["n"])
+    seat_user = {int(p[0]): p[1] for p in b.db.q("SELECT seat, user_id FROM player WHERE game_id=?", gid)}
+    out["order_ok"] = out["counted"] == users and [seat_user[x["voter"]] for x in ballots] == users
+    return out
+
+
+async def vote_burst(b: Bench, gid: int) -> str:
+    """88 distinct players each send /投票 within one second; the floor: the same 88
+    players send /在吗 in the same group with the same spread."""
+    n = len(M88_PLAYERS)
+    r = await votes(b, GROUP_M88, gid, M88_PLAYERS)
+    lat, f_lat = r["lat"], r["f_lat"]
+    b.floors["group_p50"] = statistics.median(f_lat)
+    b.floors["votes_counted_after"] = r["counted_after"]
+    p50, p99, f50, f99 = statistics.median(lat), pct(lat, 99), statistics.median(f_lat), pct(f_lat, 99)
+    tput, f_tput = n / r["wall"], n / r["f_wall"]
+    size = b.db.one("SELECT length(CAST(state AS BLOB)) FROM game WHERE id=?", gid) or 0
+    state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", gid))
+    reports = sum(1 for p in state["players"].values() if (p.get("report") or {}).get("ok"))
+    return (f"vote burst (88 /投票 in 1 s, group, round 1 after {reports} valid reports: game state {size / 1024:.0f} KiB; "
+            f"queue unpaced SEND_INTERVAL=0): "
+            f"p50 {ms(p50)} ({ratio(p50, f50)} floor {ms(f50)}), p99 {ms(p99)} ({ratio(p99, f99)} floor {ms(f99)}), "
+            f"{tput:.0f} cmd/s ({tput / f_tput:.2f}× floor {f_tput:.0f} cmd/s; first send to last reply), "
+            f"{len(r['counted'])}/{n} counted (last one {r['counted_after']:.2f} s after the first send), "
+            f"order {'ok' if r['order_ok'] else 'WRONG'}")
+
+
+async def vote_burst_paced(b: Bench, gid: int) -> str:
+    """The same burst in the paced bot: group replies leave at the production group pace."""
+    n = len(START_PLAYERS)
+    r = await votes(b, GROUP_START, gid, START_PLAYERS, floor=False)
+    lat = r["lat"]
+    unpaced = b.floors.get("votes_counted_after")
+    vs = f" (unpaced bot: {unpaced:.2f} s)" if unpaced else ""
+    return (f"vote burst at the production group pace (GROUP_SEND_INTERVAL={PACE_GROUP}; 88 /投票 in 1 s): "
+            f"all {len(r['counted'])}/{n} counted {r['counted_after']:.2f} s after the first send{vs}, "
+            f"order {'ok' if r['order_ok'] else 'WRONG'}; the replies wait for the pace: p50 {statistics.median(lat):.1f} s, "
+            f"last {max(lat):.1f} s ({n} × {PACE_GROUP} s = {n * PACE_GROUP:.1f} s)")
+
+
+def royale_scripts(state: dict) -> dict[str, list[str]]:
+    world = tomllib.loads((ROOT / "plugins" / "royale" / "content" / "world.toml").read_text("utf-8"))
+    names = world["places"]["names"]
+    shut = set(state.get("closing") or []) | set(state.get("closed") or [])
+    places = [p for p in names if p not in shut and " " not in p]
+    scripts = {}
+    for i, u in enumerate(ROYALE_PLAYERS):
+        home = i % len(places)
+        lines = [f"/出生 {places[home]}", "/搜索"]
+        for k in range(1, (ACTIONS_PER_PLAYER - 2) // 2 + 1):
+            lines += [f"/移动 {places[(home + k) % len(places)]}", "/背包"]
+        scripts[u] = lines[:ACTIONS_PER_PLAYER]
+    return scripts
+
+
+async def royale_night(b: Bench, gid: int) -> str:
+    """60 players each send 20 night actions by private message, each as soon as the
+    previous one is answered; the floor: the same 60 × 20 shape with /在吗."""
+    users = ROYALE_PLAYERS
+    await b.db.drained()
+    t = time.perf_counter()
+    f_lat, f_wall = await b.closed_loop({u: ["/在吗"] * ACTIONS_PER_PLAYER for u in users})
+    f_extra = sum(b.replies_per_user(t, users).values()) - len(f_lat)
+    await b.db.drained()
+    state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", gid))
+    if state.get("phase") != "night":
+        raise Skip(f"royale is not in a night (phase {state.get('phase')!r})")
+    before = b.db.one("SELECT coalesce(max(seq),0) FROM command_log WHERE game_id=?", gid)
+    scripts = royale_scripts(state)
+    t = time.perf_counter()
+    lat, wall = await b.closed_loop(scripts)
+    await b.db.drained()
+    extra = sum(b.replies_per_user(t, users).values()) - len(lat)
+    accepted = b.db.one("SELECT count(*) FROM command_log WHERE game_id=? AND seq>? AND source='private'", gid, before)
+    n = len(lat)
+    p50, p99, f50, f99 = statistics.median(lat), pct(lat, 99), statistics.median(f_lat), pct(f_lat, 99)
+    tput, f_tput = n / wall, len(f_lat) / f_wall
+    note = "" if extra == 0 and f_extra == 0 else f", WARNING {extra}/{f_extra} unmatched extra replies"
+    return (f"royale night (60 players × 20 private actions, each sent when the last is answered; queue unpaced): "
+            f"p50 {ms(p50)} ({ratio(p50, f50)} floor {ms(f50)}), p99 {ms(p99)} ({ratio(p99, f99)} floor {ms(f99)}), "
+            f"{tput:.0f} actions/s ({tput / f_tput:.2f}× floor {f_tput:.0f}/s), {n} in {wall:.1f} s, "
+            f"{accepted}/{n} accepted by the engine{note}")
+
+
+async def game_start(b: Bench, gid: int) -> str:
+    """/开始 of an 88-player mafia88 game in a paced bot: time until the 88 role messages
+    are rows of the outbound queue, then the pace at which they leave."""
+    ob, db = b.ob, b.db
+    assert ob is not None
+    await db.drained()
+    # floor: one private /在吗 until its reply row is in the queue (same polling), ×10
+    floor: list[float] = []
+    for _ in range(10):
+        base = db.one("SELECT coalesce(max(id),0) FROM outbox")
+        sent = ob.expect("private", START_PLAYERS[0], lambda s: s == "在。")
+        t0 = await ob.send_private(START_PLAYERS[0], "/在吗")
+        while not db.one("SELECT count(*) FROM outbox WHERE id>? AND target_id=?", base, START_PLAYERS[0]):
+            await asyncio.sleep(0.001)
+        floor.append(time.perf_counter() - t0)
+        await asyncio.wait_for(sent, 30)
+    await db.drained()
+    f50 = statistics.median(floor)
+    base = db.one("SELECT coalesce(max(id),0) FROM outbox")
+    players = set(START_PLAYERS)
+    t0 = await ob.send_group(GROUP_START, HOST_START, "/开始", role="owner")
+    sql = ("SELECT count(*) FROM outbox WHERE id>? AND game_id=? AND target_type='private' "
+           "AND target_id IN (SELECT user_id FROM player WHERE game_id=?)")
+    deadline = time.monotonic() + 120
+    while (db.one(sql, base, gid, gid) or 0) < len(players):
+        if time.monotonic() > deadline:
+            raise TimeoutError("role messages never reached the queue")
+        await asyncio.sleep(0.001)
+    handed = time.perf_counter() - t0
+    rows = db.one("SELECT count(*) FROM outbox WHERE id>?", base)
+    # wait until every role message was sent
+    deadline = time.monotonic() + len(players) * (PACE_PRIVATE + PACE_JITTER) * 2 + 60
+    while sum(1 for t, k, g, _ in ob.received if t >= t0 and k == "private" and g in players) < len(players):
+        if time.monotonic() > deadline:
+            raise TimeoutError("role messages never all sent")
+        await asyncio.sleep(0.05)
+    await db.drained()
+    priv = sorted(t for t, k, _, _ in ob.received if t >= t0 and k == "private")
+    grp = sorted(t for t, k, _, _ in ob.received if t >= t0 and k == "group")
+    role_times = sorted(t for t, k, g, _ in ob.received if t >= t0 and k == "private" and g in players)
+    gaps = [b_ - a for a, b_ in itertools.pairwise(priv)]
+    pace = (priv[-1] - priv[0]) / (len(priv) - 1)
+    gpace = f", group {(grp[-1] - grp[0]) / (len(grp) - 1):.3f} s vs {PACE_GROUP} s ({len(grp)} msgs)" if len(grp) > 1 else ""
+    return (f"mafia88 start (88 players, /开始): 88 role messages in the outbound queue {ms(handed)} after /开始 "
+            f"({ratio(handed, f50)} floor {ms(f50)}: one /在吗 reply row), {rows} rows in one transaction; "
+            f"queue SEND_INTERVAL={PACE_PRIVATE}±{PACE_JITTER}: private pace {pace:.3f} s/msg vs {PACE_PRIVATE} s "
+            f"configured ({pace / PACE_PRIVATE:.2f}×; gaps {min(gaps):.3f}–{max(gaps):.3f} s, {len(priv)} msgs){gpace}; "
+            f"first role message sent {ms(role_times[0] - t0)}, last {role_times[-1] - t0:.1f} s after /开始")
+
+
+def with_load(line: str, load: Load) -> str:
+    return f"{line}; other processes {load.other():.1f} CPU"
+
+
+def simulated_games(floor_p50: float | None, traced: bool) -> Iterator[str]:
+    for game in ("mafia88", "royale", "prison", "league"):
+        load = Load()
+        cmd = [sys.executable, str(ROOT / "bench" / "sims.py"), game] + (["--tracemalloc"] if traced else [])
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=240, check=False)
+        last = (p.stdout.strip().splitlines() or [""])[-1]
+        try:
+            r = json.loads(last)
+        except json.JSONDecodeError:
+            err = (p.stderr.strip().splitlines() or ["no output"])[-1]
+            yield f"whole game {game} (in process): SKIPPED, the scripted game failed: {err[:200]}"
+            continue
+        per_call = r["wall"] / max(1, r["calls"])
+        vs = f" = {ratio(per_call, floor_p50)} the /在吗 floor p50 {ms(floor_p50)}" if floor_p50 else ""
+        runs = f", mean of {r['runs']}" if r["runs"] > 1 else ""
+        mem = (f"peak RSS {r['rss_peak_kib'] / 1024:.0f} MiB (+{max(0, r['rss_peak_kib'] - r['rss_base_kib']) / 1024:.1f} MiB "
+               f"over the {r['rss_base_kib'] / 1024:.0f} MiB of Python with NoneBot and the plugins loaded)")
+        if "traced_peak" in r:
+            mem += f", traced heap peak {r['traced_peak'] / 2**20:.1f} MiB"
+        yield with_load(f"whole game {game} ({r['detail']}; in process, no WebSocket): wall {r['wall'] * 1000:.0f} ms{runs}, "
+                      f"{r['calls']} engine calls, {ms(per_call)}/call{vs}; {mem}", load)
+
+
+
+# ---- main ------------------------------------------------------------------------
+
+
+def commit_probe(folder: Path, n: int = 100) -> str:
+    """What one SQLite commit costs on this disk, with the bot's settings (WAL; Tortoise
+    leaves synchronous at SQLite's default FULL: one fsync per commit)."""
+    path = folder / "probe.sqlite3"
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("PRAGMA journal_mode=WAL")
+    sync = con.execute("PRAGMA synchronous").fetchone()[0]
+    con.execute("CREATE TABLE t (x)")
+    xs = []
+    for i in range(n):
+        t = time.perf_counter()
+        con.execute("BEGIN")
+        con.execute("INSERT INTO t VALUES (?)", (i,))
+        con.execute("COMMIT")
+        xs.append(time.perf_counter() - t)
+    con.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    name = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(sync, str(sync))
+    return (f"one SQLite commit on this disk (WAL, synchronous={name} as in the bot) "
+            f"p50 {ms(statistics.median(xs))}, p90 {ms(pct(xs, 90))}")
+
+
+def machine() -> str:
+    with open("/proc/cpuinfo") as f:
+        cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), "?")
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPU ({cpu}), "
+            f"{mem:.0f} GiB RAM, Python {platform.python_version()}, {platform.system()} {platform.release()}")
+
+
+async def run(args: argparse.Namespace) -> None:
+    work = Path(tempfile.mkdtemp(prefix="qqgames-bench-"))
+    b = Bench(work)
+    print(f"# bench: {machine()}", flush=True)
+    print(f"# bot.py on loopback, SQLite file and log under {work}", flush=True)
+    print(f"# {commit_probe(work)}", flush=True)
+    began = time.perf_counter()
+    whole = Load()
+    ids: dict[str, int | None] = {"m88": None, "royale": None, "start": None}
+    why: dict[str, str] = {}
+
+    def problem(exc: BaseException) -> str:
+        return str(exc) if isinstance(exc, Skip) else f"{type(exc).__name__}: {exc}"[:300]
+
+    async def royale_setup(gid: int) -> None:
+        await b.signup_group(GROUP_ROYALE, ROYALE_PLAYERS)
+        await b.start(GROUP_ROYALE, HOST_ROYALE, gid)
+        fut = b.ob.expect("group", GROUP_ROYALE, lambda s: "夜" in s and "开始" in s)
+        await b.ob.send_group(GROUP_ROYALE, HOST_ROYALE, "/推进", role="owner")
+        await asyncio.wait_for(fut, 30)
+        await b.db.drained()
+
+    async def m88_setup(gid: int) -> None:
+        await b.signup_private(GROUP_M88, M88_PLAYERS)
+        await b.start(GROUP_M88, HOST_M88, gid)
+        # round 1 closes at 21:00 with every player's 报道 (>= 301 characters) in the state,
+        # as in a real game: the state every command loads, copies and saves is that big
+        await asyncio.gather(*(b.ob.ask_private(u, f"/报道 {essay(330, u)}", lambda s: "报道已统计" in s) for u in M88_PLAYERS))
+        await b.db.drained()
+
+    async def start_setup(gid: int) -> None:
+        await b.signup_private(GROUP_START, START_PLAYERS)
+        await b.db.drained()
+
+    setups = (("m88", GROUP_M88, HOST_M88, "88人场", m88_setup), ("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀", royale_setup),
+              ("start", GROUP_START, HOST_START, "88人场", start_setup))
+    try:
+        # ---- bot A: unpaced queue; set everything up through chat, then measure
+        await b.up(UNPACED)
+        for key, group, host, game, setup in setups:
+            try:
+                gid = await b.create(group, host, game)
+                await setup(gid)
+                ids[key] = gid
+            except Exception as exc:  # noqa: BLE001 - a game being finished by someone else
+                why[key] = f"{game} could not be set up: {problem(exc)}"
+        print(f"# set-up through chat done in {time.perf_counter() - began:.1f} s", flush=True)
+
+        for name, key, fn in (("vote burst", "m88", vote_burst), ("royale night", "royale", royale_night)):
+            if not ids[key]:
+                print(f"{name}: SKIPPED ({why.get(key)})", flush=True)
+                continue
+            try:
+                load = Load(b.bot.proc.pid)
+                print(with_load(await fn(b, ids[key]), load), flush=True)
+            except Exception as exc:  # noqa: BLE001
+                print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
+        await b.down()
+
+        # ---- bot B: the same database, the queue paced
+        if ids["start"]:
+            await b.up(PACED)
+            for name, fn in (("mafia88 start", game_start), ("vote burst at the production group pace", vote_burst_paced)):
+                try:
+                    load = Load(b.bot.proc.pid)
+                    print(with_load(await fn(b, ids["start"]), load), flush=True)
+                except Exception as exc:  # noqa: BLE001
+                    print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
+                    break
+            await b.down()
+        else:
+            print(f"mafia88 start: SKIPPED ({why.get('start')})", flush=True)
+    finally:
+        await b.down()
+    for line in simulated_games(b.floors.get("group_p50"), args.tracemalloc):
+        print(line, flush=True)
+    other = whole.other()
+    print(f"# total {time.perf_counter() - began:.0f} s; other processes kept {other:.1f} of the "
+          f"{os.cpu_count()} CPUs busy on average during the run{' (figures inflated: rerun on a quiet machine)' if other > 0.25 else ''}",
+          flush=True)
+    if args.keep:
+        print(f"# kept {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--keep", action="store_true", help="keep the SQLite file and the bot's log")
+    ap.add_argument("--tracemalloc", action="store_true",
+                    help="also trace the Python-heap peak of each simulated game (slow: ~1 min more)")
+    asyncio.run(run(ap.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

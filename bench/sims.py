@@ -1,0 +1,186 @@
+"""Whole simulated games in process (no WebSocket, no database): the whole-game
+scripts of the test suite drive each pure engine, as the kernel would.
+
+    python bench/sims.py <mafia88|royale|prison|league>
+
+prints one JSON object: wall time (s), engine calls, the process's resident
+memory after start-up (NoneBot and every plugin loaded) and its peak (KiB);
+with ``--tracemalloc`` also the Python-heap peak of one more, traced game.
+
+Like the kernel, every engine call gets the state through a JSON round trip
+(the kernel loads ``game.state`` from the database and saves it after every
+command); the tests' purity checks (deep copies / pickles compared before and
+after each call) are switched off, they are not part of the bot's work.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+import tracemalloc
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.chdir(ROOT)
+# no database is opened (no start-up hook runs); nothing is written
+os.environ["DATABASE_URL"] = "sqlite://:memory:"
+os.environ.setdefault("DATA_DIR", tempfile.gettempdir())
+
+
+def _init_nonebot() -> None:
+    """Game packages ``require`` the kernel plugin: initialise NoneBot as the tests do
+    (no start-up hook runs, so no database is opened)."""
+    import nonebot
+    from nonebot.adapters.onebot.v11 import Adapter
+
+    nonebot.init(driver="~fastapi", log_level="WARNING", superusers={"10000"}, command_start={"/"})
+    nonebot.get_driver().register_adapter(Adapter)
+    nonebot.load_from_toml(str(ROOT / "pyproject.toml"))
+
+
+class Counted:
+    """Wrap an engine object: count calls; give apply/deadline a JSON round trip of the state."""
+
+    def __init__(self, engine: Any, json_roundtrip: bool):
+        self.engine, self.json_roundtrip, self.calls = engine, json_roundtrip, 0
+        self._apply, self._deadline, self._start = engine.apply, engine.deadline, engine.start
+        engine.apply = self.apply
+        engine.deadline = self.deadline
+        engine.start = self.start
+
+    def _rt(self, state: Any) -> Any:
+        if not self.json_roundtrip or state is None:
+            return state
+        return json.loads(json.dumps(state, ensure_ascii=False))
+
+    def apply(self, state, actor, cmd, ctx):
+        self.calls += 1
+        return self._apply(self._rt(state), actor, cmd, ctx)
+
+    def deadline(self, state, key, ctx):
+        self.calls += 1
+        return self._deadline(self._rt(state), key, ctx)
+
+    def start(self, roster, ctx):
+        self.calls += 1
+        return self._start(roster, ctx)
+
+
+def _kib(state: Any) -> str:
+    return f"{len(json.dumps(state, ensure_ascii=False).encode()) / 1024:.0f} KiB JSON"
+
+
+def mafia88() -> tuple[Callable[[], str], Any, bool]:
+    sys.path.insert(0, str(ROOT / "tests" / "mafia88"))
+    import test_full_game as T
+    from mafia88_helpers import Game
+
+    from plugins.mafia88.engine import ENGINE
+
+    def play() -> str:
+        g = Game(88, seed="full-88", json_state=False, check_pure=False)
+        g.report_all()
+        order = T.victim_order(g)
+        rounds = 0
+        while g.state["step"] != "over" and rounds < 20:
+            T.play_round(g, order)
+            rounds += 1
+        assert g.state["step"] == "over", "the scripted game did not end"
+        return f"88 players, {rounds} rounds, {len(g.state['posts'])} posts, final state {_kib(g.state)}"
+
+    return play, ENGINE, True
+
+
+def royale() -> tuple[Callable[[], str], Any, bool]:
+    sys.path.insert(0, str(ROOT / "tests" / "royale"))
+    import test_royale_game as T
+
+    from plugins.royale.engine import ENGINE
+
+    def play() -> str:
+        g = T.scripted_game("royale-60", n=60)  # the seed the test plays to one winner
+        assert g.state["phase"] == "over", "the scripted game did not end"
+        return f"60 players, {g.state['day']} nights, {len(g.log)} commands, final state {_kib(g.state)}"
+
+    return play, ENGINE, True
+
+
+def prison() -> tuple[Callable[[], str], Any, bool]:
+    sys.path.insert(0, str(ROOT / "tests" / "prison"))
+    import prison_helpers
+    import test_prison_full_games as T
+
+    from plugins.prison.engine import ENGINE
+
+    prison_helpers.copy = types.SimpleNamespace(deepcopy=lambda x: x)  # purity checks off
+
+    def play() -> str:
+        g = prison_helpers.Game
+        T.test_end_by_condition_2_no_guard_left_3_2(g)  # the longest scripted game: 5 nights
+        return "12 players, 5 nights (guards wiped out)"
+
+    # the helper already sends the state through JSON after every call
+    return play, ENGINE, False
+
+
+def league() -> tuple[Callable[[], str], Any, bool]:
+    sys.path.insert(0, str(ROOT / "tests" / "league"))
+    import helpers_league
+    import test_full_stage as T
+
+    from plugins.league.engine import ENGINE
+
+    helpers_league.snapshot = lambda state: b""  # purity checks off
+
+    def play() -> str:
+        lg, _ = T.run_stage("bench")
+        return f"130 players, online stage of {len(lg.log)} engine steps, final state {_kib(lg.state)}"
+
+    return play, ENGINE, True
+
+
+GAMES = {"mafia88": mafia88, "royale": royale, "prison": prison, "league": league}
+
+
+def _rss_kib() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def main(name: str, traced: bool) -> None:
+    _init_nonebot()
+    play, engine, rt = GAMES[name]()
+    counted = Counted(engine, rt)
+    gc.collect()
+    base = _rss_kib()  # the interpreter with NoneBot and every plugin loaded
+    # timed: small games are repeated until there is at least 1 s of work; the mean is reported
+    runs, total, detail = 0, 0.0, ""
+    while runs == 0 or (total < 1.0 and runs < 50):
+        t = time.perf_counter()
+        detail = play()
+        total += time.perf_counter() - t
+        runs += 1
+    calls = counted.calls // runs
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out = {"game": name, "wall": total / runs, "runs": runs, "calls": calls, "rss_base_kib": base,
+           "rss_peak_kib": peak, "detail": detail}
+    if traced:  # exact Python-heap peak of one game; tracemalloc makes it ~7x slower
+        gc.collect()
+        tracemalloc.start()
+        play()
+        out["traced_peak"] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    print(json.dumps(out, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], "--tracemalloc" in sys.argv[2:])
