@@ -41,6 +41,7 @@ class Seat:
     seat: int
     alias: str
     user_id: str
+    profile: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)  # /资料 fields
 
 
 @dataclass(frozen=True)

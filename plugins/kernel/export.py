@@ -31,9 +31,15 @@ async def game_tables(game_id: int) -> dict[str, list[list[Any]]]:
         return at.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] if at else ""
 
     players = await Player.filter(game_id=game_id).order_by("seat")
+    kind = get_kind(g.kind)
+    fields_ = kind.profile_fields if kind else ()
     sheets: dict[str, list[list[Any]]] = {
-        "玩家": [["座位", "马甲", "QQ", "存活", "出局原因", "报名时间"]]
-        + [[p.seat, p.alias, p.user_id, "是" if p.alive else "否", p.out_reason or "", t(p.joined_at)] for p in players],
+        "名单": [["座位", "马甲", "QQ", "存活", "出局原因", "报名时间", *(f.label for f in fields_)]]
+        + [
+            [p.seat, p.alias, p.user_id, "是" if p.alive else "否", p.out_reason or "", t(p.joined_at),
+             *((p.profile or {}).get(f.key, "") for f in fields_)]
+            for p in players
+        ],
         "主持": [["QQ", "添加人", "时间"]]
         + [[h.user_id, h.added_by, t(h.added_at)] for h in await Host.filter(game_id=game_id).order_by("id")],
         "判罚": [["座位", "QQ", "牌", "理由", "判罚人", "时间"]]
@@ -49,10 +55,9 @@ async def game_tables(game_id: int) -> dict[str, list[list[Any]]]:
         "日志": [["时间", "操作人", "动作", "内容"]]
         + [[t(a.at), a.actor, a.action, a.detail] for a in await Audit.filter(game_id=game_id).order_by("id")],
     }
-    kind = get_kind(g.kind)
     if kind and g.state is not None:
         for name, rows in kind.engine.tables(g.state).items():
-            sheets[name] = rows
+            sheets[name if name not in sheets else f"{name}（{kind.title}）"] = rows
     return sheets
 
 

@@ -503,6 +503,49 @@ async def leave(call: Call) -> None:
     await in_game(gid, _superusers(), work)
 
 
+@kernel_command(("资料",), "/资料 [项目=内容 …]", "私聊：开始前填写报名资料（如 随机号码=123 第一志愿=某角色）", where="private")
+async def profile(call: Call) -> None:
+    if call.in_group:
+        raise Rejected("报名资料请私聊我填写：/资料 项目=内容")
+    gid = _need_game(call, _game_for(call))
+    kind = _kind_of(gid)
+    assert kind is not None
+    fields_ = {f.label: f for f in kind.profile_fields}
+    if not fields_:
+        raise Rejected(f"{kind.title}不需要填写报名资料。")
+    pairs = [part for part in call.rest.replace("＝", "=").split() if part]
+
+    async def work(txn: Txn) -> None:
+        p = txn.player_of(call.origin.user_id)
+        if p is None:
+            raise Rejected("请先报名，再填写资料。")
+        data = dict(p.profile or {})
+        if pairs:
+            if txn.game.status != "signup":
+                raise Rejected("游戏已经开始，资料不能再改。")
+            for part in pairs:
+                label, sep, value = part.partition("=")
+                f = fields_.get(label)
+                if not sep or f is None:
+                    raise Rejected(f"看不懂「{part}」。可填：{'、'.join(fields_)}，写成 项目=内容。")
+                if f.kind == "int":
+                    if not value.isdigit() or not f.low <= int(value) <= f.high:
+                        raise Rejected(f"{label} 应为 {f.low}–{f.high} 的整数。")
+                    data[f.key] = int(value)
+                else:
+                    if not value or len(value) > 32:
+                        raise Rejected(f"{label} 请写 1–32 个字。")
+                    data[f.key] = value
+            p.profile = data
+            await p.save()
+            await txn.audit(call.origin.user_id, "profile", f"{p.seat}号：{'、'.join(pairs)}", at=call.now)
+        shown = "，".join(f"{f.label}：{data.get(f.key, '未填')}" for f in kind.profile_fields)
+        head = "已保存。" if pairs else ""
+        await txn.say("reply", f"{head}你的报名资料（{p.seat}号「{p.alias}」）：{shown}。", call.origin)
+
+    await in_game(gid, _superusers(), work)
+
+
 @kernel_command(("名单",), "/名单", "查看座位、马甲和存活情况")
 async def roster(call: Call) -> None:
     gid = _need_game(call, _game_for(call))

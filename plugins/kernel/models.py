@@ -49,6 +49,7 @@ class Player(Model):
     alias = fields.CharField(max_length=32)
     alive = fields.BooleanField(default=True)
     out_reason = fields.TextField(null=True)
+    profile = fields.JSONField(default=dict)  # sign-up fields (/资料)
     joined_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:

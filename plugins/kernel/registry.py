@@ -22,10 +22,24 @@ class GameKind:
     private_signup: bool = False  # aliases are secret: sign-up answers privately
     intro: str = ""  # one line shown at /创建
     renderers: dict[str, Callable[[Any], bytes]] = field(default_factory=dict)  # Picture name -> PNG bytes
+    profile_fields: tuple["ProfileField", ...] = ()
     extra: dict = field(default_factory=dict)
 
 
 _KINDS: dict[str, GameKind] = {}
+
+
+@dataclass(frozen=True)
+class ProfileField:
+    """A sign-up field a player fills in with /资料 before the start (e.g. prison's
+    随机号码 and 志愿); engines get them in ``Seat.profile`` under ``key``."""
+
+    key: str  # "number"
+    label: str  # "随机号码" — what players type
+    kind: str = "text"  # "text" | "int"
+    low: int = 1
+    high: int = 999
+    secret: bool = True  # shown only to the player and the hosts
 
 
 def register_game(kind: GameKind) -> GameKind:

@@ -381,7 +381,7 @@ class Txn:
         ctx = await self.ctx(seq, now)
         engine = self.kind.engine
         if call == "start":
-            roster = [Seat(p.seat, p.alias, p.user_id) for p in self.players]
+            roster = [Seat(p.seat, p.alias, p.user_id, dict(p.profile or {})) for p in self.players]
             outcome = engine.start(roster, ctx)
             name, args = "start", {}
         elif call == "apply":

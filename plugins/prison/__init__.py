@@ -6,7 +6,7 @@ from nonebot.plugin import PluginMetadata
 
 require("plugins.kernel")
 
-from plugins.kernel.registry import GameKind, register_game  # noqa: E402
+from plugins.kernel.registry import GameKind, ProfileField, register_game  # noqa: E402
 
 from .config import Config  # noqa: E402
 from .engine import COMMANDS, ENGINE  # noqa: E402
@@ -30,6 +30,13 @@ KIND = register_game(
         min_players=10,
         max_players=14,
         private_signup=True,
-        intro="马甲保密：请私聊报名。",
+        intro="马甲保密：请私聊报名，并私聊 /资料 填写随机号码（1–999，决定看守或囚犯）和志愿。",
+        profile_fields=(
+            ProfileField("number", "随机号码", "int", 1, 999),
+            ProfileField("first", "第一志愿"),
+            ProfileField("second", "第二志愿"),
+            ProfileField("nickname", "昵称"),
+            ProfileField("contact", "联系方式"),
+        ),
     )
 )

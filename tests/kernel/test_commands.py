@@ -233,12 +233,12 @@ async def test_log_and_export(harness, tmp_path):
 
     folder = Path(out.split("已导出到机器人所在电脑的 ")[1].split("（")[0])
     names = sorted(p.name for p in folder.iterdir())
-    assert f"game-{g.id}.xlsx" in names and "玩家.csv" in names and "票.csv" in names
+    assert f"game-{g.id}.xlsx" in names and "名单.csv" in names and "票.csv" in names
     from openpyxl import load_workbook
 
     wb = load_workbook(folder / f"game-{g.id}.xlsx")
     assert wb["票"].max_row == 2  # header + one vote
-    assert wb["玩家"]["B2"].value == "玩家1"
+    assert wb["名单"]["B2"].value == "玩家1"
 
 
 async def test_configure_validates(harness):

@@ -46,7 +46,10 @@ def deal(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[dict[int, t
 
 
 def start(roster: list[Seat], ctx: Ctx) -> tuple[m.JSON, list[Any]]:
-    cfg = ctx.settings
+    # players' own sign-up fields (the kernel's /资料), under a host's `signup` table entries
+    host = ctx.settings.get("signup", {})
+    signup = {str(s.seat): {**s.profile, **host.get(str(s.seat), {})} for s in roster if s.profile or str(s.seat) in host}
+    cfg = {**ctx.settings, "signup": signup}
     need = len(cfg["guards"]) + len(cfg["prisoners"])
     if len(roster) != need:
         raise Rejected(f"本局身份文件需要 {need} 人，现在报名 {len(roster)} 人；请调整人数或身份文件。")
