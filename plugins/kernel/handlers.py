@@ -34,6 +34,7 @@ from .outbox import enqueue, enqueue_api
 from .parse import parse_args, split_command
 from .registry import GameKind, find_kind, get_kind, kinds
 from .roster import check_alias
+from .settings import deep_merge
 from .runtime import Origin, Txn, directory, in_game, ordered, reply, stamp, utcnow
 
 # ---- duplicate events --------------------------------------------------------
@@ -864,7 +865,7 @@ async def configure(call: Call) -> None:
         except tomllib.TOMLDecodeError as exc:
             raise Rejected(f"配置格式有误（TOML）：{exc}") from None
         tz = overrides.pop("timezone", g.settings.get("timezone", "Asia/Shanghai"))
-        merged = _deep_merge({k: v for k, v in g.settings.items() if k != "timezone"}, overrides)
+        merged = deep_merge({k: v for k, v in g.settings.items() if k != "timezone"}, overrides)
         checked = txn.kind.engine.check_settings(merged)
         try:
             from zoneinfo import ZoneInfo
@@ -878,13 +879,6 @@ async def configure(call: Call) -> None:
         await txn.say("reply", "配置已更新。", call.origin)
 
     await _host_txn(call, work)
-
-
-def _deep_merge(base: dict, over: dict) -> dict:
-    out = dict(base)
-    for k, v in over.items():
-        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
 
 
 async def _hosted_game(call: Call) -> int:

@@ -10,6 +10,7 @@ import re
 from datetime import timedelta
 
 from harness import texts
+from mafia88_helpers import essay
 
 from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.runtime import fire_timer, utcnow
@@ -24,20 +25,6 @@ GROUP_ROLES = {"孤杀": ["孤杀"], "隐剑": ["隐剑"], "剑": ["联合剑"],
 # (two 游侠 kept for the end), black non-posters, swords, then the killers
 ORDER = ["游侠*", "暗蛋", "独立蛋", "联合蛋", "移魂", "复活", "魔镜", "工兵", "还魂",
          "地雷", "黑蛋", "联合剑", "隐剑", "独立杀", "联合杀", "孤杀", "游侠"]
-
-SENTENCE = "第{n}段里我沿着河岸慢慢走过看见远山的灯火一盏一盏亮起来"
-
-
-def essay(chars: int, salt: str) -> str:
-    """Simplified Chinese without repeated sentences, >= ``chars`` characters."""
-    parts, total, n = [], 0, 0
-    while total < chars:
-        s = salt + SENTENCE.format(n=n) + "。"
-        parts.append(s)
-        total += len(s)
-        n += 1
-    return "".join(parts)
-
 
 def qq(seat: int) -> str:
     return str(2000 + seat)

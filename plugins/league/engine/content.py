@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from plugins.kernel.clock import parse_hhmm
+from plugins.kernel.settings import deep_merge
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 CONTENT_FILES = ("league.toml", "boards.toml", "violations.toml")
@@ -24,17 +24,6 @@ def load_defaults() -> dict[str, Any]:
         with open(CONTENT_DIR / name, "rb") as fh:
             merged = deep_merge(merged, tomllib.load(fh))
     return merged
-
-
-def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    """Dicts merge key by key; anything else (lists included) is replaced."""
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = deep_merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
-    return out
 
 
 def _num(value: Any) -> bool:

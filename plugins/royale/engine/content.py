@@ -16,6 +16,7 @@ from typing import Any
 
 from plugins.kernel.clock import parse_hhmm
 from plugins.kernel.engine import Rejected
+from plugins.kernel.settings import deep_merge
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 CONTENT_FILES = ("world.toml", "items.toml", "shop.toml")
@@ -44,17 +45,6 @@ _DEFAULTS = load_defaults()
 
 def defaults() -> dict[str, Any]:
     return copy.deepcopy(_DEFAULTS)
-
-
-def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    """Dicts merge key by key; anything else (lists included) replaces."""
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = deep_merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
-    return out
 
 
 def _is_int(v: Any) -> bool:
