@@ -340,24 +340,36 @@ member_joined = on_notice(priority=1, block=False)
 
 @member_joined.handle()
 async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
-    """Someone joined a game's group: the engine may answer with effects (e.g.
-    set the newcomer's group card, which QQ allows only once they are in)."""
+    """Someone joined a game's group. Whoever the game would not have let in
+    (invited past the join check) is removed, hosts excepted; for a player the
+    engine may answer with effects (e.g. set their group card, which QQ allows
+    only once they are in)."""
     group, uid = str(event.group_id), str(event.user_id)
     game_id = directory.group_game.get(group)
     kind = _kind_of(game_id)
+    may_join = getattr(kind.engine, "may_join", None) if kind else None
     joined = getattr(kind.engine, "joined", None) if kind else None
-    if game_id is None or joined is None or uid == str(event.self_id):
+    if game_id is None or (joined is None and may_join is None) or uid == str(event.self_id):
         return
     ticket, now = stamp()
     chat = directory.chat_label.get(group, "main")
 
     async def work(txn: Txn) -> None:
         p = txn.player_of(uid)
-        if txn.game.status != "running" or p is None:
+        if txn.game.status != "running":
+            return
+        who = f"{p.seat}号「{p.alias}」" if p else f"QQ {uid}（非玩家）"
+        if may_join and may_join(txn.game.state, chat, p.seat if p else None) is False and not txn.is_host(uid):
+            params = {"group_id": int(group), "user_id": int(uid), "reject_add_request": False}
+            await enqueue_api(group, "set_group_kick", params, game_id=txn.game.id, self_id=txn.game.self_id, now=now)
+            await txn.audit(uid, "removed", f"{chat}：{who}", at=now)
+            await txn.say("hosts", f"【加群】{who} 进入了「{chat}」，但现在不该在那里，已移出。", None)
+            return
+        if p is None or joined is None:
             return
         effects = joined(txn.game.state, chat, p.seat)
         await txn.apply_effects(list(effects), txn.game.last_seq, Origin(uid, "kernel"), now)
-        await txn.audit(uid, "joined", f"{chat}：{p.seat}号「{p.alias}」", at=now)
+        await txn.audit(uid, "joined", f"{chat}：{who}", at=now)
 
     async with ordered(ticket):
         await in_game(game_id, _superusers(), work)

@@ -400,3 +400,23 @@ async def test_export_and_log_after_the_end(harness):
     assert "end" in texts(await h.private("1", "/日志"))
     assert "只有主持" in texts(await h.group("100", "/导出"))
     assert g.id
+
+
+async def test_whoever_gets_in_past_the_join_check_is_removed(harness):
+    """Prison rooms: 'removes anyone else' — someone invited in is kicked, hosts excepted."""
+    from harness import joined_payload
+
+    h = harness
+    await _game(h)
+    await h.group("1", "/开始")
+    room = str(int(h.group_id) + 940000)
+    await h.group("1", f"/绑定群 {h.group_id} A", group=room)
+    first = len(h.bot.calls)
+    out = await h.event(joined_payload(h.bot.self_id, room, "101"))  # 2号 is not let into A
+    await h.event(joined_payload(h.bot.self_id, room, "777"))  # a stranger
+    await h.event(joined_payload(h.bot.self_id, room, "1"))  # the host may watch
+    await h.event(joined_payload(h.bot.self_id, room, "100"))  # 1号 belongs there
+    kicks = [d["user_id"] for a, d in h.bot.calls[first:] if a == "set_group_kick"]
+    assert kicks == [101, 777]
+    assert "2号「玩家2」 进入了「A」" in texts(out)
+    assert ("set_group_card", {"group_id": int(room), "user_id": 100, "card": "1号"}) in h.bot.calls[first:]
