@@ -155,9 +155,11 @@ class OutboxWorker:
         if not ready:
             return max(0.01, min((ready_at(r) - now).total_seconds() for r in heads))
         row = min(ready, key=lambda r: (r.priority, r.id))
+        batch = await self._replies_after(row, now)
+        text = "\n".join([row.text] + [r.text for r in batch])
         try:
             extra = {k: v for k, v in (("at_all", row.at_all), ("image", row.image)) if v}
-            await self.send(row.self_id, row.target_type, row.target_id, row.text, **extra)
+            await self.send(row.self_id, row.target_type, row.target_id, text, **extra)
         except NoBot:
             return 2.0
         except Exception as exc:  # noqa: BLE001 - any failed send is retried
@@ -166,8 +168,30 @@ class OutboxWorker:
             self.failures_in_a_row = 0
             async with in_transaction():
                 await Outbox.filter(id=row.id).update(status="sent", sent_at=now, attempts=row.attempts + 1)
+                if batch:
+                    await Outbox.filter(id__in=[r.id for r in batch]).update(status="sent", sent_at=now, attempts=1)
         self.free_at[row.target_type] = now + timedelta(seconds=self.interval(row.target_type))
         return 0.0
+
+    async def _replies_after(self, row: Outbox, now: datetime) -> list[Outbox]:
+        """Replies waiting behind ``row`` for the same group go out with it as one
+        message (in order): 88 votes in the last minute get their arrival numbers
+        in a few messages instead of 88 paced ones."""
+        if row.target_type != "group" or row.priority != 0 or row.image or row.at_all:
+            return []
+        rows = await Outbox.filter(
+            status="pending", target_type="group", target_id=row.target_id, id__gt=row.id
+        ).order_by("id").limit(100)
+        batch: list[Outbox] = []
+        size = len(row.text)
+        for r in rows:
+            if r.priority != 0 or r.image or r.at_all or r.self_id != row.self_id or r.next_try_at > now:
+                break
+            size += 1 + len(r.text)
+            if size > MAX_CHUNK:
+                break
+            batch.append(r)
+        return batch
 
     async def _failed(self, row: Outbox, now: datetime, exc: Exception) -> None:
         attempts = row.attempts + 1

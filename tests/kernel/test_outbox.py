@@ -132,3 +132,23 @@ def test_long_text_is_split_at_line_ends():
     parts = chunks(text, 1000)
     assert all(len(p) <= 1000 for p in parts)
     assert "\n".join(parts) == text
+
+
+async def test_replies_to_a_group_go_out_together_in_order(nonebug_init):
+    """掐点: replies waiting for the same group are sent as one message, in order;
+    announcements are never merged."""
+    await _fresh()
+    clock = Clock()
+    rec = Recorder(clock)
+    w = OutboxWorker(Config(send_interval=1.5, send_jitter=0, group_send_interval=0.6), rec, clock=clock)
+    await enqueue("group", "77", "公告一", now=clock.now)
+    for i in range(88):
+        await enqueue("group", "77", f"u{i}：第 {i + 1} 号票", priority=0, now=clock.now)
+    await enqueue("group", "77", "公告二", now=clock.now)
+    await _run(w, clock)
+    texts_sent = [x[3] for x in rec.sent]
+    assert texts_sent[0] == "公告一" and texts_sent[-1] == "公告二"
+    merged = "\n".join(texts_sent[1:-1]).split("\n")
+    assert merged == [f"u{i}：第 {i + 1} 号票" for i in range(88)]
+    assert len(texts_sent) <= 4
+    assert await Outbox.filter(status="pending").count() == 0
