@@ -47,9 +47,11 @@ class TimedOneBot(FakeOneBot):
                     text = _plain(params.get("message"))
                     self.received.append((t, kind, target, text))
                     waiting = self._expect.get((kind, target))
-                    if waiting:
+                    # the bot sends replies queued for one group as one message, a line each
+                    units = [text] + (text.split("\n") if "\n" in text else [])
+                    for unit in units if waiting else ():
                         for i, (pred, fut) in enumerate(waiting):
-                            if not fut.done() and pred(text):
+                            if not fut.done() and pred(unit):
                                 fut.set_result(t)
                                 del waiting[i]
                                 break
