@@ -467,7 +467,8 @@ async def signup(call: Call) -> None:
     kind = _kind_of(gid)
     assert kind is not None
     if call.in_group and kind.private_signup:
-        raise Rejected(f"本游戏马甲保密，请私聊我发送：/报名 {call.origin.group_id} <马甲>")
+        tip = "（刚才写在群里的马甲已经公开了，建议换一个）" if rest else ""
+        raise Rejected(f"本游戏马甲保密，请私聊我发送：/报名 {call.origin.group_id} <马甲>{tip}")
     if not call.in_group and not rest.split(maxsplit=1)[1:]:
         raise Rejected(f"请写上马甲：/报名 {rest} <马甲>")
 
