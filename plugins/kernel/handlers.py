@@ -19,6 +19,7 @@ from nonebot.adapters.onebot.v11 import (
     GroupRequestEvent,
     MessageEvent,
 )
+from nonebot.log import logger
 from nonebot.message import event_preprocessor
 from nonebot.exception import IgnoredException
 from nonebot.typing import T_State
@@ -175,6 +176,9 @@ async def _dispatch(call: Call, word: str) -> bool:
         await call.say(str(exc), game_id if isinstance(game_id, int) else None)
     except Ignored:
         pass
+    except Exception as exc:  # noqa: BLE001 - a bug must still get an answer; nothing was applied
+        logger.opt(exception=exc).error(f"command /{word} failed")
+        await call.say("机器人出错了，这条命令没有生效（已记录）。请稍后再试，或联系主持。")
     return True
 
 

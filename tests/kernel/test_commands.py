@@ -420,3 +420,14 @@ async def test_whoever_gets_in_past_the_join_check_is_removed(harness):
     assert kicks == [101, 777]
     assert "2号「玩家2」 进入了「A」" in texts(out)
     assert ("set_group_card", {"group_id": int(room), "user_id": 100, "card": "1号"}) in h.bot.calls[first:]
+
+
+async def test_an_engine_bug_gets_an_answer_and_changes_nothing(harness):
+    h = harness
+    g = await _game(h)
+    await h.group("1", "/开始")
+    before = (await Game.get(id=g.id)).last_seq
+    assert "机器人出错了" in texts(await h.group("100", "/崩"))
+    after = await Game.get(id=g.id)
+    assert after.last_seq == before and ["never"] not in after.state["votes"]
+    assert "投给 2号" in texts(await h.group("100", "/票 2"))  # and the game goes on
