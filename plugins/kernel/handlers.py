@@ -298,6 +298,10 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
         await reply(origin, str(exc), game_id=game_id)
     except Ignored:
         pass
+    except Exception as exc:  # noqa: BLE001 - a bug must still get an answer; nothing was applied
+        logger.opt(exception=exc).error("plain text failed")
+        if origin.private:
+            await reply(origin, "机器人出错了，这段文字没有记下（已记录）。请稍后再试，或联系主持。", game_id=game_id)
 
 
 # ---- join requests to linked chats (e.g. prison rooms) -------------------------
