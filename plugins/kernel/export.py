@@ -8,7 +8,6 @@ import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from nonebot import get_plugin_config
 from openpyxl import Workbook
@@ -17,6 +16,7 @@ from . import cards as cardmath
 from .config import Config
 from .models import Audit, Card, CommandLog, Game, Host, Player
 from .registry import get_kind
+from .runtime import game_tz
 
 
 def _safe(name: str) -> str:
@@ -25,7 +25,7 @@ def _safe(name: str) -> str:
 
 async def game_tables(game_id: int) -> dict[str, list[list[Any]]]:
     g = await Game.get(id=game_id)
-    tz = ZoneInfo(g.settings.get("timezone", "Asia/Shanghai"))
+    tz = game_tz(g)
 
     def t(at: datetime | None) -> str:
         return at.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] if at else ""

@@ -30,13 +30,13 @@ from .clock import fmt_local
 from .commands import CommandSpec
 from .engine import KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ignored, Rejected
 from .export import export_game
-from .models import Audit, Card, Chat, CommandLog, Focus, Game, Host, Player
+from .models import Audit, Card, Chat, CommandLog, Focus, Game, Host, Player, Timer
 from .outbox import enqueue, enqueue_api
 from .parse import parse_args, split_command
 from .registry import GameKind, find_kind, get_kind, kinds
 from .roster import check_alias
 from .settings import deep_merge
-from .runtime import Origin, Txn, directory, in_game, ordered, reply, stamp, utcnow
+from .runtime import Origin, Txn, directory, game_tz, in_game, ordered, reply, stamp, utcnow
 
 # ---- duplicate events --------------------------------------------------------
 
@@ -306,6 +306,14 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
 
 # ---- join requests to linked chats (e.g. prison rooms) -------------------------
 
+
+def _group_of_game(group: str) -> tuple[int | None, object | None, str]:
+    """The game a QQ group belongs to (its own group or a linked chat), that
+    game's engine, and the chat's label ("main" for the game's own group)."""
+    game_id = directory.group_game.get(group)
+    kind = _kind_of(game_id)
+    return game_id, kind.engine if kind else None, directory.chat_label.get(group, "main")
+
 join_requests = on_request(priority=1, block=False)
 
 
@@ -316,13 +324,11 @@ async def _join_request(event: GroupRequestEvent) -> None:
     if event.sub_type != "add":
         return
     group, uid = str(event.group_id), str(event.user_id)
-    game_id = directory.group_game.get(group)
-    kind = _kind_of(game_id)
-    may_join = getattr(kind.engine, "may_join", None) if kind else None
+    game_id, engine, chat = _group_of_game(group)
+    may_join = getattr(engine, "may_join", None)
     if game_id is None or may_join is None:
         return
     ticket, now = stamp()
-    chat = directory.chat_label.get(group, "main")
 
     async def work(txn: Txn) -> None:
         p = txn.player_of(uid)
@@ -334,7 +340,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
         ok = bool(decision)
         params = {"flag": event.flag, "sub_type": "add", "approve": ok, "reason": "" if ok else "现在不能加入这个群"}
         await enqueue_api(group, "set_group_add_request", params, game_id=txn.game.id, self_id=txn.game.self_id, now=now)
-        who = f"{p.seat}号「{p.alias}」" if p else f"QQ {uid}（非玩家）"
+        who = txn.who(uid)
         await txn.audit(uid, "join_request", f"{chat}：{who} {'同意' if ok else '拒绝'}", at=now)
         if not ok:
             await txn.say("hosts", f"【加群】{who} 申请加入「{chat}」，已拒绝。", None)
@@ -353,23 +359,20 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
     engine may answer with effects (e.g. set their group card, which QQ allows
     only once they are in)."""
     group, uid = str(event.group_id), str(event.user_id)
-    game_id = directory.group_game.get(group)
-    kind = _kind_of(game_id)
-    may_join = getattr(kind.engine, "may_join", None) if kind else None
-    joined = getattr(kind.engine, "joined", None) if kind else None
+    game_id, engine, chat = _group_of_game(group)
+    may_join = getattr(engine, "may_join", None)
+    joined = getattr(engine, "joined", None)
     if game_id is None or (joined is None and may_join is None) or uid == str(event.self_id):
         return
     ticket, now = stamp()
-    chat = directory.chat_label.get(group, "main")
 
     async def work(txn: Txn) -> None:
         p = txn.player_of(uid)
         if txn.game.status != "running":
             return
-        who = f"{p.seat}号「{p.alias}」" if p else f"QQ {uid}（非玩家）"
+        who = txn.who(uid)
         if may_join and may_join(txn.game.state, chat, p.seat if p else None) is False and not txn.is_host(uid):
-            params = {"group_id": int(group), "user_id": int(uid), "reject_add_request": False}
-            await enqueue_api(group, "set_group_kick", params, game_id=txn.game.id, self_id=txn.game.self_id, now=now)
+            await txn.kick(group, uid, now)
             await txn.audit(uid, "removed", f"{chat}：{who}", at=now)
             await txn.say("hosts", f"【加群】{who} 进入了「{chat}」，但现在不该在那里，已移出。", None)
             return
@@ -574,15 +577,14 @@ async def roster(call: Call) -> None:
     players = await Player.filter(game_id=gid).order_by("seat")
     if not players:
         raise Rejected("还没有人报名。")
-    out = await _public_out(gid, players)
+    out = _public_out(await Game.get(id=gid), players)
     lines = [f"名单（{len(players)} 人，存活 {len(players) - len(out)}）："]
     lines += [f"{p.seat}号 {p.alias}{'（出局）' if p.seat in out else ''}" for p in players]
     await call.say("\n".join(lines), gid)
 
 
-async def _public_out(game_id: int, players: list[Player]) -> set[int]:
+def _public_out(g: Game, players: list[Player]) -> set[int]:
     """Seats publicly known to be out (the engine may keep some deaths secret)."""
-    g = await Game.get(id=game_id)
     kind = get_kind(g.kind)
     hook = getattr(kind.engine, "public_out", None) if kind else None
     if hook is not None and g.state is not None:
@@ -733,17 +735,13 @@ async def status(call: Call) -> None:
     kind = get_kind(g.kind)
     players = await Player.filter(game_id=gid)
     names = {"signup": "报名中", "running": "进行中", "paused": "已暂停", "ended": "已结束"}
-    out = await _public_out(gid, players)
+    out = _public_out(g, players)
     lines = [f"【{kind.title if kind else g.kind}】{names.get(g.status, g.status)}，玩家 {len(players)} 人，存活 {len(players) - len(out)} 人"]
     if g.phase_label:
         lines.append(f"当前阶段：{g.phase_label}")
-    from .models import Timer
-
     t = await Timer.filter(game_id=gid, key=PHASE_TIMER, status__in=("armed", "paused")).first()
     if t:
-        from zoneinfo import ZoneInfo
-
-        lines.append(f"截止：{fmt_local(t.ends_at, ZoneInfo(g.settings.get('timezone', 'Asia/Shanghai')))}" + ("（暂停中）" if t.status == "paused" else ""))
+        lines.append(f"截止：{fmt_local(t.ends_at, game_tz(g))}" + ("（暂停中）" if t.status == "paused" else ""))
     if kind and g.state is not None:
         extra = kind.engine.status(g.state)
         if extra:
@@ -788,15 +786,9 @@ async def _card(call: Call, color: str) -> None:
         if txn.game.status == "signup":
             raise Rejected("游戏还没开始，不能判罚。")
         seat = txn.roster.resolve(parts[0]).seat
-        if await txn.give_card(seat, color, parts[1], call.origin.user_id, call.now) and txn.game.status != "ended":
-            if txn.seat(seat).alive:
-                await txn.step(
-                    "apply",
-                    origin=call.origin,
-                    now=call.now,
-                    actor=Actor(call.origin.user_id, None, True, call.origin.private),
-                    cmd=Command(KERNEL_OUT, {"seat": seat, "reason": f"红牌罚下：{parts[1]}"}),
-                )
+        if await txn.give_card(seat, color, parts[1], call.origin.user_id, call.now):
+            actor = Actor(call.origin.user_id, None, True, call.origin.private)
+            await txn.send_off(seat, parts[1], call.origin, actor, call.now)
 
     await _host_txn(call, work)
 
@@ -934,9 +926,7 @@ async def audit_log(call: Call) -> None:
     n = int(call.rest.strip()) if call.rest.strip().isdigit() else 20
     gid = await _hosted_game(call)
     g = await Game.get(id=gid)
-    from zoneinfo import ZoneInfo
-
-    tz = ZoneInfo(g.settings.get("timezone", "Asia/Shanghai"))
+    tz = game_tz(g)
     rows = list(reversed(await Audit.filter(game_id=gid).order_by("-id").limit(min(n, 200))))
     lines = [f"最近 {len(rows)} 条日志："] + [
         f"{r.at.astimezone(tz):%m-%d %H:%M:%S} {r.actor or '-'} {r.action} {r.detail}" for r in rows

@@ -118,6 +118,11 @@ class ordered:
         ORDER.release()
 
 
+def game_tz(game: Game) -> ZoneInfo:
+    """The game's clock zone (set at /创建, changed with /配置)."""
+    return ZoneInfo(game.settings.get("timezone", "Asia/Shanghai"))
+
+
 # ---- routing directory (in memory, mirrors the database) -------------------
 
 
@@ -216,12 +221,22 @@ async def reply(origin: Origin, text: str, *, game_id: int | None = None) -> Non
     wake_outbox()
 
 
+def _reply_target(origin: Origin | None) -> tuple[str, str, str] | None:
+    """(type, target, prefix) of an answer to where a command came from; None
+    when it came from no chat (a timer, the kernel). Group answers name the
+    sender."""
+    if origin is not None and origin.source == "group" and origin.group_id:
+        return "group", origin.group_id, f"{origin.name}：" if origin.name else ""
+    if origin is not None and origin.source == "private":
+        return "private", origin.user_id, ""
+    return None
+
+
 async def _reply_rows(origin: Origin, text: str, game_id: int | None) -> None:
-    if origin.source == "group" and origin.group_id:
-        prefix = f"{origin.name}：" if origin.name else ""
-        await enqueue("group", origin.group_id, prefix + text, game_id=game_id, self_id=origin.self_id, priority=0)
-    elif origin.source == "private":
-        await enqueue("private", origin.user_id, text, game_id=game_id, self_id=origin.self_id, priority=0)
+    target = _reply_target(origin)
+    if target is not None:
+        kind, to, prefix = target
+        await enqueue(kind, to, prefix + text, game_id=game_id, self_id=origin.self_id, priority=0)
 
 
 _outbox_wake: Callable[[], None] | None = None
@@ -282,7 +297,7 @@ class Txn:
 
     @property
     def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.game.settings.get("timezone", "Asia/Shanghai"))
+        return game_tz(self.game)
 
     # -- output
     async def chat_group(self, chat: str) -> str:
@@ -293,36 +308,25 @@ class Txn:
         return c.group_id if c else self.game.group_id
 
     async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1, image: str | None = None) -> None:
+        """Queue ``text`` (and a picture) for a Say target: "group", "chat:<label>",
+        "hosts", "reply" or a seat. Answers go first; in a group they name the
+        sender (a picture's caption does not)."""
         g = self.game
-        if image is not None:
-            if to == HOSTS:
-                for h in self.hosts:
-                    await enqueue("private", h, text, game_id=g.id, self_id=g.self_id, priority=priority, image=image)
-                return
-            if isinstance(to, int):
-                p = self.seat(to)
-                await enqueue("private", p.user_id, text, game_id=g.id, self_id=g.self_id, priority=priority, image=image)
-                return
-            if to == REPLY and origin is not None and origin.private:
-                await enqueue("private", origin.user_id, text, game_id=g.id, self_id=g.self_id, priority=0, image=image)
-                return
-            group = origin.group_id if to == REPLY and origin and origin.group_id else await self.chat_group(str(to))
-            await enqueue("group", group or g.group_id, text, game_id=g.id, self_id=g.self_id, priority=priority, image=image)
-            return
-        if to == GROUP or (to == REPLY and (origin is None or origin.source not in ("group", "private"))):
-            await enqueue("group", g.group_id, text, game_id=g.id, self_id=g.self_id, priority=priority)
+        reply = _reply_target(origin) if to == REPLY else None
+        if reply is not None:
+            kind, target, prefix = reply
+            targets = [(kind, target, "" if image else prefix)]
+            priority = 0
+        elif to in (GROUP, REPLY):  # a reply to a timer or the kernel goes to the group
+            targets = [("group", g.group_id, "")]
         elif isinstance(to, str) and to.startswith("chat:"):
-            target = await self.chat_group(to)  # an unlinked chat falls back to the main group
-            await enqueue("group", target, text, game_id=g.id, self_id=g.self_id, priority=priority)
-        elif to == REPLY:
-            assert origin is not None
-            await _reply_rows(origin, text, g.id)
+            targets = [("group", await self.chat_group(to), "")]  # an unlinked chat falls back to the main group
         elif to == HOSTS:
-            for h in self.hosts:
-                await enqueue("private", h, text, game_id=g.id, self_id=g.self_id, priority=priority)
+            targets = [("private", h, "") for h in self.hosts]
         else:
-            p = self.seat(int(to))
-            await enqueue("private", p.user_id, text, game_id=g.id, self_id=g.self_id, priority=priority)
+            targets = [("private", self.seat(int(to)).user_id, "")]
+        for kind, target, prefix in targets:
+            await enqueue(kind, target, prefix + text, game_id=g.id, self_id=g.self_id, priority=priority, image=image)
 
     async def audit(self, actor: str, action: str, detail: str, seq: int | None = None, at: datetime | None = None) -> None:
         await Audit.create(game_id=self.game.id, seq=seq, actor=actor, action=action, detail=detail, at=at or utcnow())
@@ -446,14 +450,13 @@ class Txn:
             else:  # pragma: no cover - a programming error in an engine
                 raise TypeError(f"unknown effect {e!r}")
         for seat, reason in sent_off:
-            if self.game.status != "ended" and self.seat(seat).alive:
-                await self.step(
-                    "apply",
-                    origin=Origin("", "kernel"),
-                    now=now,
-                    actor=Actor("", None, True, True),
-                    cmd=Command(KERNEL_OUT, {"seat": seat, "reason": f"红牌罚下：{reason}"}),
-                )
+            await self.send_off(seat, reason, Origin("", "kernel"), Actor("", None, True, True), now)
+
+    async def send_off(self, seat: int, reason: str, origin: Origin, actor: Actor, now: datetime) -> None:
+        """Cards added up to a red: the engine puts the player out (if still in)."""
+        if self.game.status != "ended" and self.seat(seat).alive:
+            cmd = Command(KERNEL_OUT, {"seat": seat, "reason": f"红牌罚下：{reason}"})
+            await self.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
 
     async def picture(self, e: Picture, origin: Origin, now: datetime) -> None:
         render = self.kind.renderers.get(e.name)
@@ -480,11 +483,20 @@ class Txn:
             params = {"group_id": int(group), "user_id": int(self.seat(e.seat).user_id), "card": e.card}
         elif e.action == "kick":
             assert e.seat is not None
-            action = "set_group_kick"
-            params = {"group_id": int(group), "user_id": int(self.seat(e.seat).user_id), "reject_add_request": False}
+            await self.kick(group, self.seat(e.seat).user_id, now)
+            return
         else:  # pragma: no cover - a programming error in an engine
             raise TypeError(f"unknown group action {e.action!r}")
         await enqueue_api(group, action, params, game_id=g.id, self_id=g.self_id, now=now)
+
+    async def kick(self, group: str, user_id: str, now: datetime) -> None:
+        params = {"group_id": int(group), "user_id": int(user_id), "reject_add_request": False}
+        await enqueue_api(group, "set_group_kick", params, game_id=self.game.id, self_id=self.game.self_id, now=now)
+
+    def who(self, user_id: str) -> str:
+        """How hosts' notes name someone: seat and alias, or the QQ of a non-player."""
+        p = self.player_of(user_id)
+        return f"{p.seat}号「{p.alias}」" if p else f"QQ {user_id}（非玩家）"
 
     async def give_card(self, seat: int, color: str, reason: str, by: str, now: datetime) -> bool:
         """Record a card; True when it sends the player off (first red)."""
