@@ -12,6 +12,7 @@ from pathlib import Path
 
 from nonebot import get_bots, get_driver, get_plugin_config, require
 from nonebot.adapters.onebot.v11 import Message, MessageSegment
+from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
 from nonebot.log import logger
 from nonebot.plugin import PluginMetadata
 
@@ -23,6 +24,7 @@ from nonebot_plugin_apscheduler import scheduler  # noqa: E402
 from . import handlers  # noqa: E402,F401  (registers the router)
 from .config import Config  # noqa: E402
 from .db import close_db, open_db  # noqa: E402
+from .gate import Gate, check_bind  # noqa: E402
 from .models import Timer  # noqa: E402
 from .outbox import NoBot, OutboxWorker  # noqa: E402
 from .registry import GameKind, register_game  # noqa: E402,F401
@@ -39,6 +41,9 @@ __plugin_meta__ = PluginMetadata(
 
 config = get_plugin_config(Config)
 driver = get_driver()
+_onebot = get_plugin_config(OneBotConfig)
+check_bind(str(driver.config.host), _onebot.onebot_access_token)
+driver.server_app.add_middleware(Gate, token=_onebot.onebot_access_token, http_events=config.onebot_http_events)
 
 
 async def send_via_bot(

@@ -6,6 +6,7 @@ from pydantic import BaseModel
 class Config(BaseModel):
     """Kernel settings, read from the environment / .env (names are case-insensitive)."""
 
+    onebot_http_events: bool = False  # accept OneBot events posted over HTTP (off: reverse WebSocket only)
     database_url: str = "sqlite://data/bot.sqlite3"
     data_dir: str = "data"
     game_timezone: str = "Asia/Shanghai"
