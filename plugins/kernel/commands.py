@@ -48,4 +48,5 @@ class CommandSpec:
     alive_only: bool = True  # refuse players who are out
     usage: str = ""  # e.g. "/投票 <玩家> [<玩家>]"
     help: str = ""  # one short Chinese line for /帮助
+    max_chars: int | None = None  # longest accepted text (None: the kernel's cap for the asker)
     extra: dict = field(default_factory=dict)

@@ -7,6 +7,8 @@ class Config(BaseModel):
     """Kernel settings, read from the environment / .env (names are case-insensitive)."""
 
     onebot_http_events: bool = False  # accept OneBot events posted over HTTP (off: reverse WebSocket only)
+    max_text_chars: int = 5000  # longest message a player may send (a spec may set its own)
+    max_host_text_chars: int = 30000  # longest message of a host command (identity files, score sheets)
     database_url: str = "sqlite://data/bot.sqlite3"
     data_dir: str = "data"
     game_timezone: str = "Asia/Shanghai"

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from nonebot import get_driver, on_message, on_notice, on_request
+from nonebot import get_driver, get_plugin_config, on_message, on_notice, on_request
 from nonebot.matcher import Matcher
 from nonebot.adapters.onebot.v11 import (
     Bot,
@@ -26,8 +26,10 @@ from nonebot.typing import T_State
 from tortoise.transactions import in_transaction
 
 from . import cards as cardmath
+from .clean import clean_text, fold_alias
 from .clock import fmt_local
 from .commands import CommandSpec
+from .config import Config
 from .engine import KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ignored, Rejected
 from .export import export_game
 from .models import Audit, Card, Chat, CommandLog, Focus, Game, Host, Player, Timer
@@ -121,13 +123,13 @@ def _text_of(event: MessageEvent) -> tuple[str, int]:
             parts.append(f" @{seg.data.get('qq')} ")
         elif seg.type in ("image", "mface"):
             images += 1
-    return "".join(parts), images
+    return clean_text("".join(parts)), images
 
 
 def _origin(event: MessageEvent) -> Origin:
     name = ""
     if isinstance(event, GroupMessageEvent):
-        name = (event.sender.card or event.sender.nickname or "").strip()
+        name = fold_alias(clean_text(event.sender.card or event.sender.nickname or ""))[:32]
         return Origin(str(event.user_id), "group", str(event.group_id), str(event.self_id), str(event.message_id), name)
     return Origin(str(event.user_id), "private", None, str(event.self_id), str(event.message_id))
 
@@ -156,12 +158,27 @@ async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher
         matcher.stop_propagation()
 
 
+def _cap(spec: CommandSpec | None) -> int:
+    cfg = get_plugin_config(Config)
+    if spec is not None and spec.max_chars:
+        return spec.max_chars
+    return cfg.max_host_text_chars if spec is not None and spec.who == "host" else cfg.max_text_chars
+
+
+def check_length(text: str, spec: CommandSpec | None) -> None:
+    cap = _cap(spec)
+    if len(text) > cap:
+        raise Rejected(f"太长了：这条 {len(text)} 字，最多 {cap} 字。请删短，或分几条发送。")
+
+
 async def _dispatch(call: Call, word: str) -> bool:
     """Run the command; False when the word is not ours."""
     game_id = _game_for(call)
     kind = _kind_of(game_id)
     spec = _game_spec(kind, word, call.in_group) if kind else None
     try:
+        if spec is not None or word in KERNEL:
+            check_length(call.rest, spec if spec is not None else KERNEL[word].spec)
         if spec is not None and isinstance(game_id, int):
             await _run_game_command(call, game_id, spec)
         elif word in KERNEL:
@@ -286,6 +303,7 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
         player = txn.player_of(origin.user_id)
         if player is None or txn.game.status not in ("running", "paused"):
             raise Ignored()  # while paused, text still reaches the game (a draft must not lose it)
+        check_length(text, spec)
         if origin.dedup_key and await CommandLog.exists(dedup_key=origin.dedup_key):
             raise Ignored()
         actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), origin.private, origin.chat)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .clean import alias_key, fold_alias
 from .engine import Rejected
 
 MAX_ALIAS = 16
@@ -42,11 +43,11 @@ class Roster:
             if hit is None:
                 raise Rejected(f"没有 {token} 号玩家（共 {len(self.entries)} 人）。发送 /名单 查看座位号。")
             return hit
-        folded = token.casefold()
-        exact = [e for e in self.entries if e.alias.casefold() == folded]
+        folded = alias_key(token)
+        exact = [e for e in self.entries if alias_key(e.alias) == folded]
         if exact:
             return exact[0]
-        partial = [e for e in self.entries if folded and folded in e.alias.casefold()]
+        partial = [e for e in self.entries if folded and folded in alias_key(e.alias)]
         if len(partial) == 1:
             return partial[0]
         if len(partial) > 1:
@@ -56,8 +57,10 @@ class Roster:
 
 
 def check_alias(alias: str, taken: list[str]) -> str:
-    """Validate a new alias; return it trimmed or raise Rejected."""
-    alias = alias.strip()
+    """Validate a new alias; return it folded (NFKC, no invisible or
+    bidirectional characters, trimmed) or raise Rejected. Aliases that are the
+    same after folding collide."""
+    alias = fold_alias(alias)
     if not alias:
         raise Rejected("请给出马甲，例如：/报名 小明")
     if len(alias) > MAX_ALIAS:
@@ -66,6 +69,6 @@ def check_alias(alias: str, taken: list[str]) -> str:
         raise Rejected("马甲不能是纯数字（会和座位号混淆），请换一个。")
     if any(ch.isspace() for ch in alias) or "@" in alias or "[" in alias or "]" in alias:
         raise Rejected("马甲不能含空格、@ 或方括号，请换一个。")
-    if alias.casefold() in (t.casefold() for t in taken):
+    if alias_key(alias) in {alias_key(t) for t in taken}:
         raise Rejected(f"马甲「{alias}」已被占用，请换一个。")
     return alias
