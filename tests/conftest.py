@@ -85,7 +85,7 @@ async def harness(nonebug_init: None):
     from plugins.kernel.runtime import directory
 
     await Outbox.filter(status="pending").update(status="sent")
-    await Game.filter(status__in=("signup", "running", "paused")).update(status="ended")
+    await Game.filter(status__in=("signup", "running", "paused")).update(status="ended", live_group=None)
     await directory.load()
     return Harness(group=str(next(_groups)))
 

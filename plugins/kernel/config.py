@@ -9,6 +9,7 @@ class Config(BaseModel):
     onebot_http_events: bool = False  # accept OneBot events posted over HTTP (off: reverse WebSocket only)
     max_text_chars: int = 5000  # longest message a player may send (a spec may set its own)
     max_host_text_chars: int = 30000  # longest message of a host command (identity files, score sheets)
+    lease_seconds: float = 30.0  # a game whose serving process died is taken over within this time
     database_url: str = "sqlite://data/bot.sqlite3"
     data_dir: str = "data"
     game_timezone: str = "Asia/Shanghai"
@@ -20,3 +21,4 @@ class Config(BaseModel):
     send_backoff: float = 2.0  # first retry delay, doubled each time
     send_pause_after: int = 5  # consecutive failures that pause the whole queue
     send_pause_seconds: float = 120.0
+    send_wait: float = 1.0  # a send unanswered this long goes on in the background; others continue

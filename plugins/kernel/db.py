@@ -38,13 +38,66 @@ def tortoise_config(db_url: str) -> dict[str, Any]:
     }
 
 
+MIGRATION_LOCK = 7_311_042  # pg_advisory_lock key: one process migrates at a time
+
+
 async def upgrade(db_url: str) -> None:
-    """Apply every migration not yet applied (first start: create the schema)."""
+    """Apply every migration not yet applied (first start: create the schema).
+    On PostgreSQL processes starting together take turns under an advisory
+    lock, so each finds the schema either untouched or complete."""
+    if _is_postgres(db_url):
+        import asyncpg
+
+        con = await asyncpg.connect(_pg_dsn(db_url))
+        try:
+            await con.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                await migrate(config=tortoise_config(db_url))
+                await Tortoise.close_connections()
+            finally:
+                await con.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+        finally:
+            await con.close()
+        return
     await migrate(config=tortoise_config(db_url))
     await Tortoise.close_connections()
 
 
+def _is_postgres(db_url: str) -> bool:
+    return db_url.split("://", 1)[0] in ("postgresql", "postgres", "asyncpg")
+
+
+def _pg_dsn(db_url: str) -> str:
+    return "postgresql://" + db_url.split("://", 1)[1]
+
+
+_sqlite_lock: Any = None
+
+
+def lock_sqlite(db_url: str) -> None:
+    """SQLite cannot be shared safely between bot processes: hold an exclusive
+    lock on a file beside the database for the life of this process."""
+    global _sqlite_lock
+    if not db_url.startswith("sqlite://") or db_url == "sqlite://:memory:" or _sqlite_lock is not None:
+        return
+    import fcntl
+
+    path = Path(db_url.removeprefix("sqlite://"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    f = open(str(path) + ".lock", "a+")  # noqa: SIM115 - held open on purpose
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise SystemExit(
+            f"拒绝启动：另一个机器人进程正在使用数据库 {path}。SQLite 不能被两个进程同时使用；"
+            "要运行多个进程，请改用 PostgreSQL（见 README）。"
+        ) from None
+    _sqlite_lock = f
+
+
 async def open_db(db_url: str) -> None:
+    lock_sqlite(db_url)
     await upgrade(db_url)
     await Tortoise.init(config=tortoise_config(db_url), _enable_global_fallback=True)
 

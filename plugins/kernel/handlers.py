@@ -23,6 +23,7 @@ from nonebot.log import logger
 from nonebot.message import event_preprocessor
 from nonebot.exception import IgnoredException
 from nonebot.typing import T_State
+from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from . import cards as cardmath
@@ -38,7 +39,24 @@ from .parse import parse_args, split_command
 from .registry import GameKind, find_kind, get_kind, kinds
 from .roster import check_alias
 from .settings import deep_merge
-from .runtime import Origin, Txn, directory, game_tz, in_game, ordered, reply, stamp, utcnow
+from .leases import leases
+from .runtime import (
+    NotOwner,
+    Origin,
+    Txn,
+    claim_delivery,
+    delivery_committed,
+    directory,
+    game_tz,
+    handling,
+    in_game,
+    note_contact,
+    ordered,
+    reply,
+    stamp,
+    utcnow,
+    wake_outbox,
+)
 
 # ---- duplicate events --------------------------------------------------------
 
@@ -145,14 +163,19 @@ async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher
     parsed = split_command(raw)
     origin = _origin(event)
     ticket, now = state.get("kernel_ticket") or stamp()[0], state.get("kernel_recv") or utcnow()
-    if parsed is None:
-        route = _plain_route(origin)
-        if route is not None:
-            async with ordered(ticket):
-                await _plain_text(origin, now, raw, images, *route)
-        return
-    call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest)
     async with ordered(ticket):
+        handling(origin)  # what this message causes records its delivery key (exactly once)
+        if origin.source == "group":
+            await directory.ensure_group(origin.group_id or "")
+        else:
+            await directory.ensure_user(origin.user_id)
+            await note_contact(origin.user_id, origin.self_id, now)
+        if parsed is None:
+            route = _plain_route(origin)
+            if route is not None:
+                await _plain_text(origin, now, raw, images, *route)
+            return
+        call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest)
         handled = await _dispatch(call, parsed.word)
     if handled:
         matcher.stop_propagation()
@@ -176,6 +199,8 @@ async def _dispatch(call: Call, word: str) -> bool:
     game_id = _game_for(call)
     kind = _kind_of(game_id)
     spec = _game_spec(kind, word, call.in_group) if kind else None
+    if isinstance(game_id, int) and not await leases.ensure(game_id):
+        return True  # another process serves this game and answers
     try:
         if spec is not None or word in KERNEL:
             check_length(call.rest, spec if spec is not None else KERNEL[word].spec)
@@ -269,8 +294,6 @@ def _check_who_where(spec: CommandSpec, txn: Txn, call: Call) -> Actor:
 
 async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None:
     async def work(txn: Txn) -> None:
-        if call.origin.dedup_key and await CommandLog.exists(dedup_key=call.origin.dedup_key):
-            raise Ignored()
         actor = _check_who_where(spec, txn, call)
         args = parse_args(spec, call.rest, txn.roster)
         await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(spec.name, args))
@@ -304,8 +327,6 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
         if player is None or txn.game.status not in ("running", "paused"):
             raise Ignored()  # while paused, text still reaches the game (a draft must not lose it)
         check_length(text, spec)
-        if origin.dedup_key and await CommandLog.exists(dedup_key=origin.dedup_key):
-            raise Ignored()
         actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), origin.private, origin.chat)
         cmd = Command(spec.name, {"text": text, "images": images})
         await txn.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
@@ -442,9 +463,22 @@ async def create(call: Call) -> None:
         settings = kind.engine.check_settings({})
     except Rejected as exc:
         raise Rejected(f"默认配置有误：{exc}") from None
+    try:
+        game = await _create_game(call, kind, settings, group, uid)
+    except IntegrityError:  # another process opened a game here at the same moment
+        await directory.ensure_group(group)
+        raise Ignored() from None
+    await directory.refresh(game.id)
+    await leases.ensure(game.id)
+    wake_outbox()
+
+
+async def _create_game(call: Call, kind: GameKind, settings: dict, group: str, uid: str) -> Game:
     async with in_transaction():
+        await claim_delivery(call.now)
         game = await Game.create(
             group_id=group,
+            live_group=group,
             self_id=call.origin.self_id,
             kind=kind.key,
             seed=secrets.token_hex(16),
@@ -465,10 +499,8 @@ async def create(call: Call) -> None:
             game_id=game.id,
             self_id=call.origin.self_id,
         )
-    await directory.refresh(game.id)
-    from .runtime import wake_outbox
-
-    wake_outbox()
+    delivery_committed()
+    return game
 
 
 def _default_tz() -> str:
@@ -489,10 +521,13 @@ async def signup(call: Call) -> None:
         parts = rest.split(maxsplit=1)
         if not parts or not parts[0].isdigit():
             raise Rejected("私聊报名请写群号和马甲：/报名 <群号> <马甲>")
+        await directory.ensure_group(parts[0])
         gid = directory.group_game.get(parts[0])
         alias = parts[1] if len(parts) > 1 else ""
     if gid is None:
         raise Rejected("这个群现在没有报名中的游戏。")
+    if not await leases.ensure(gid):
+        raise NotOwner()
     kind = _kind_of(gid)
     assert kind is not None
     if call.in_group and kind.private_signup:
@@ -669,6 +704,17 @@ async def extend(call: Call) -> None:
         raise Rejected("请写分钟数：/延时 10") from None
 
     async def work(txn: Txn) -> None:
+        stuck = list(await Timer.filter(game_id=txn.game.id, status="stuck"))
+        if stuck:  # a deadline whose work failed: try it again in N minutes
+            if minutes <= 0:
+                raise Rejected("出错停下的截止要往后延：/延时 <正数分钟>，或用 /推进 立即重试。")
+            for t in stuck:
+                t.status, t.attempts, t.ends_at = "armed", 0, call.now + timedelta(minutes=minutes)
+                await t.save()
+                txn.changed_timers.append(t)
+            await txn.audit(call.origin.user_id, "extend", f"出错的截止 {minutes} 分钟后重试", at=call.now)
+            await txn.say("reply", f"好的，{minutes} 分钟后（{fmt_local(stuck[0].ends_at, txn.tz)}）重新处理这一步。", call.origin)
+            return
         timers = [t for t in await txn.timers() if t.key == PHASE_TIMER]
         if not timers:
             raise Rejected("当前阶段没有截止时间，无需延时。")
@@ -983,6 +1029,7 @@ async def link_chat(call: Call) -> None:
         raise Rejected("请在要接入的群里发送：/绑定群 <游戏群号> <标签>，例如 /绑定群 123456 A")
     main, label = parts
     here = call.origin.group_id or ""
+    await directory.ensure_group(main)
     gid = directory.group_game.get(main)
     if gid is None or main in directory.chat_label:
         raise Rejected(f"群 {main} 现在没有游戏。")

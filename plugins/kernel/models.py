@@ -24,6 +24,8 @@ class Game(Model):
     started_at = fields.DatetimeField(null=True)
     ended_at = fields.DatetimeField(null=True)
     end_reason = fields.TextField(null=True)
+    # the group while the game is live, NULL after: one live game per group, even across processes
+    live_group = fields.CharField(max_length=32, null=True, unique=True)
 
     class Meta:
         table = "game"
@@ -67,6 +69,8 @@ class Timer(Model):
     status = fields.CharField(max_length=16, default="armed")  # armed|paused|fired|cancelled
     remaining = fields.FloatField(null=True)  # seconds left, while paused
     fired_at = fields.DatetimeField(null=True)
+    attempts = fields.IntField(default=0)  # failed firings so far (then retried with back-off, then parked)
+    last_error = fields.TextField(null=True)
 
     class Meta:
         table = "timer"
@@ -136,6 +140,8 @@ class Outbox(Model):
     created_at = fields.DatetimeField()
     sent_at = fields.DatetimeField(null=True)
     last_error = fields.TextField(null=True)
+    owner = fields.CharField(max_length=64, default="", db_index=True)  # the process that sends it
+    timeouts = fields.IntField(default=0)  # sends that timed out: maybe delivered, resent once at most
 
     class Meta:
         table = "outbox"
@@ -165,3 +171,39 @@ class Focus(Model):
 
     class Meta:
         table = "focus"
+
+
+class Delivery(Model):
+    """A message already acted on (its duplicate-detection key), written in the
+    same transaction as what it caused: a repeated delivery is applied once,
+    also after a restart and across processes."""
+
+    key = fields.CharField(max_length=128, primary_key=True)
+    at = fields.DatetimeField()
+
+    class Meta:
+        table = "delivery"
+
+
+class Lease(Model):
+    """Who serves what: ``game:<id>`` (one process per game) and ``node:<process>``
+    (a process's heartbeat). Renewed while alive; an expired lease may be taken."""
+
+    key = fields.CharField(max_length=64, primary_key=True)
+    owner = fields.CharField(max_length=64)
+    expires_at = fields.DatetimeField()
+
+    class Meta:
+        table = "lease"
+
+
+class Contact(Model):
+    """The bot account a user last wrote to privately: private messages go out
+    through it (the account the player is friends with)."""
+
+    user_id = fields.CharField(max_length=32, primary_key=True)
+    self_id = fields.CharField(max_length=32)
+    at = fields.DatetimeField()
+
+    class Meta:
+        table = "contact"

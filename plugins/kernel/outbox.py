@@ -19,6 +19,7 @@ from tortoise.functions import Min
 from tortoise.transactions import in_transaction
 
 from .config import Config
+from .leases import PROCESS
 from .models import Host, Outbox
 
 MAX_CHUNK = 2000  # characters per QQ message
@@ -27,6 +28,12 @@ IDLE = 30.0
 
 class NoBot(Exception):
     """No OneBot connection: wait, this is not a failed send."""
+
+
+class SendTimeout(Exception):
+    """The OneBot implementation did not answer in time: the message may have
+    been delivered (a crash between QQ's answer and our "sent" mark can also
+    resend once)."""
 
 
 Send = Callable[..., Awaitable[None]]  # (self_id, type, target, text, *, at_all=False)
@@ -89,6 +96,7 @@ async def enqueue(
             priority=priority,
             next_try_at=now,
             created_at=now,
+            owner=PROCESS,
         )
 
 
@@ -101,7 +109,7 @@ async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int 
     await Outbox.create(
         game_id=game_id, self_id=self_id, target_type="api", target_id=str(group_id),
         text=json.dumps({"action": action, "params": params}, ensure_ascii=False),
-        priority=1, next_try_at=now, created_at=now,
+        priority=1, next_try_at=now, created_at=now, owner=PROCESS,
     )
 
 
@@ -121,6 +129,8 @@ class OutboxWorker:
         self.free_at: dict[str, datetime] = {}
         self.failures_in_a_row = 0
         self.paused_until: datetime | None = None
+        self.nobot_until: datetime | None = None
+        self.inflight: dict[tuple[str, str], asyncio.Future] = {}
         self.wake = asyncio.Event()
         self._task: asyncio.Task | None = None
 
@@ -131,21 +141,28 @@ class OutboxWorker:
         return max(0.0, self.cfg.send_interval + self.rng.uniform(-j, j))
 
     async def tick(self) -> float:
-        """Send at most one message; return seconds to wait before the next tick."""
+        """Start sending at most one message; return seconds to wait before the
+        next tick. A send still unanswered after ``send_wait`` seconds goes on in
+        the background while other recipients' messages continue (one slow
+        recipient never blocks the queue)."""
         now = self.clock()
         if self.paused_until and now < self.paused_until:
             return (self.paused_until - now).total_seconds()
+        if self.nobot_until and now < self.nobot_until:
+            return (self.nobot_until - now).total_seconds()
         # the oldest pending message of each recipient (order is kept per recipient);
         # one aggregate query, so a large backlog costs the database, not Python
         head_ids = (
-            await Outbox.filter(status="pending")
+            await Outbox.filter(status="pending", owner=PROCESS)
             .annotate(first=Min("id"))
             .group_by("target_type", "target_id")
             .values_list("first", flat=True)
         )
         if not head_ids:
             return IDLE
-        heads = list(await Outbox.filter(id__in=list(head_ids)))
+        heads = [r for r in await Outbox.filter(id__in=list(head_ids)) if (r.target_type, r.target_id) not in self.inflight]
+        if not heads:
+            return 0.5
         epoch = datetime.min.replace(tzinfo=timezone.utc)
 
         def ready_at(r: Outbox) -> datetime:
@@ -156,22 +173,33 @@ class OutboxWorker:
             return max(0.01, min((ready_at(r) - now).total_seconds() for r in heads))
         row = min(ready, key=lambda r: (r.priority, r.id))
         batch = await self._replies_after(row, now)
+        recipient = (row.target_type, row.target_id)
+        task = asyncio.ensure_future(self._deliver(row, batch, now))
+        self.inflight[recipient] = task
+        task.add_done_callback(lambda _t: self.inflight.pop(recipient, None))
+        await asyncio.wait({task}, timeout=self.cfg.send_wait)
+        self.free_at[row.target_type] = now + timedelta(seconds=self.interval(row.target_type))
+        return 0.0
+
+    async def _deliver(self, row: Outbox, batch: list[Outbox], now: datetime) -> None:
         text = "\n".join([row.text] + [r.text for r in batch])
         try:
             extra = {k: v for k, v in (("at_all", row.at_all), ("image", row.image)) if v}
             await self.send(row.self_id, row.target_type, row.target_id, text, **extra)
         except NoBot:
-            return 2.0
+            self.nobot_until = now + timedelta(seconds=2)
         except Exception as exc:  # noqa: BLE001 - any failed send is retried
-            await self._failed(row, now, exc)
+            try:
+                await self._failed(row, now, exc)
+            except Exception as e2:  # noqa: BLE001
+                logger.opt(exception=e2).error("outbound queue: recording a failure failed")
         else:
             self.failures_in_a_row = 0
             async with in_transaction():
                 await Outbox.filter(id=row.id).update(status="sent", sent_at=now, attempts=row.attempts + 1)
                 if batch:
                     await Outbox.filter(id__in=[r.id for r in batch]).update(status="sent", sent_at=now, attempts=1)
-        self.free_at[row.target_type] = now + timedelta(seconds=self.interval(row.target_type))
-        return 0.0
+        self.wake.set()
 
     async def _replies_after(self, row: Outbox, now: datetime) -> list[Outbox]:
         """Replies waiting behind ``row`` for the same group go out with it as one
@@ -195,21 +223,30 @@ class OutboxWorker:
 
     async def _failed(self, row: Outbox, now: datetime, exc: Exception) -> None:
         attempts = row.attempts + 1
+        timed_out = isinstance(exc, (SendTimeout, asyncio.TimeoutError))
+        timeouts = row.timeouts + (1 if timed_out else 0)
         self.failures_in_a_row += 1
         logger.warning(f"send failed ({attempts}x) to {row.target_type} {row.target_id}: {exc!r}")
+        # a timeout may have been delivered: resend it once at most
+        give_up = attempts >= self.cfg.send_max_attempts or timeouts >= 2
         async with in_transaction():
-            if attempts >= self.cfg.send_max_attempts:
-                await Outbox.filter(id=row.id).update(status="failed", attempts=attempts, last_error=repr(exc)[:500])
-                await self._tell_hosts(
-                    row,
-                    f"【发送失败】发给{'群' if row.target_type == 'group' else 'QQ'} {row.target_id} 的消息重试 "
-                    f"{attempts} 次仍失败，已放弃。请确认对方已加机器人好友，并让其发送 /我的身份 重新获取私密信息。",
-                    now,
+            if give_up:
+                await Outbox.filter(id=row.id).update(
+                    status="failed", attempts=attempts, timeouts=timeouts, last_error=repr(exc)[:500]
                 )
+                where = f"{'群' if row.target_type == 'group' else 'QQ'} {row.target_id}"
+                if timeouts:
+                    note = (f"【发送超时】发给{where}的消息 QQ 没有及时回应（{timeouts} 次），可能已送达，"
+                            "为免重复不再重发。请向对方确认；若没收到，请让其发送 /我的身份 重新获取私密信息。")
+                else:
+                    note = (f"【发送失败】发给{where}的消息重试 {attempts} 次仍失败，已放弃。"
+                            "请确认对方已加机器人好友，并让其发送 /我的身份 重新获取私密信息。")
+                await self._tell_hosts(row, note, now)
             else:
                 delay = self.cfg.send_backoff * (2 ** (attempts - 1))
                 await Outbox.filter(id=row.id).update(
-                    attempts=attempts, next_try_at=now + timedelta(seconds=delay), last_error=repr(exc)[:500]
+                    attempts=attempts, timeouts=timeouts, next_try_at=now + timedelta(seconds=delay),
+                    last_error=repr(exc)[:500],
                 )
             if self.failures_in_a_row >= self.cfg.send_pause_after:
                 self.paused_until = now + timedelta(seconds=self.cfg.send_pause_seconds)
@@ -250,6 +287,8 @@ class OutboxWorker:
             self._task = asyncio.get_running_loop().create_task(self.run())
 
     async def stop(self) -> None:
+        for t in list(self.inflight.values()):
+            t.cancel()
         if self._task:
             self._task.cancel()
             try:

@@ -14,7 +14,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
+from contextvars import ContextVar
+
 from nonebot.log import logger
+from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from . import cards as cardmath
@@ -43,7 +46,8 @@ from .engine import (
     SetTimer,
     Timer as TimerInfo,
 )
-from .models import Audit, Card, Chat, CommandLog, Focus, Game, Host, Player, Timer
+from .leases import leases
+from .models import Audit, Card, Chat, CommandLog, Contact, Delivery, Focus, Game, Host, Player, Timer
 from .outbox import enqueue, enqueue_api
 from .registry import GameKind, get_kind
 from .roster import Entry, Roster
@@ -166,6 +170,33 @@ class Directory:
         users |= {h.user_id for h in await Host.filter(game_id=g.id)}
         self.members[g.id] = users
 
+    async def ensure_group(self, group: str) -> None:
+        """With a shared database another process may have opened, changed or
+        ended the game of this group: look it up unless we serve it."""
+        if not leases.shared or not group:
+            return
+        known = self.group_game.get(group)
+        if known is not None and leases.owns(known):
+            return
+        ids = set(await Game.filter(group_id=group, status__in=LIVE).values_list("id", flat=True))
+        ids |= set(await Chat.filter(group_id=group, game__status__in=LIVE).values_list("game_id", flat=True))
+        if known is not None:
+            ids.add(known)
+        for gid in sorted(ids):
+            await self.refresh(gid)
+
+    async def ensure_user(self, user_id: str) -> None:
+        """The same for the games a user plays or hosts (private routing)."""
+        if not leases.shared:
+            return
+        known = self.games_of(user_id)
+        if known and all(leases.owns(g) for g in known):
+            return
+        ids = set(await Player.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True))
+        ids |= set(await Host.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True))
+        for gid in sorted(ids | set(known)):
+            await self.refresh(gid)
+
     def games_of(self, user_id: str) -> list[int]:
         return sorted(gid for gid, users in self.members.items() if user_id in users)
 
@@ -182,6 +213,17 @@ class Directory:
 
 
 directory = Directory()
+
+
+_contact_seen: dict[str, str] = {}
+
+
+async def note_contact(user_id: str, self_id: str, now: datetime) -> None:
+    """Remember which bot account a user writes to privately (written on change)."""
+    if _contact_seen.get(user_id) == self_id:
+        return
+    await Contact.update_or_create(defaults={"self_id": self_id, "at": now}, user_id=user_id)
+    _contact_seen[user_id] = self_id
 
 
 # ---- where a command came from -------------------------------------------------
@@ -214,10 +256,57 @@ class Origin:
         return f"{self.self_id}:{peer}:{self.message_id}"
 
 
+# ---- exactly once: the delivery key of the message being handled ----------------
+
+
+@dataclass
+class _Claim:
+    key: str
+    owned: bool = False  # recorded by a committed transaction of this handling
+
+
+_claim: ContextVar[_Claim | None] = ContextVar("kernel_delivery", default=None)
+
+
+def handling(origin: Origin) -> None:
+    """Start handling a message: what it causes records its delivery key."""
+    key = origin.dedup_key
+    _claim.set(_Claim(key) if key else None)
+
+
+async def seen(origin: Origin) -> bool:
+    """The message was already acted on (before a restart, or by another process)."""
+    key = origin.dedup_key
+    return key is not None and await Delivery.exists(key=key)
+
+
+async def claim_delivery(now: datetime) -> None:
+    """Inside a transaction: record that the message being handled was acted
+    on, in the same transaction as what it causes; Ignored if it already was."""
+    c = _claim.get()
+    if c is None or c.owned:
+        return
+    try:
+        await Delivery.create(key=c.key, at=now)
+    except IntegrityError:
+        raise Ignored() from None
+
+
+def delivery_committed() -> None:
+    c = _claim.get()
+    if c is not None:
+        c.owned = True
+
+
 async def reply(origin: Origin, text: str, *, game_id: int | None = None) -> None:
     """Answer where the command came from (through the queue, high priority)."""
-    async with in_transaction():
-        await _reply_rows(origin, text, game_id)
+    try:
+        async with in_transaction():
+            await claim_delivery(utcnow())
+            await _reply_rows(origin, text, game_id)
+    except Ignored:
+        return  # already answered (a repeated delivery)
+    delivery_committed()
     wake_outbox()
 
 
@@ -241,6 +330,7 @@ async def _reply_rows(origin: Origin, text: str, game_id: int | None) -> None:
 
 _outbox_wake: Callable[[], None] | None = None
 _arm: Callable[[Timer], None] | None = None
+_retry: Callable[[int, datetime], None] | None = None
 
 
 def wake_outbox() -> None:
@@ -248,9 +338,10 @@ def wake_outbox() -> None:
         _outbox_wake()
 
 
-def set_hooks(outbox_wake: Callable[[], None], arm: Callable[[Timer], None]) -> None:
-    global _outbox_wake, _arm
-    _outbox_wake, _arm = outbox_wake, arm
+def set_hooks(outbox_wake: Callable[[], None], arm: Callable[[Timer], None],
+              retry: Callable[[int, datetime], None] | None = None) -> None:
+    global _outbox_wake, _arm, _retry
+    _outbox_wake, _arm, _retry = outbox_wake, arm, retry
 
 
 # ---- a game transaction -----------------------------------------------------
@@ -267,6 +358,7 @@ class Txn:
     superusers: set[str]
     changed_timers: list[Timer] = field(default_factory=list)
     refresh_directory: bool = False
+    _contacts: dict[str, str] | None = None
 
     @classmethod
     async def open(cls, game_id: int, superusers: set[str]) -> "Txn":
@@ -326,7 +418,16 @@ class Txn:
         else:
             targets = [("private", self.seat(int(to)).user_id, "")]
         for kind, target, prefix in targets:
-            await enqueue(kind, target, prefix + text, game_id=g.id, self_id=g.self_id, priority=priority, image=image)
+            self_id = await self.account_for(target) if kind == "private" else g.self_id
+            await enqueue(kind, target, prefix + text, game_id=g.id, self_id=self_id, priority=priority, image=image)
+
+    async def account_for(self, user_id: str) -> str:
+        """The bot account a private message to ``user_id`` goes out through:
+        the one they last wrote to, else the game's."""
+        if self._contacts is None:
+            users = [p.user_id for p in self.players] + self.hosts
+            self._contacts = dict(await Contact.filter(user_id__in=users).values_list("user_id", "self_id"))
+        return self._contacts.get(user_id) or self.game.self_id
 
     async def audit(self, actor: str, action: str, detail: str, seq: int | None = None, at: datetime | None = None) -> None:
         await Audit.create(game_id=self.game.id, seq=seq, actor=actor, action=action, detail=detail, at=at or utcnow())
@@ -337,16 +438,17 @@ class Txn:
 
     async def set_timer(self, key: str, ends_at: datetime, now: datetime) -> None:
         paused = self.game.status == "paused"
-        existing = await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused")).first()
+        existing = await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused", "stuck")).first()
         t = existing or Timer(game_id=self.game.id, key=key)
         t.ends_at = ends_at
         t.status = "paused" if paused else "armed"
+        t.attempts, t.last_error = 0, None
         t.remaining = max(0.0, (ends_at - now).total_seconds()) if paused else None
         await t.save()
         self.changed_timers.append(t)
 
     async def cancel_timer(self, key: str) -> None:
-        for t in await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused")):
+        for t in await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused", "stuck")):
             t.status = "cancelled"
             await t.save()
             self.changed_timers.append(t)
@@ -511,10 +613,10 @@ class Txn:
 
     async def finish(self, summary: str, now: datetime, seq: int | None = None) -> None:
         g = self.game
-        g.status, g.ended_at = "ended", now
+        g.status, g.ended_at, g.live_group = "ended", now, None
         g.phase_key, g.phase_label = "ended", "已结束"
         await g.save()
-        for t in await self.timers():
+        for t in await Timer.filter(game_id=g.id, status__in=("armed", "paused", "stuck")):
             t.status = "cancelled"
             await t.save()
             self.changed_timers.append(t)
@@ -524,12 +626,22 @@ class Txn:
         self.refresh_directory = True
 
 
+class NotOwner(Ignored):
+    """Another process serves this game: stay silent, it answers."""
+
+
 async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]) -> T:
     """Run ``work`` for one game in one transaction (the caller holds the
-    arrival-order lock). A Rejected raised by ``work`` rolls everything back."""
+    arrival-order lock). A Rejected raised by ``work`` rolls everything back;
+    the delivery key of the message being handled is recorded first, in the
+    same transaction, so a repeated delivery changes nothing."""
+    if not await leases.ensure(game_id):
+        raise NotOwner()
     async with in_transaction():
         txn = await Txn.open(game_id, superusers)
+        await claim_delivery(utcnow())
         result = await work(txn)
+    delivery_committed()
     await after_commit(txn)
     return result
 
@@ -540,12 +652,21 @@ async def after_commit(txn: Txn) -> None:
             _arm(t)
     if txn.refresh_directory:
         await directory.refresh(txn.game.id)
+    if txn.game.status == "ended":
+        await leases.release(txn.game.id)
     wake_outbox()
+
+
+DEADLINE_BACKOFF = (5.0, 30.0, 120.0)
+"""Seconds before each retry of a deadline whose work failed; then it is parked."""
 
 
 async def fire_timer(timer_id: int, superusers: set[str]) -> None:
     """A deadline passed: apply it once. A timer that was moved, paused,
-    cancelled or already fired is skipped."""
+    cancelled or already fired is skipped. If its work fails, everything is
+    rolled back and it is retried with back-off, then parked with the hosts
+    told (the game never silently stops)."""
+    _claim.set(None)
     t = await Timer.get_or_none(id=timer_id)
     if t is None or t.status != "armed":
         return
@@ -565,7 +686,50 @@ async def fire_timer(timer_id: int, superusers: set[str]) -> None:
     try:
         async with ordered(ticket):
             await in_game(t.game_id, superusers, work)  # type: ignore[attr-defined]
-    except Rejected as exc:
-        logger.warning(f"timer {timer_id} refused: {exc}")
     except Ignored:
         pass
+    except Exception as exc:  # noqa: BLE001 - a failed deadline is retried, then parked, never lost
+        logger.opt(exception=exc).error(f"timer {timer_id} ({t.key}) failed")
+        async with ordered(stamp()[0]):
+            await _deadline_failed(timer_id, superusers, exc, now)
+
+
+async def _deadline_failed(timer_id: int, superusers: set[str], exc: Exception, now: datetime) -> None:
+    error = str(exc) if isinstance(exc, Rejected) else f"{type(exc).__name__}: {exc}"
+    retry_at: datetime | None = None
+
+    async def work(txn: Txn) -> None:
+        nonlocal retry_at
+        t = await Timer.get(id=timer_id)
+        if t.status != "armed":
+            return
+        t.attempts += 1
+        t.last_error = error[:500]
+        label = txn.game.phase_label or t.key
+        if t.attempts <= len(DEADLINE_BACKOFF):
+            retry_at = now + timedelta(seconds=DEADLINE_BACKOFF[t.attempts - 1])
+            await t.save()
+            await txn.audit("kernel", "deadline_retry", f"{label}：第 {t.attempts} 次出错，稍后重试（{error[:200]}）", at=now)
+            return
+        t.status = "stuck"
+        await t.save()
+        txn.changed_timers.append(t)
+        await txn.audit("kernel", "deadline_stuck", f"{label}：{error[:200]}", at=now)
+        await txn.say(
+            HOSTS,
+            f"【出错】「{label}」到时后的处理连续 {t.attempts} 次出错，游戏停在这一步，没有任何改动。"
+            f"错误：{error[:200]}\n请发送 /推进 重试这一步，或 /延时 <分钟> 过一会儿再自动处理；仍出错请联系机器人管理员（错误已记录）。",
+            None,
+        )
+
+    try:
+        await in_game(await _game_of_timer(timer_id), superusers, work)
+    except Ignored:
+        return
+    if retry_at is not None and _retry:
+        _retry(timer_id, retry_at)
+
+
+async def _game_of_timer(timer_id: int) -> int:
+    t = await Timer.get(id=timer_id)
+    return t.game_id  # type: ignore[attr-defined]

@@ -1,0 +1,151 @@
+"""Several processes, one database: each game is served by one process at a
+time, under a lease row that its owner renews. A process that does not own a
+game neither answers its commands nor sends its queued messages; a game whose
+owner died (its lease expired) is taken over by another process within one
+lease period. On SQLite there is one process (the file is locked), so every
+lease is simply ours."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta, timezone
+
+from nonebot.log import logger
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from .models import Delivery, Game, Lease, Outbox
+
+PROCESS = f"{socket.gethostname()[:24]}:{os.getpid()}:{secrets.token_hex(3)}"
+"""This process's name in lease rows and outbox rows."""
+
+LIVE = ("signup", "running", "paused")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def game_key(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+NODE_KEY = f"node:{PROCESS}"
+
+
+class Leases:
+    def __init__(self) -> None:
+        self.ttl = 30.0
+        self.shared = False  # True on PostgreSQL: other processes may serve the same database
+        self.valid_until: dict[int, datetime] = {}  # games we own -> lease expiry as last written
+        self.on_acquire: Callable[[int], Awaitable[None]] | None = None
+        self._task: asyncio.Task | None = None
+
+    def configure(self, *, ttl: float, shared: bool, on_acquire: Callable[[int], Awaitable[None]]) -> None:
+        self.ttl, self.shared, self.on_acquire = ttl, shared, on_acquire
+
+    def owns(self, game_id: int, now: datetime | None = None) -> bool:
+        until = self.valid_until.get(game_id)
+        return until is not None and until - timedelta(seconds=self.ttl / 3) > (now or utcnow())
+
+    async def ensure(self, game_id: int) -> bool:
+        """True when this process serves ``game_id`` (taking a free or expired
+        lease of a live game if needed)."""
+        now = utcnow()
+        if self.owns(game_id, now):
+            return True
+        return await self._take(game_id, now)
+
+    async def _take(self, game_id: int, now: datetime) -> bool:
+        until = now + timedelta(seconds=self.ttl)
+        key = game_key(game_id)
+        fresh = game_id not in self.valid_until
+        try:
+            async with in_transaction():
+                n = await Lease.filter(key=key).filter(owner=PROCESS).update(expires_at=until)
+                if n == 0:
+                    # alone on the database (SQLite is locked to one process): a lease left
+                    # by a killed predecessor is ours at once
+                    free = Lease.filter(key=key) if not self.shared else Lease.filter(key=key, expires_at__lt=now)
+                    n = await free.update(owner=PROCESS, expires_at=until)
+                    fresh = True
+                if n == 0:
+                    if await Lease.exists(key=key):
+                        self.valid_until.pop(game_id, None)
+                        return False
+                    if not await Game.exists(id=game_id, status__in=LIVE):
+                        return False
+                    await Lease.create(key=key, owner=PROCESS, expires_at=until)
+                    fresh = True
+                if fresh:  # what the previous owner left unsent is ours to send now
+                    await Outbox.filter(game_id=game_id, status="pending").exclude(owner=PROCESS).update(owner=PROCESS)
+        except IntegrityError:  # another process inserted it at the same moment
+            return False
+        self.valid_until[game_id] = until
+        if fresh:
+            logger.info(f"kernel: this process now serves game {game_id}")
+            if self.on_acquire:
+                await self.on_acquire(game_id)
+        return True
+
+    async def release(self, game_id: int) -> None:
+        """The game ended: let the lease go (nobody needs to take it over)."""
+        self.valid_until.pop(game_id, None)
+        await Lease.filter(key=game_key(game_id), owner=PROCESS).delete()
+
+    async def renew(self) -> None:
+        """Renew our leases, notice lost ones, take over orphaned games, adopt
+        the unsent messages of dead processes, prune old delivery keys."""
+        now = utcnow()
+        until = now + timedelta(seconds=self.ttl)
+        await Lease.filter(owner=PROCESS).update(expires_at=until)
+        if not await Lease.exists(key=NODE_KEY):
+            await Lease.create(key=NODE_KEY, owner=PROCESS, expires_at=until)
+        mine = {int(k.split(":", 1)[1]) for k in await Lease.filter(owner=PROCESS, key__startswith="game:").values_list("key", flat=True)}
+        for gid in list(self.valid_until):
+            if gid in mine:
+                self.valid_until[gid] = until
+            else:
+                logger.warning(f"kernel: lost the lease of game {gid}")
+                self.valid_until.pop(gid, None)
+        # games nobody serves (never leased, or the owner died)
+        live = await Game.filter(status__in=LIVE).values_list("id", flat=True)
+        held = {k: o for k, o in await Lease.filter(key__startswith="game:", expires_at__gte=now).values_list("key", "owner")}
+        for gid in sorted(live):
+            if game_key(gid) not in held or (not self.shared and gid not in self.valid_until):
+                await self._take(gid, now)
+        # a dead process's messages that belong to no game
+        dead = [k.split(":", 1)[1] for k in await Lease.filter(key__startswith="node:", expires_at__lt=now).values_list("key", flat=True)]
+        if dead:
+            await Outbox.filter(owner__in=dead, status="pending").update(owner=PROCESS)
+            await Lease.filter(key__in=[f"node:{d}" for d in dead]).delete()
+        await Delivery.filter(at__lt=now - timedelta(days=7)).delete()
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.renew()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - keep renewing
+                logger.opt(exception=exc).error("kernel: lease renewal failed")
+            await asyncio.sleep(self.ttl / 3)
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+        await Lease.filter(owner=PROCESS).delete()  # a clean stop hands everything over at once
+        self.valid_until.clear()
+
+
+leases = Leases()
