@@ -7,22 +7,13 @@ import sqlite3
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from fake_onebot import BotProcess, FakeOneBot
+from fake_onebot import BotProcess, FakeOneBot, postgres_skip_reason
 
 GROUP = "880001"
 
 
-def _postgres_up() -> bool:
-    import socket
-
-    try:
-        socket.create_connection(("127.0.0.1", 5432), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not _postgres_up(), reason="no PostgreSQL on 127.0.0.1:5432"))])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    postgres_skip_reason() is not None, reason=postgres_skip_reason() or ""))])
 async def database_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite://{tmp_path / 'bot.sqlite3'}"

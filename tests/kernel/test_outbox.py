@@ -152,3 +152,63 @@ async def test_replies_to_a_group_go_out_together_in_order(nonebug_init):
     assert merged == [f"u{i}：第 {i + 1} 号票" for i in range(88)]
     assert len(texts_sent) <= 4
     assert await Outbox.filter(status="pending").count() == 0
+
+
+# ---- a fair queue (issue 10 item 5) -------------------------------------------
+
+
+class SlowRecorder(Recorder):
+    """Sends to ``slow`` hang until released, then time out (OneBot's api_timeout)."""
+
+    def __init__(self, clock):
+        super().__init__(clock)
+        import asyncio
+
+        self.release = asyncio.Event()
+        self.tries: list[str] = []
+
+    async def __call__(self, self_id, target_type, target_id, text, **kw):
+        from plugins.kernel.outbox import SendTimeout
+
+        self.tries.append(target_id)
+        if target_id == "slow":
+            await self.release.wait()
+            raise SendTimeout("WebSocket call api send_private_msg timeout")
+        self.sent.append((self.clock.now, target_type, target_id, text))
+
+
+async def test_a_slow_recipient_never_blocks_the_others(nonebug_init):
+    await _fresh()
+    game = await Game.create(group_id="9101", kind="demo", seed="s", created_by="h")
+    await Host.create(game=game, user_id="h1", added_by="h")
+    clock = Clock()
+    rec = SlowRecorder(clock)
+    cfg = Config(send_interval=1.0, send_jitter=0.0, group_send_interval=0.5, send_wait=0.05, send_backoff=2.0)
+    worker = OutboxWorker(cfg, rec, clock=clock)
+    await enqueue("private", "slow", "给慢的人", game_id=game.id)
+    for i in range(3):
+        await enqueue("private", f"p{i}", f"私聊{i}", game_id=game.id)
+        await enqueue("group", "9101", f"群消息{i}", game_id=game.id)
+    for _ in range(40):  # everyone else is served while the slow send hangs
+        if len(rec.sent) == 6:
+            break
+        clock.now += timedelta(seconds=await worker.tick())
+    assert sorted(t for *_, t in rec.sent) == sorted([f"私聊{i}" for i in range(3)] + [f"群消息{i}" for i in range(3)])
+    assert rec.tries.count("slow") == 1  # not resent while in flight
+    # it times out: maybe delivered, so it is resent once at most
+    rec.release.set()
+    import asyncio
+
+    await asyncio.sleep(0.01)
+    row = await Outbox.get(game_id=game.id, target_id="slow")
+    assert row.status == "pending" and row.timeouts == 1
+    for _ in range(40):
+        row = await Outbox.get(game_id=game.id, target_id="slow")
+        if row.status != "pending":
+            break
+        clock.now += timedelta(seconds=await worker.tick())
+        await asyncio.sleep(0)
+    assert row.status == "failed" and row.timeouts == 2
+    assert rec.tries.count("slow") == 2
+    note = await Outbox.get(game_id=game.id, target_id="h1")
+    assert "可能已送达" in note.text and "不再重发" in note.text

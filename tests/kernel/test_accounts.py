@@ -1,0 +1,23 @@
+"""Several bot accounts (issue 10 item 6): private messages go out through the
+account the player (or host) last wrote to — the one they are friends with."""
+
+from harness import Harness
+
+from plugins.kernel.models import Outbox
+
+
+async def test_private_messages_use_the_account_last_written_to(harness):
+    h = harness
+    other = Harness(self_id="998", group=h.group_id)
+    await h.group("1", "/创建 测试局", role="owner")
+    await h.group("31", "/报名 甲")
+    await h.group("32", "/报名 乙")
+    await h.group("1", "/开始")
+    await other.private("1", "/在吗")  # the host writes to the second account
+    await h.private("31", "/密 你好")  # a player's secret goes to the hosts
+    row = await Outbox.filter(target_type="private", target_id="1", text__contains="密语").order_by("-id").first()
+    assert row is not None and row.self_id == "998"
+    await h.private("1", "/在吗")  # back to the first account
+    await h.private("31", "/密 再见")
+    row = await Outbox.filter(target_type="private", target_id="1", text__contains="再见").first()
+    assert row is not None and row.self_id == "999"
