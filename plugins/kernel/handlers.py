@@ -212,16 +212,28 @@ async def _dispatch(call: Call, word: str) -> bool:
             other = _game_spec(kind, word, not call.in_group)
             assert other is not None
             await call.say(_place_hint(other, call))
+        elif not call.in_group and _any_game_word(word):
+            _need_game(call, game_id)  # a game's command from someone in no game (or several): say so
+            return False
         else:
             return False  # not ours: stay silent
     except Rejected as exc:
-        await call.say(str(exc), game_id if isinstance(game_id, int) else None)
+        await refused(call.origin, exc, game_id if isinstance(game_id, int) else None)
     except Ignored:
         pass
     except Exception as exc:  # noqa: BLE001 - a bug must still get an answer; nothing was applied
         logger.opt(exception=exc).error(f"command /{word} failed")
         await call.say("机器人出错了，这条命令没有生效（已记录）。请稍后再试，或联系主持。")
     return True
+
+
+def _any_game_word(word: str) -> bool:
+    return any(word in spec.words for k in kinds() for spec in k.commands)
+
+
+async def refused(origin: Origin, exc: Rejected, game_id: int | None) -> None:
+    """A command was refused: nothing of it was applied; say why."""
+    await reply(origin, str(exc), game_id=game_id)
 
 
 def _game_for(call: Call) -> int | None | list[int]:
@@ -334,7 +346,7 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
     try:
         await in_game(game_id, _superusers(), work)
     except Rejected as exc:
-        await reply(origin, str(exc), game_id=game_id)
+        await refused(origin, exc, game_id)
     except Ignored:
         pass
     except Exception as exc:  # noqa: BLE001 - a bug must still get an answer; nothing was applied

@@ -77,3 +77,9 @@ async def test_overlong_text_is_refused_and_changes_nothing(harness):
     # a host's command may be longer (identity files, score sheets)
     out = await h.group("1", "/公告 " + "长" * 6000)
     assert "太长了" not in texts(out)
+
+
+async def test_a_game_command_from_someone_in_no_game_is_answered(harness):
+    h = harness
+    out = await h.private("5151", "/票 3")
+    assert "你现在没有参加任何游戏" in texts(out)
