@@ -25,11 +25,14 @@ TOP_KEYS = (
     "variant", "title", "room_mode", "room_groups", "prep_minutes", "day_end", "rooms_end",
     "night_end", "verdict_minutes", "min_posts", "auto_cards", "tie_without_chief",
     "max_submissions", "points", "guards", "prisoners", "signup", "deal", "timezone",
+    "top_ties", "guards_dead_bonus", "auction", "characters",
 )
 ROLE_KEYS = ("id", "name", "text", "crimes", "murderer", "side", "win", "abilities")
 ABILITY_KEYS = ("kind", "uses", "name", "when", "compulsory", "optional", "with")
 SIGNUP_KEYS = ("number", "nickname", "contact", "first", "second")
 MIN_PLAYERS, MAX_PLAYERS = 10, 14
+TOP_TIES = ("none", "all", "drawn")
+GUARDS_DEAD_BONUS = ("living", "all")
 
 
 def load_variant(name: str) -> dict[str, Any]:
@@ -185,13 +188,17 @@ def validate(s: dict[str, Any]) -> None:
             parse_hhmm(str(s.get(key, "")))
         except ValueError as exc:
             errors.append(f"{key}：{exc}。")
-    for key, low in (("prep_minutes", 0), ("verdict_minutes", 1), ("min_posts", 0), ("max_submissions", 1)):
+    for key, low in (("prep_minutes", 0), ("verdict_minutes", 1), ("min_posts", 0), ("max_submissions", 0)):
         if not _is_int(s.get(key)) or s[key] < low:
             errors.append(f"{key} 应为不小于 {low} 的整数。")
     if not isinstance(s.get("auto_cards"), bool):
         errors.append("auto_cards 只能是 true 或 false。")
     if s.get("tie_without_chief") not in ("nothing", "random"):
         errors.append("tie_without_chief 只能是 nothing 或 random。")
+    if s.get("top_ties") not in TOP_TIES:
+        errors.append("top_ties 只能是 none（平票则无万人迷/讨厌鬼）、all（平票者都算）或 drawn（平票者中抽一人）。")
+    if s.get("guards_dead_bonus") not in GUARDS_DEAD_BONUS:
+        errors.append("guards_dead_bonus 只能是 living（看守全灭时仍在狱中或已释放的囚犯）或 all（所有囚犯）。")
     points = s.get("points")
     if not isinstance(points, dict):
         errors.append("[points] 应为表。")
