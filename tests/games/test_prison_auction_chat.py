@@ -79,13 +79,15 @@ async def test_prison_alias_auction_through_the_bot(harness):
     assert "已记录你的出价" in texts(await pm(qq(3), "/竞拍 第一志愿=基德:50 第二志愿=目暮:1"))  # a guard
     assert "已记录你的出价" in texts(await pm(qq(2), "/竞拍 第一志愿=目暮:50"))
     assert "第一志愿 目暮 50 币" in texts(await pm(qq(2), "/我的身份"))
+    bids = private_to(await pm(HOST, "/竞拍"), HOST)  # the host sees every standing bid
+    assert "已出价 5/12 人" in bids and f"3号 基德（QQ {qq(3)}" in bids
     roster = texts(await grp(qq(5), "/名单"))
     assert "3号 基德" in roster  # still the sign-up aliases
 
     out = await grp(HOST, "/推进")
     seen.extend(out)
     gt = group_to(out, h.group_id)
-    assert "竞拍结束" in gt and "囚犯游戏开始" in gt
+    assert "竞拍结束" in gt and "身份已发出！\n看守：1号柯南" in gt
     aliases = {p.seat: p.alias for p in await Player.filter(game__group_id=h.group_id)}
     assert (aliases[1], aliases[7], aliases[8], aliases[2]) == ("柯南", "灰原", "基德", "目暮")
     assert aliases[3] in ("小兰", "高木", "佐藤", "步美", "元太")  # drawn; its sign-up alias went to 8

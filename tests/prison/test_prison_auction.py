@@ -174,6 +174,10 @@ def test_during_the_auction_only_bids_count(game):
     assert "出价是匿名的" in g.reject(1, "bid", private=False, text="第一志愿=柯南:1")
     assert g.reject(None, "bid", text="第一志愿=柯南:1") == "你不是本局玩家。"
     assert "已出价 0/12 人" in ENGINE.status(g.state)
+    g.do(4, "bid", text="第一志愿=灰原:9")
+    table = g.do(None, "bid", host=True)[0].text  # a host's /竞拍: every standing bid, privately
+    assert "已出价 1/12 人" in table and "4号 马甲4（QQ 10004，余额 100）：第一志愿 灰原 9 币" in table
+    assert "出价表保密" in g.reject(None, "bid", host=True, private=False)
     assert "本局角色：柯南、基德（限囚犯）" in ENGINE.private_info(g.state, 1)
     rooms = auction_game(game, {"room_mode": "group"}, chats=("880100",))
     assert ENGINE.may_join(rooms.state, "880100", 1) is False  # no room is open

@@ -122,7 +122,14 @@ def _bid_text(state: m.JSON, seat: int) -> str:
 
 
 def bid(state: m.JSON, actor: Any, text: str, ctx: Ctx) -> list[Any]:
-    """/竞拍 — private; changes only what it names; refused whole if any part is wrong."""
+    """/竞拍 — private; changes only what it names; refused whole if any part is wrong.
+    A host (not playing) gets the table of bids instead."""
+    if actor.is_host and (actor.seat is None or str(actor.seat) not in state["players"]):
+        if "auction" not in state:
+            raise Rejected("本局没有竞拍马甲（没有载入剧本角色表 characters）。")
+        if not actor.private:
+            raise Rejected("出价表保密，请私聊我发送 /竞拍 查看。")
+        return [Say("reply", host_table(state))]
     seat = c.member(state, actor)
     if state["phase"] != "auction":
         if "auction" in state:
@@ -273,20 +280,36 @@ def close(state: m.JSON, ctx: Ctx) -> list[Any]:
         results[str(s)] = {**res, "balance": a["balances"][str(s)] - res["coins"]}
         new["players"][str(s)]["signup_alias"] = m.player(state, s)["alias"]
     new["auction"] = {"bids": a["bids"], "balances": a["balances"], "results": results, "closed_seq": ctx.seq}
-    table = ["竞拍结果（保密）："]
-    for s in state["order"]:
-        res = results[str(s)]
-        paid = f"{HOW_TEXT[res['how']]} {res['coins']} 币" if res["how"] != "draw" else "抽签"
-        table.append(f"{s}号 {res['name']} ← {paid}（报名马甲 {m.player(state, s)['alias']}，QQ {m.player(state, s)['user_id']}；"
-                     f"{_bid_text(state, s)}；分到{'看守' if kinds[s] == 'guard' else '囚犯'}）")
     head: list[Any] = [
         Rename(tuple((s, won[s]["name"]) for s in state["order"])),
         Say("group", "竞拍结束，每人的马甲已换成拍得的角色（座位号不变，/名单 可查看）。"),
-        Say("hosts", "\n".join(table)),
     ]
     state.clear()
     state.update(new)
-    return head + fx
+    return head + [Say("hosts", host_table(state))] + fx
+
+
+def host_table(state: m.JSON) -> str:
+    """For hosts only: every bid, and after the close how each character went (with QQ)."""
+    a = state["auction"]
+    if state["phase"] == "auction":
+        lines = [f"竞拍进行中（保密），已出价 {_bidders(state)}/{len(state['order'])} 人："]
+        for s in state["order"]:
+            p = m.player(state, s)
+            lines.append(f"{s}号 {p['alias']}（QQ {p['user_id']}，余额 {a['balances'][str(s)]}）：{_bid_text(state, s)}")
+        return "\n".join(lines)
+    lines = ["竞拍结果（保密）："]
+    for s in state["order"]:
+        res = a["results"][str(s)]
+        p = m.player(state, s)
+        paid = f"{HOW_TEXT[res['how']]} {res['coins']} 币" if res["how"] != "draw" else "抽签"
+        lines.append(f"{s}号 {res['name']} ← {paid}（报名马甲 {p['signup_alias']}，QQ {p['user_id']}；"
+                     f"{_bid_text(state, s)}；分到{'看守' if p['kind'] == 'guard' else '囚犯'}）")
+    return "\n".join(lines)
+
+
+def _bidders(state: m.JSON) -> int:
+    return sum(1 for s in state["order"] if any(state["auction"]["bids"][str(s)][k] for k, _ in CHOICES))
 
 
 # ---- what the other entry points show during the auction ----------------------------------
@@ -304,5 +327,4 @@ def private_info(state: m.JSON, seat: int) -> str:
 
 
 def status(state: m.JSON) -> str:
-    n = sum(1 for s in state["order"] if any(state["auction"]["bids"][str(s)][k] for k, _ in CHOICES))
-    return f"竞拍马甲：已出价 {n}/{len(state['order'])} 人。\n角色：{char_list(state)}"
+    return f"竞拍马甲：已出价 {_bidders(state)}/{len(state['order'])} 人。\n角色：{char_list(state)}"

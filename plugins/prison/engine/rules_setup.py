@@ -89,7 +89,7 @@ def begin(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx, dealt: dict[int, tu
     fx: list[Any] = []
     ends = c.enter(state, "prep", ctx, fx)
     fx.append(Say("group", (
-        f"囚犯游戏开始！\n看守：{m.names(state, m.living(state, 'guard'))}\n"
+        f"{'身份已发出' if before else '囚犯游戏开始'}！\n看守：{m.names(state, m.living(state, 'guard'))}\n"
         f"囚犯：{m.names(state, m.living(state, 'prisoner'))}\n"
         f"请{'在导演推进' if ends is None else f'在 {c.hhmm(ends, ctx)} '}前私聊我 /爱 <玩家> 或 /恨 <玩家>（二选一，不能选自己）。"
     )))
