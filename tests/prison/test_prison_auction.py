@@ -139,7 +139,8 @@ def test_bids_change_until_the_close_and_only_what_is_named(game):
     ("第二志愿=柯南", "第一志愿和第二志愿不能是同一个角色「柯南」"),  # the standing first choice is 柯南
     ("第一志愿=小兰:5 随机号码=1000", "随机号码应为 1–999 的整数。"),
     ("志愿=柯南", "看不懂「志愿=柯南」"),
-    ("第一志愿=柯南:-3", "没有角色「柯南:-3」"),
+    ("第一志愿=柯南:-3", "第一志愿请写成 角色:硬币（硬币为不小于 0 的整数），例如 第一志愿=柯南:10。"),
+    ("第一志愿=柯南:三十", "第一志愿请写成 角色:硬币"),
 ])
 def test_bad_bids_are_refused_and_change_nothing(game, text, expected):
     g = auction_game(game)
@@ -217,6 +218,18 @@ def test_equal_opening_bids_are_decided_by_the_game_draw(game):
         assert g.state["auction"]["results"][str(8 - got[0])]["lost"] == {"first": "taken"}
         winners.add(got[0])
     assert winners == {1, 7}
+
+
+def test_the_auction_replays_from_seed_and_bids(game):
+    """The engine contract: same seed, same bids, same times -> the same award and effects."""
+    runs = []
+    for _ in range(2):
+        g = auction_game(game, seed="replay")
+        for seat, text in BIDS:
+            g.do(seat, "bid", text=text)
+        g.advance()
+        runs.append((g.state, g.log))
+    assert runs[0] == runs[1]
 
 
 def test_a_bid_that_would_leave_a_camp_without_characters_loses(game):

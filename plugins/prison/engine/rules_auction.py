@@ -94,8 +94,8 @@ def _find(state: m.JSON, name: str) -> str:
 
 def _parse_choice(state: m.JSON, label: str, value: str) -> dict[str, Any]:
     found = CHOICE_RE.match(value.strip())
-    if not found or not found.group(1).strip():
-        raise Rejected(f"{label}请写成 角色:硬币，例如 {label}=柯南:10。")
+    if not found or not found.group(1).strip() or re.search("[:：]", found.group(1)):
+        raise Rejected(f"{label}请写成 角色:硬币（硬币为不小于 0 的整数），例如 {label}=柯南:10。")
     return {"name": _find(state, found.group(1).strip()), "coins": int(found.group(2) or 0)}
 
 
