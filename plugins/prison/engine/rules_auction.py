@@ -65,7 +65,8 @@ def open_auction(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[m.J
     when = "导演推进时" if ends is None else c.hhmm(ends, ctx)
     fx.append(Say("group", (
         "囚犯游戏开始，先竞拍马甲（【游戏流程】<3>）。本局剧本角色：\n" + char_list(state) + "\n"
-        f"请私聊我 {USAGE}（随机号码决定你是看守还是囚犯）。出价匿名，{when}截止前可以改；"
+        f"请私聊我 {USAGE}（随机号码决定你是看守还是囚犯）。出价匿名，截止（{when}）前可以改；"
+        f"{'两个志愿合计' if cfg['auction']['limit'] == 'sum' else '每个志愿的出价各'}不超过你的硬币余额，"
         "只为拍得的角色付硬币。限看守/囚犯的角色只给该阵营。竞拍结束后发身份。"
     )))
     for seat in state["order"]:
