@@ -173,13 +173,23 @@ class GroupAdmin:
 
 
 @dataclass(frozen=True)
+class Rename:
+    """Players' aliases (马甲) change together, e.g. to the characters won in prison's
+    auction: ``aliases`` is ((seat, new alias), ...). The kernel renames its roster
+    (/名单, player names in commands, its own messages); the resulting aliases must be
+    unique in the game."""
+
+    aliases: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
 class Finish:
     """The game is over; ``summary`` is posted in the group (the reveal)."""
 
     summary: str
 
 
-Effect = Union[Say, Eliminate, Restore, SetPhase, SetTimer, CancelTimer, GiveCard, Picture, GroupAdmin, Finish]
+Effect = Union[Say, Eliminate, Restore, SetPhase, SetTimer, CancelTimer, GiveCard, Picture, GroupAdmin, Rename, Finish]
 
 PHASE_TIMER = "phase"
 

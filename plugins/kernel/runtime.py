@@ -39,6 +39,7 @@ from .engine import (
     Outcome,
     Picture,
     Rejected,
+    Rename,
     Restore,
     Say,
     Seat,
@@ -547,12 +548,25 @@ class Txn:
                 await self.picture(e, origin, now)
             elif isinstance(e, GroupAdmin):
                 await self.group_admin(e, now)
+            elif isinstance(e, Rename):
+                await self.rename(dict(e.aliases), seq, now)
             elif isinstance(e, Finish):
                 await self.finish(e.summary, now, seq)
             else:  # pragma: no cover - a programming error in an engine
                 raise TypeError(f"unknown effect {e!r}")
         for seat, reason in sent_off:
             await self.send_off(seat, reason, Origin("", "kernel"), Actor("", None, True, True), now)
+
+    async def rename(self, aliases: dict[int, str], seq: int, now: datetime) -> None:
+        """New aliases, applied in two passes so that swapped names never collide."""
+        changed = [(self.seat(s), self.seat(s).alias, a) for s, a in sorted(aliases.items()) if self.seat(s).alias != a]
+        for p, _, _ in changed:
+            p.alias = f"[{p.seat}]"  # never a real alias (check_alias refuses brackets)
+            await p.save()
+        for p, old, alias in changed:
+            p.alias = alias
+            await p.save()
+            await self.audit("engine", "rename", f"{p.seat}号 {old} → {alias}", seq, now)
 
     async def send_off(self, seat: int, reason: str, origin: Origin, actor: Actor, now: datetime) -> None:
         """Cards added up to a red: the engine puts the player out (if still in)."""

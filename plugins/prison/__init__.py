@@ -30,7 +30,8 @@ KIND = register_game(
         min_players=10,
         max_players=14,
         private_signup=True,
-        intro="马甲保密：请私聊报名，并私聊 /资料 填写随机号码（1–999，决定看守或囚犯）和志愿。",
+        intro=("马甲保密：请私聊报名，并私聊 /资料 填写随机号码（1–999，决定看守或囚犯）和志愿（角色:硬币）。"
+               "导演载入剧本角色时，开始后先竞拍，拍得的角色换作你的马甲（座位号不变）。"),
         profile_fields=(
             ProfileField("number", "随机号码", "int", 1, 999),
             ProfileField("first", "第一志愿"),

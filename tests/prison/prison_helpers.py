@@ -33,7 +33,8 @@ class Game:
     state (as the database does), a clock that jumps to each phase deadline."""
 
     def __init__(self, overrides: dict[str, Any] | None = None, seed: str = "s1", n: int = 12,
-                 fixed_deal: bool = True, chats: tuple[str, ...] = ()) -> None:
+                 fixed_deal: bool = True, chats: tuple[str, ...] = (),
+                 profiles: dict[int, dict[str, Any]] | None = None) -> None:
         ov = dict(overrides or {})
         if fixed_deal:
             ov.setdefault("deal", DEAL)
@@ -45,7 +46,7 @@ class Game:
         self.ends: datetime | None = None
         self.phase = ""
         self.log: list[Any] = []  # every effect, in order
-        roster = [Seat(i, f"马甲{i}", str(10000 + i)) for i in range(1, n + 1)]
+        roster = [Seat(i, f"马甲{i}", str(10000 + i), dict((profiles or {}).get(i, {}))) for i in range(1, n + 1)]
         out = ENGINE.start(roster, self.ctx())
         self._take(out)
 

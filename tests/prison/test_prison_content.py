@@ -43,7 +43,9 @@ def test_host_override_merges_over_defaults_and_points_merge_per_key():
         ({"day_end": "8点"}, "day_end：时间格式应为 时:分"),
         ({"colour": 1}, "未知设置「colour」，请检查拼写。"),
         ({"points": {"days": 1}}, "[points] 有未知项「days」。"),
-        ({"max_submissions": 0}, "max_submissions 应为不小于 1 的整数。"),
+        ({"max_submissions": -1}, "max_submissions 应为不小于 0 的整数。"),
+        ({"top_ties": "both"}, "top_ties 只能是 none"),
+        ({"guards_dead_bonus": "dead"}, "guards_dead_bonus 只能是 living"),
         ({"tie_without_chief": "chief"}, "tie_without_chief 只能是 nothing 或 random。"),
     ],
 )

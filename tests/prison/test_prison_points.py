@@ -65,9 +65,7 @@ def test_every_points_rule_on_a_constructed_game(game):
     assert (4, 2) in ranks and (4, 5) in ranks and (4, 11) in ranks  # equal totals share a rank
 
 
-def test_guards_all_dead_gives_every_prisoner_three_2_5(game):
-    """(二)5: 看守阵营全部死亡，所有囚犯积分+3 (dead prisoners too)."""
-    g = game()
+def _wipe_out_guards(g):
     g.to_day1()
     g.elect(chief=1, leader=MURDERER)
     for guard in range(1, 7):
@@ -82,8 +80,26 @@ def test_guards_all_dead_gives_every_prisoner_three_2_5(game):
         for s in g.living("guard"):
             g.do(s, "abstain")
         g.advance()
+    assert g.state["result"]["cond"] == 2
+
+
+def test_guards_all_dead_gives_the_prisoners_still_there_three_2_5(game):
+    """(二)5: 看守阵营全部死亡，所有囚犯积分+3 — default reading (guards_dead_bonus = "living"):
+    the prisoners alive or released when the guards' side is wholly dead; 9 died with guard 3."""
+    g = game()
+    _wipe_out_guards(g)
     r = g.state["result"]
-    assert r["cond"] == 2
+    for s in (7, 8, 10, 11, 12):
+        assert ["看守阵营全部死亡（（二）5）", 3] in r["points"][str(s)]
+    for s in (1, 2, 3, 4, 5, 6, 9):
+        assert all("看守阵营" not in why for why, _ in r["points"][str(s)])
+
+
+def test_guards_all_dead_gives_every_prisoner_three_when_set_to_all_2_5(game):
+    """(二)5 read literally (guards_dead_bonus = "all"): dead prisoners too."""
+    g = game({"guards_dead_bonus": "all"})
+    _wipe_out_guards(g)
+    r = g.state["result"]
     for s in range(7, 13):
         assert ["看守阵营全部死亡（（二）5）", 3] in r["points"][str(s)]
     for s in range(1, 7):
@@ -91,8 +107,8 @@ def test_guards_all_dead_gives_every_prisoner_three_2_5(game):
 
 
 def test_submissions_are_private_limited_and_refused_when_malformed(game):
-    """(二)4/(二)6: submitted to the host privately, by arrival number."""
-    g = game()
+    """(二)4/(二)6: submitted to the host privately, by arrival number; a host may cap them."""
+    g = game({"max_submissions": 1})
     g.to_day1()
     assert "请写全 6 组对应" in g.reject(1, "submit_map", text="a-A b-B")
     assert "出现了两次" in g.reject(1, "submit_map", text="a-A b-A c-C d-D e-E f-F")

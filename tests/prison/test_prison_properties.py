@@ -14,7 +14,9 @@ from plugins.prison.engine.rules_end import condition
 from prison_helpers import MURDERER, Game
 
 NAMES = ["love", "hate", "elect", "execute", "release", "abstain", "decide", "uprising", "room", "noise",
-         "point_kill", "spare", "ability", "relay", "post", "submit_map", "note", "kernel.out"]
+         "point_kill", "spare", "ability", "relay", "post", "submit_map", "note", "kernel.out", "bid", "bid"]
+BIDS = ["第一志愿=甲:5 第二志愿=乙:3", "第一志愿=乙:5", "第一志愿=丙:0 随机号码=7", "第二志愿=甲:9", "第一志愿=丁:50"]
+CHARACTERS = ["甲", "乙", "丙", {"name": "丁", "camp": "guard"}, {"name": "戊", "camp": "prisoner"}] + [f"角色{i}" for i in range(8)]
 ROOMS = list("abcdefABCDEF")
 
 step = st.one_of(
@@ -31,7 +33,8 @@ def run(g: Game, steps) -> None:
                 g.advance()
             continue
         _, by, name, target, room, choice = s
-        args = {"seat": target, "room": room, "choice": choice, "text": "x a-A", "images": 0,
+        text = BIDS[(by + target) % len(BIDS)] if name == "bid" else "x a-A"
+        args = {"seat": target, "room": room, "choice": choice, "text": text, "images": 0,
                 "ability": "偷看" if by == 10 else "搜身"}
         host = name == "kernel.out"
         try:
@@ -41,11 +44,15 @@ def run(g: Game, steps) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(step, min_size=5, max_size=80), st.sampled_from(["a", "b", "c"]), st.booleans())
-def test_random_play_keeps_the_invariants(steps, seed, fixed):
-    """Nobody dies twice; the game never runs past an end of （三）; points add up."""
-    g = Game(seed=seed, fixed_deal=fixed)
+@given(st.lists(step, min_size=5, max_size=80), st.sampled_from(["a", "b", "c"]), st.booleans(), st.booleans())
+def test_random_play_keeps_the_invariants(steps, seed, fixed, auction):
+    """Nobody dies twice; the game never runs past an end of （三）; points add up; with an
+    auction every player ends up with a different character as alias."""
+    g = Game(seed=seed, fixed_deal=fixed, overrides={"characters": CHARACTERS} if auction else None)
     run(g, steps)
+    if auction and g.state["phase"] != "auction":
+        aliases = [g.p(s)["alias"] for s in range(1, 13)]
+        assert len(set(aliases)) == 12 and set(aliases) <= {c if isinstance(c, str) else c["name"] for c in CHARACTERS}
     out = [e.seat for e in g.log if isinstance(e, Eliminate)]
     assert len(out) == len(set(out)), "a player left the game twice"
     json.dumps(g.state)
@@ -54,6 +61,9 @@ def test_random_play_keeps_the_invariants(steps, seed, fixed):
         assert r["cond"] in (1, 2, 3) and set(r["winners"]) <= set(range(1, 13))
         for _, s, total in r["ranking"]:
             assert total == sum(n for _, n in r["points"][str(s)])
+    elif g.state["phase"] == "auction":
+        ENGINE.status(g.state)
+        ENGINE.tables(g.state)
     else:
         assert condition(g.state) is None
         ENGINE.status(g.state)

@@ -7,6 +7,9 @@ from plugins.kernel.commands import ArgSpec, CommandSpec
 P = ArgSpec("seat", "player")
 
 COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(("竞拍",), "bid", (ArgSpec("text", "text", optional=True),), where="private", who="anyone",
+                usage="/竞拍 第一志愿=角色:硬币 第二志愿=角色:硬币 随机号码=1–999",
+                help="竞拍马甲阶段匿名出价（截止前可改，只写要改的项）；不带内容查看自己的出价（导演：全部出价）"),
     CommandSpec(("爱",), "love", (P,), where="private", usage="/爱 <玩家>", help="开局前选择爱的人（与恨二选一，不能选自己）"),
     CommandSpec(("恨",), "hate", (P,), where="private", usage="/恨 <玩家>", help="开局前选择恨的人（与爱二选一，不能选自己）"),
     CommandSpec(("投票",), "elect", (P,), where="private", usage="/投票 <玩家>", help="第1天：看守选看守长，囚犯选囚犯领袖"),

@@ -19,8 +19,8 @@ def hhmm(at: datetime | None, ctx: Ctx) -> str:
 
 def phase_end(state: m.JSON, key: str, ctx: Ctx) -> datetime | None:
     cfg = state["cfg"]
-    if key == "prep":
-        minutes = int(cfg["prep_minutes"])
+    if key in ("prep", "auction"):
+        minutes = int(cfg["prep_minutes"] if key == "prep" else cfg["auction"]["minutes"])
         return ctx.now + timedelta(minutes=minutes) if minutes else None
     if key == "verdict":
         return ctx.now + timedelta(minutes=int(cfg["verdict_minutes"]))
@@ -32,7 +32,7 @@ def enter(state: m.JSON, key: str, ctx: Ctx, fx: Fx) -> datetime | None:
     ends = phase_end(state, key, ctx)
     state["phase"] = key
     unit = "夜" if key in ("rooms", "night") else "天"
-    label = f"第{state['day']}{unit} · {m.PHASE_LABELS[key]}" if key != "prep" else m.PHASE_LABELS[key]
+    label = f"第{state['day']}{unit} · {m.PHASE_LABELS[key]}" if key not in ("prep", "auction") else m.PHASE_LABELS[key]
     fx.append(SetPhase(key, label, ends))
     return ends
 

@@ -25,11 +25,18 @@ TOP_KEYS = (
     "variant", "title", "room_mode", "room_groups", "prep_minutes", "day_end", "rooms_end",
     "night_end", "verdict_minutes", "min_posts", "auto_cards", "tie_without_chief",
     "max_submissions", "points", "guards", "prisoners", "signup", "deal", "timezone",
+    "top_ties", "guards_dead_bonus", "auction", "characters",
 )
 ROLE_KEYS = ("id", "name", "text", "crimes", "murderer", "side", "win", "abilities")
 ABILITY_KEYS = ("kind", "uses", "name", "when", "compulsory", "optional", "with")
 SIGNUP_KEYS = ("number", "nickname", "contact", "first", "second")
 MIN_PLAYERS, MAX_PLAYERS = 10, 14
+TOP_TIES = ("none", "all", "drawn")
+CAMP_WORDS = {"guard": "guard", "prisoner": "prisoner", "any": "any", "看守": "guard", "囚犯": "prisoner", "任意": "any"}
+AUCTION_KEYS = ("minutes", "coins", "limit", "balances")
+AUCTION_LIMITS = ("each", "sum")
+NAME_BANNED = "@[]:：=＝,，、;；"
+GUARDS_DEAD_BONUS = ("living", "all")
 
 
 def load_variant(name: str) -> dict[str, Any]:
@@ -52,11 +59,28 @@ def merge(overrides: dict[str, Any]) -> dict[str, Any]:
     base = load_variant(str(overrides.get("variant", DEFAULT_VARIANT)))
     out = copy.deepcopy(base)
     for key, value in overrides.items():
-        if key == "points" and isinstance(value, dict):
-            out.setdefault("points", {}).update(copy.deepcopy(value))
+        if key in ("points", "auction") and isinstance(value, dict):
+            out.setdefault(key, {}).update(copy.deepcopy(value))
         else:
             out[key] = copy.deepcopy(value)
     out.setdefault("variant", DEFAULT_VARIANT)
+    out.setdefault("characters", [])
+    out["characters"] = _normalize_characters(out["characters"])
+    return out
+
+
+def _normalize_characters(chars: Any) -> Any:
+    """``["柯南", ...]`` or ``[{ name, camp }]`` -> ``[{name, camp}]`` with camp in English."""
+    if not isinstance(chars, list):
+        return chars
+    out: list[Any] = []
+    for ch in chars:
+        if isinstance(ch, str):
+            ch = {"name": ch}
+        if isinstance(ch, dict):
+            ch = dict(ch)
+            ch["camp"] = CAMP_WORDS.get(ch.get("camp", "any"), ch.get("camp"))
+        out.append(ch)
     return out
 
 
@@ -169,6 +193,67 @@ def _check_roles(s: dict[str, Any], errors: list[str]) -> None:
         errors.append(f"看守 {n_g} 人、囚犯 {n_p} 人：两边应各占一半（最多差 1）。")
 
 
+def _check_auction(s: dict[str, Any], errors: list[str]) -> None:
+    """【游戏流程】<3、竞拍马甲>: the script's characters and the auction's coins."""
+    auction = s.get("auction")
+    if not isinstance(auction, dict):
+        errors.append("[auction] 应为表。")
+    else:
+        for key in auction:
+            if key not in AUCTION_KEYS:
+                errors.append(f"[auction] 有未知项「{key}」，可用：{'、'.join(AUCTION_KEYS)}。")
+        for key in ("minutes", "coins"):
+            if not _is_int(auction.get(key)) or auction[key] < 0:
+                errors.append(f"[auction] 的 {key} 应为不小于 0 的整数。")
+        if auction.get("limit") not in AUCTION_LIMITS:
+            errors.append("[auction] 的 limit 只能是 each（每个志愿各不超过余额）或 sum（两个志愿合计不超过余额）。")
+        balances = auction.get("balances", {})
+        if not isinstance(balances, dict):
+            errors.append("[auction] 的 balances 应为表：座位号 = 硬币数。")
+        else:
+            for seat, n in balances.items():
+                if not str(seat).isdigit() or not _is_int(n) or n < 0:
+                    errors.append(f"[auction] balances 的「{seat}」应为 座位号 = 不小于 0 的整数。")
+    chars = s.get("characters")
+    if not isinstance(chars, list):
+        errors.append("characters 应为角色列表，例如 characters = [\"柯南\", \"怪盗基德\"] 或 [[characters]] 表。")
+        return
+    seen: list[str] = []
+    camps = {"guard": 0, "prisoner": 0, "any": 0}
+    for i, ch in enumerate(chars, 1):
+        if not isinstance(ch, dict):
+            errors.append(f"第 {i} 个角色应为名字或 {{ name = ..., camp = ... }}。")
+            continue
+        for key in ch:
+            if key not in ("name", "camp"):
+                errors.append(f"第 {i} 个角色有未知字段「{key}」，可用：name、camp。")
+        name = ch.get("name")
+        if not isinstance(name, str) or not name.strip():
+            errors.append(f"第 {i} 个角色缺少 name（角色名）。")
+            continue
+        where = f"角色「{name}」"
+        if len(name) > 16:
+            errors.append(f"{where}太长：马甲最长 16 个字。")
+        if name.isdigit() or name == "无" or any(ch_.isspace() or ch_ in NAME_BANNED for ch_ in name):
+            errors.append(f"{where}不能是纯数字或「无」，也不能含空格和 {NAME_BANNED}。")
+        if name.casefold() in seen:
+            errors.append(f"{where}重复了。")
+        seen.append(name.casefold())
+        if ch.get("camp") not in camps:
+            errors.append(f"{where}的 camp 只能是 guard（看守）、prisoner（囚犯）或 any（任意）。")
+        else:
+            camps[ch["camp"]] += 1
+    n_g = len(s["guards"]) if isinstance(s.get("guards"), list) else 0
+    n_p = len(s["prisoners"]) if isinstance(s.get("prisoners"), list) else 0
+    if chars and n_g and n_p:
+        if len(chars) < n_g + n_p:
+            errors.append(f"剧本角色只有 {len(chars)} 个，少于 {n_g + n_p} 名玩家：每人都要分到一个马甲。")
+        if camps["guard"] + camps["any"] < n_g:
+            errors.append(f"能给看守的角色（guard + any）只有 {camps['guard'] + camps['any']} 个，少于 {n_g} 名看守。")
+        if camps["prisoner"] + camps["any"] < n_p:
+            errors.append(f"能给囚犯的角色（prisoner + any）只有 {camps['prisoner'] + camps['any']} 个，少于 {n_p} 名囚犯。")
+
+
 def validate(s: dict[str, Any]) -> None:
     """Raise Rejected listing every mistake, one Chinese line each."""
     errors: list[str] = []
@@ -185,13 +270,17 @@ def validate(s: dict[str, Any]) -> None:
             parse_hhmm(str(s.get(key, "")))
         except ValueError as exc:
             errors.append(f"{key}：{exc}。")
-    for key, low in (("prep_minutes", 0), ("verdict_minutes", 1), ("min_posts", 0), ("max_submissions", 1)):
+    for key, low in (("prep_minutes", 0), ("verdict_minutes", 1), ("min_posts", 0), ("max_submissions", 0)):
         if not _is_int(s.get(key)) or s[key] < low:
             errors.append(f"{key} 应为不小于 {low} 的整数。")
     if not isinstance(s.get("auto_cards"), bool):
         errors.append("auto_cards 只能是 true 或 false。")
     if s.get("tie_without_chief") not in ("nothing", "random"):
         errors.append("tie_without_chief 只能是 nothing 或 random。")
+    if s.get("top_ties") not in TOP_TIES:
+        errors.append("top_ties 只能是 none（平票则无万人迷/讨厌鬼）、all（平票者都算）或 drawn（平票者中抽一人）。")
+    if s.get("guards_dead_bonus") not in GUARDS_DEAD_BONUS:
+        errors.append("guards_dead_bonus 只能是 living（看守全灭时仍在狱中或已释放的囚犯）或 all（所有囚犯）。")
     points = s.get("points")
     if not isinstance(points, dict):
         errors.append("[points] 应为表。")
@@ -203,6 +292,7 @@ def validate(s: dict[str, Any]) -> None:
             if key not in POINT_KEYS:
                 errors.append(f"[points] 有未知项「{key}」。")
     _check_roles(s, errors)
+    _check_auction(s, errors)
     signup = s.get("signup", {})
     if not isinstance(signup, dict):
         errors.append("signup 应为表：座位号 -> { number = 随机数, nickname = ... }。")

@@ -9,7 +9,7 @@ from plugins.kernel.engine import (
     KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ctx, Ignored, Outcome, Rejected, Say, Seat,
 )
 
-from . import content, rules_day, rules_misc, rules_night, rules_setup
+from . import content, rules_auction, rules_day, rules_misc, rules_night, rules_setup
 from . import model as m
 from . import tables as tbl
 from . import texts as t
@@ -39,7 +39,15 @@ class PrisonEngine:
             if name in ("relay", "post", ROOM_LINE):
                 raise Ignored()
             raise Rejected("游戏已结束，可用 /导出 查看记录。")
-        if name == KERNEL_OUT:
+        if st["phase"] == "auction":
+            if name == "bid":
+                return Outcome(st, rules_auction.bid(st, actor, str(a.get("text", "")), ctx))
+            if name in (KERNEL_OUT, KERNEL_BACK):
+                raise Rejected("竞拍马甲阶段不能让玩家出局或回场：请等竞拍结束、发完身份后再操作。")
+            rules_auction.refuse_other(name)
+        if name == "bid":
+            fx = rules_auction.bid(st, actor, str(a.get("text", "")), ctx)
+        elif name == KERNEL_OUT:
             if st["phase"] == "over":
                 raise Rejected("游戏已结束。")
             fx = rules_misc.kernel_out(st, a, ctx)
@@ -98,7 +106,9 @@ class PrisonEngine:
         if key != PHASE_TIMER or st["phase"] == "over":
             return Outcome(st, [])
         phase = st["phase"]
-        if phase == "prep":
+        if phase == "auction":
+            fx = rules_auction.close(st, ctx)
+        elif phase == "prep":
             fx = rules_setup.prep_over(st, ctx)
         elif phase == "day":
             fx = rules_day.day_over(st, ctx)
@@ -133,7 +143,13 @@ class PrisonEngine:
     def private_info(self, state: m.JSON, seat: int) -> str:
         if str(seat) not in state["players"]:
             return "你不是本局玩家。"
+        if state["phase"] == "auction":
+            return rules_auction.private_info(state, seat)
         text = t.identity(state, seat)
+        won = state.get("auction", {}).get("results", {}).get(str(seat))
+        if won:
+            how = "抽签分得" if won["how"] == "draw" else f"{rules_auction.HOW_TEXT[won['how']]} {won['coins']} 币拍得"
+            text += f"\n马甲「{won['name']}」：{how}，硬币余额 {won['balance']}。"
         night = m.current_night(state)
         if state["phase"] == "rooms":
             mine = [r for r, s in state["rooms"].items() if s == seat]
@@ -147,6 +163,8 @@ class PrisonEngine:
         return text
 
     def status(self, state: m.JSON) -> str:
+        if state["phase"] == "auction":
+            return rules_auction.status(state)
         label = m.PHASE_LABELS[state["phase"]]
         unit = "夜" if state["phase"] in ("rooms", "night") else "天"
         head = f"第{state['day']}{unit} · {label}" if state["day"] else label

@@ -21,6 +21,7 @@ JSON = Any
 ABSTAIN = "skip"
 
 PHASE_LABELS = {
+    "auction": "竞拍马甲",
     "prep": "开局：选择爱/恨",
     "day": "讨论日",
     "verdict": "平票裁定",

@@ -73,7 +73,32 @@ def _correct_alias(state: m.JSON, sub: dict[str, Any]) -> bool:
     return True
 
 
-def points(state: m.JSON, cond: int, won: list[int]) -> dict[str, list[list[Any]]]:
+def _bonus_prisoners(state: m.JSON) -> list[int]:
+    """(二)5 "看守阵营全部死亡，所有囚犯积分+3": who receives it (setting ``guards_dead_bonus``).
+    "living" (default): prisoners still alive in prison or released when the guards' side is
+    wholly dead — the end of the game, after (三)3's mass execution; "all": every prisoner."""
+    prisoners = [s for s in state["order"] if m.player(state, s)["kind"] == "prisoner"]
+    if state["cfg"]["guards_dead_bonus"] == "all":
+        return prisoners
+    return [s for s in prisoners if m.player(state, s)["status"] in ("alive", "released")]
+
+
+def _top(counts: Counter, ties: str, ctx: Ctx) -> tuple[list[int], bool]:
+    """(二)2: the most-loved / most-hated seats under the ``top_ties`` setting: "none"
+    (default: a tie at the top names nobody), "all" (every tied seat), "drawn" (one of them,
+    drawn with the game's generator). Returns (seats, drawn?)."""
+    if not counts:
+        return [], False
+    best = max(counts.values())
+    tied = sorted(s for s, n in counts.items() if n == best)
+    if len(tied) == 1 or ties == "all":
+        return tied, False
+    if ties == "none":
+        return [], False
+    return [ctx.rng.choice(tied)], True
+
+
+def points(state: m.JSON, cond: int, won: list[int], ctx: Ctx) -> dict[str, list[list[Any]]]:
     pts = state["cfg"]["points"]
     book: dict[str, list[list[Any]]] = {str(s): [] for s in state["order"]}
 
@@ -93,10 +118,10 @@ def points(state: m.JSON, cond: int, won: list[int]) -> dict[str, list[list[Any]
             add(s, "被释放（（二）5）", pts["released"])
     for key, pkey, title in (("love", "idol", "万人迷"), ("hate", "pest", "讨厌鬼")):
         counts = Counter(m.player(state, s)[key] for s in state["order"] if m.player(state, s)[key] is not None)
-        if counts:
-            best = max(counts.values())
-            for s in sorted(x for x, n in counts.items() if n == best):
-                add(s, f"{title}（{best} 人）（（二）2）", pts[pkey])
+        top, drawn = _top(counts, state["cfg"]["top_ties"], ctx)
+        for s in top:
+            how = "，平票抽签" if drawn else ""
+            add(s, f"{title}（{counts[s]} 人{how}）（（二）2）", pts[pkey])
     for sub in sorted(state["subs"]["map"], key=lambda x: x["seq"]):
         if _correct_map(state, sub["pairs"]):
             add(sub["seat"], f"第一个提交正确房间对应（#{sub['seq']}）（（二）4）", pts["mapping_first"])
@@ -108,9 +133,8 @@ def points(state: m.JSON, cond: int, won: list[int]) -> dict[str, list[list[Any]
                 add(s, "杀人犯阵营全部死亡（（二）5）", pts["murderer_dead"])
     guards = [s for s in state["order"] if m.player(state, s)["kind"] == "guard"]
     if all(m.player(state, s)["status"] in ("dead", "out") for s in guards):
-        for s in state["order"]:
-            if m.player(state, s)["kind"] == "prisoner":
-                add(s, "看守阵营全部死亡（（二）5）", pts["guards_dead"])
+        for s in _bonus_prisoners(state):
+            add(s, "看守阵营全部死亡（（二）5）", pts["guards_dead"])
     last: dict[int, dict[str, Any]] = {}
     for sub in sorted(state["subs"]["alias"], key=lambda x: x["seq"]):
         last[sub["seat"]] = sub
@@ -130,7 +154,7 @@ def ranking(state: m.JSON, book: dict[str, list[list[Any]]]) -> list[list[Any]]:
     return out
 
 
-def finish(state: m.JSON, cond: int) -> list[Any]:
+def finish(state: m.JSON, cond: int, ctx: Ctx) -> list[Any]:
     fx: list[Any] = []
     if cond == 3:
         for s in m.living(state):
@@ -139,7 +163,7 @@ def finish(state: m.JSON, cond: int) -> list[Any]:
                 p.update(status="dead", out_day=state["day"], reason="杀人犯被释放，其余所有人被处决")
                 fx.append(Eliminate(s, p["reason"]))
     won = winners(state, cond)
-    book = points(state, cond, won)
+    book = points(state, cond, won, ctx)
     rank = ranking(state, book)
     state["phase"] = "over"
     state["result"] = {"cond": cond, "winners": won, "points": book, "ranking": rank}
@@ -163,4 +187,4 @@ def finish(state: m.JSON, cond: int) -> list[Any]:
 
 def check(state: m.JSON, ctx: Ctx) -> list[Any] | None:
     cond = condition(state)
-    return finish(state, cond) if cond is not None else None
+    return finish(state, cond, ctx) if cond is not None else None

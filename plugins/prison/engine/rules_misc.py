@@ -53,8 +53,10 @@ def settle(state: m.JSON, actor: Any, use_id: Any, text: str, ctx: Ctx) -> list[
 
 
 def _limit(state: m.JSON, kind: str, seat: int) -> None:
+    """``max_submissions`` per kind and player; 0 (default) = no limit (the seed sets none)."""
     n = sum(1 for s in state["subs"][kind] if s["seat"] == seat)
-    if n >= state["cfg"]["max_submissions"]:
+    cap = state["cfg"]["max_submissions"]
+    if cap and n >= cap:
         raise Rejected(f"你已经提交过 {n} 次，不能再提交。")
 
 

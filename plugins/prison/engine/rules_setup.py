@@ -45,15 +45,28 @@ def deal(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[dict[int, t
     return out, numbers, key
 
 
+def signup_table(roster: list[Seat], host: dict[str, Any]) -> dict[str, Any]:
+    """Players' own sign-up fields (the kernel's /资料) under a host's ``signup`` table entries."""
+    return {str(s.seat): {**s.profile, **host.get(str(s.seat), {})} for s in roster if s.profile or str(s.seat) in host}
+
+
 def start(roster: list[Seat], ctx: Ctx) -> tuple[m.JSON, list[Any]]:
-    # players' own sign-up fields (the kernel's /资料), under a host's `signup` table entries
-    host = ctx.settings.get("signup", {})
-    signup = {str(s.seat): {**s.profile, **host.get(str(s.seat), {})} for s in roster if s.profile or str(s.seat) in host}
-    cfg = {**ctx.settings, "signup": signup}
+    cfg = {**ctx.settings, "signup": signup_table(roster, ctx.settings.get("signup", {}))}
     need = len(cfg["guards"]) + len(cfg["prisoners"])
     if len(roster) != need:
         raise Rejected(f"本局身份文件需要 {need} 人，现在报名 {len(roster)} 人；请调整人数或身份文件。")
+    if cfg.get("characters"):
+        from . import rules_auction
+
+        return rules_auction.open_auction(roster, cfg, ctx)
     dealt, numbers, key = deal(roster, cfg, ctx)
+    return begin(roster, cfg, ctx, dealt, numbers, key)
+
+
+def begin(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx, dealt: dict[int, tuple[str, str]],
+          numbers: dict[int, int], key: int, before: dict[int, str] | None = None) -> tuple[m.JSON, list[Any]]:
+    """The game proper: identities dealt, the secret room mapping drawn, love/hate opens.
+    ``before``: text put at the head of a player's identity message (the auction result)."""
     n_rooms = max(len(cfg["guards"]), len(cfg["prisoners"]))
     lower, upper = m.room_letters(n_rooms)
     perm = list(upper)
@@ -76,12 +89,13 @@ def start(roster: list[Seat], ctx: Ctx) -> tuple[m.JSON, list[Any]]:
     fx: list[Any] = []
     ends = c.enter(state, "prep", ctx, fx)
     fx.append(Say("group", (
-        f"囚犯游戏开始！\n看守：{m.names(state, m.living(state, 'guard'))}\n"
+        f"{'身份已发出' if before else '囚犯游戏开始'}！\n看守：{m.names(state, m.living(state, 'guard'))}\n"
         f"囚犯：{m.names(state, m.living(state, 'prisoner'))}\n"
         f"请{'在导演推进' if ends is None else f'在 {c.hhmm(ends, ctx)} '}前私聊我 /爱 <玩家> 或 /恨 <玩家>（二选一，不能选自己）。"
     )))
     for s in state["order"]:
-        fx.append(Say(s, t.identity(state, s) + "\n用 /我的身份 可再次查看。"))
+        head = (before or {}).get(s, "")
+        fx.append(Say(s, head + t.identity(state, s) + "\n用 /我的身份 可再次查看。"))
     pairs = " ".join(f"{g}-{p}" for g, p in state["mapping"].items())
     fx.append(Say("hosts", f"本局房间对应（保密）：{pairs}"))
     return state, fx

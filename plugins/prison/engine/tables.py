@@ -8,22 +8,61 @@ from . import model as m
 from . import texts as t
 
 
+PLAYERS_HEAD = [
+    "座位", "马甲", "QQ", "昵称", "联系方式", "第一志愿", "第二志愿", "随机数", "阵营", "身份", "罪名",
+    "爱", "恨", "状态", "出局日", "出局原因", "积分", "报名马甲", "马甲获得方式", "花费硬币", "硬币余额",
+]
+HOW = {"first": "第一志愿出价", "second": "第二志愿出价", "draw": "抽签"}
+
+
+def _choices(state: m.JSON, seat: int, info: dict[str, Any]) -> list[Any]:
+    """第一志愿, 第二志愿: the auction's bids (character, coins, arrival) or the sign-up text."""
+    bids = state.get("auction", {}).get("bids", {})
+    if str(seat) not in bids:
+        return [info.get("first", ""), info.get("second", "")]
+    b = bids[str(seat)]
+    return [f"{b[k]['name']} {b[k]['coins']} 币（#{b[k]['seq']}）" if b[k] else "" for k in ("first", "second")]
+
+
+def _auction_cells(state: m.JSON, seat: int) -> list[Any]:
+    a = state.get("auction")
+    if not a:
+        return ["", "", "", ""]
+    res = a["results"].get(str(seat))
+    p = m.player(state, seat)
+    if res is None:  # still bidding
+        return [p["alias"], "竞拍中", "", a["balances"][str(seat)]]
+    return [p.get("signup_alias", ""), HOW[res["how"]], res["coins"], res["balance"]]
+
+
+def _auction_players(state: m.JSON) -> list[list[Any]]:
+    rows: list[list[Any]] = [list(PLAYERS_HEAD)]
+    for s in state["order"]:
+        p = m.player(state, s)
+        info = p["profile"]
+        number = state["auction"]["bids"][str(s)]["number"]
+        rows.append([s, p["alias"], p["user_id"], info.get("nickname", ""), info.get("contact", ""),
+                     *_choices(state, s, info), number if number is not None else "", "", "", "", "", "",
+                     "竞拍中", "", "", "", *_auction_cells(state, s)])
+    return rows
+
+
 def tables(state: m.JSON) -> dict[str, list[list[Any]]]:
+    if state["phase"] == "auction":
+        return {"玩家": _auction_players(state)}
     signup = state["cfg"].get("signup", {})
     result = state.get("result") or {}
     totals = {str(s): total for _, s, total in result.get("ranking", [])}
-    players: list[list[Any]] = [[
-        "座位", "马甲", "QQ", "昵称", "联系方式", "第一志愿", "第二志愿", "随机数", "阵营", "身份", "罪名",
-        "爱", "恨", "状态", "出局日", "出局原因", "积分",
-    ]]
+    players: list[list[Any]] = [list(PLAYERS_HEAD)]
     for s in state["order"]:
         p = m.player(state, s)
         r = m.role(state, s)
         info = signup.get(str(s), {})
         players.append([
-            s, p["alias"], p["user_id"], info.get("nickname", ""), info.get("contact", ""), info.get("first", ""),
-            info.get("second", ""), p["number"], t.KIND[p["kind"]], r["name"], "、".join(r.get("crimes", [])),
+            s, p["alias"], p["user_id"], info.get("nickname", ""), info.get("contact", ""), *_choices(state, s, info),
+            p["number"], t.KIND[p["kind"]], r["name"], "、".join(r.get("crimes", [])),
             p["love"] or "", p["hate"] or "", t.STATUS[p["status"]], p["out_day"] or "", p["reason"], totals.get(str(s), ""),
+            *_auction_cells(state, s),
         ])
     uses: list[list[Any]] = [["编号", "到达序号", "时间", "天", "阶段", "座位", "马甲", "身份", "技能", "目标/内容", "结算"]]
     for e in state["log"]:
