@@ -147,7 +147,8 @@ class GiveCard:
 
     seat: int
     color: str
-    reason: str
+    reason: str  # the full reason: the player and the hosts see it
+    public: str | None = None  # what the group sees, when the full reason would reveal a secret
 
 
 @dataclass(frozen=True)

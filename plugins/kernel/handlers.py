@@ -4,6 +4,7 @@ the game's order and transaction."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import tomllib
 from collections.abc import Awaitable, Callable
@@ -38,7 +39,7 @@ from .outbox import enqueue, enqueue_api
 from .parse import parse_args, split_command
 from .registry import GameKind, find_kind, get_kind, kinds
 from .roster import check_alias
-from .settings import deep_merge
+from .settings import KERNEL_SETTINGS, deep_merge
 from .leases import leases
 from .runtime import (
     NotOwner,
@@ -204,6 +205,8 @@ async def _dispatch(call: Call, word: str) -> bool:
     try:
         if spec is not None or word in KERNEL:
             check_length(call.rest, spec if spec is not None else KERNEL[word].spec)
+            if call.in_group and isinstance(game_id, int) and kind is not None and kind.private_signup:
+                _guard_secret(call, game_id, spec)
         if spec is not None and isinstance(game_id, int):
             await _run_game_command(call, game_id, spec)
         elif word in KERNEL:
@@ -219,12 +222,47 @@ async def _dispatch(call: Call, word: str) -> bool:
             return False  # not ours: stay silent
     except Rejected as exc:
         await refused(call.origin, exc, game_id if isinstance(game_id, int) else None)
+        await _flush_recalls(call.now)
     except Ignored:
         pass
     except Exception as exc:  # noqa: BLE001 - a bug must still get an answer; nothing was applied
         logger.opt(exception=exc).error(f"command /{word} failed")
         await call.say("机器人出错了，这条命令没有生效（已记录）。请稍后再试，或联系主持。")
     return True
+
+
+MENTION = re.compile(r"@\d+")
+
+
+def _guard_secret(call: Call, game_id: int, spec: CommandSpec | None) -> None:
+    """A game with secret aliases: refuse, in the group, a command that would
+    join the sender's or a mentioned QQ account to a seat or alias (a player's
+    own command, a mention); it changes nothing, and the leaking message is
+    recalled where the bot may (it tries; QQ allows it to group admins)."""
+    mention = MENTION.search(call.rest)
+    if not mention and not (spec is not None and spec.who == "player"):
+        return
+    _recall(call, game_id)
+    if mention:
+        raise Rejected("本游戏马甲保密，在群里 @ 玩家会暴露马甲。请私聊我发送这条命令，用座位号或马甲指名。（已尝试撤回原消息）")
+    usage = spec.usage if spec is not None and spec.usage else "/" + call.word
+    raise Rejected(f"本游戏马甲保密，请私聊我发送 {usage}（在群里发会暴露你的马甲，这次没有生效）。（已尝试撤回原消息）")
+
+
+def _recall(call: Call, game_id: int) -> None:
+    """Queue a one-shot delete_msg of the leaking message (no retries, no notice)."""
+    if call.origin.message_id is None:
+        return
+    _pending_recalls.append((call.origin.group_id or "", int(call.origin.message_id), game_id, call.origin.self_id))
+
+
+_pending_recalls: list[tuple[str, int, int, str]] = []
+
+
+async def _flush_recalls(now: datetime) -> None:
+    while _pending_recalls:
+        group, mid, game_id, self_id = _pending_recalls.pop()
+        await enqueue_api(group, "delete_msg", {"message_id": mid}, game_id=game_id, self_id=self_id, now=now, once=True)
 
 
 def _any_game_word(word: str) -> bool:
@@ -313,9 +351,11 @@ async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None
     await in_game(game_id, _superusers(), work)
 
 
-def _plain_route(origin: Origin) -> tuple[int, CommandSpec] | None:
+def _plain_route(origin: Origin) -> tuple[int, CommandSpec | None] | None:
     """The game and plain-text spec a non-command message goes to, if any:
-    private text from a player, or group chat from a player in the game group."""
+    private text from a player, or group chat from a player in the game group.
+    In a secret-alias game private text may also be speech under the alias
+    (spec None: speech only)."""
     if origin.source == "group":
         game_id = directory.group_game.get(origin.group_id or "")
         if game_id is None or origin.user_id not in directory.members.get(game_id, set()):
@@ -328,20 +368,34 @@ def _plain_route(origin: Origin) -> tuple[int, CommandSpec] | None:
         game_id, places = found, ("private", "any")
     kind = _kind_of(game_id)
     spec = next((s for s in kind.commands if not s.words and s.where in places), None) if kind else None
+    if spec is None and origin.private and kind is not None and kind.private_signup:
+        return game_id, None  # maybe speech under the alias (if the host turned plain speech on)
     return (game_id, spec) if spec else None
 
 
-async def _plain_text(origin: Origin, now: datetime, text: str, images: int, game_id: int, spec: CommandSpec) -> None:
-    """Non-command text goes to the game's plain-text route."""
+async def _plain_text(origin: Origin, now: datetime, text: str, images: int, game_id: int, spec: CommandSpec | None) -> None:
+    """Non-command text goes to the game's plain-text route; private text the
+    game has no use for is speech under the alias where the host allows it."""
 
     async def work(txn: Txn) -> None:
         player = txn.player_of(origin.user_id)
         if player is None or txn.game.status not in ("running", "paused"):
             raise Ignored()  # while paused, text still reaches the game (a draft must not lose it)
         check_length(text, spec)
+        plain_speech = origin.private and txn.kind.private_signup and txn.game.settings.get("anon_plain", False)
+        if spec is None:
+            if not plain_speech:
+                raise Ignored()
+            await _speak(txn, player, text, images, now)
+            return
         actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), origin.private, origin.chat)
         cmd = Command(spec.name, {"text": text, "images": images})
-        await txn.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
+        try:
+            await txn.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
+        except Ignored:
+            if not plain_speech:
+                raise
+            await _speak(txn, player, text, images, now)
 
     try:
         await in_game(game_id, _superusers(), work)
@@ -947,14 +1001,19 @@ async def configure(call: Call) -> None:
             shown = json.dumps(g.settings, ensure_ascii=False, indent=1)
             await txn.say("reply", f"本局配置：\n{shown}\n修改：/配置 后接 TOML 文本，只写要改的项。", call.origin)
             return
-        if g.status != "signup":
-            raise Rejected("游戏已开始，配置不能再改（游戏内的调整请用该游戏的主持命令）。")
         try:
             overrides = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise Rejected(f"配置格式有误（TOML）：{exc}") from None
-        tz = overrides.pop("timezone", g.settings.get("timezone", "Asia/Shanghai"))
-        merged = deep_merge({k: v for k, v in g.settings.items() if k != "timezone"}, overrides)
+        live_ok = set(overrides) <= {"anon_speech", "anon_plain", "anon_pictures"}  # switches hosts may flip any time
+        if g.status == "ended" or (g.status != "signup" and not live_ok):
+            raise Rejected("游戏已开始，配置不能再改（匿名发言开关除外；游戏内的调整请用该游戏的主持命令）。")
+        kernel_keys = {k: overrides.pop(k, g.settings.get(k, default)) for k, default in KERNEL_SETTINGS.items()}
+        tz = kernel_keys.pop("timezone")
+        for k, v in kernel_keys.items():
+            if not isinstance(v, bool):
+                raise Rejected(f"{k} 只能是 true 或 false。")
+        merged = deep_merge({k: v for k, v in g.settings.items() if k not in KERNEL_SETTINGS}, overrides)
         checked = txn.kind.engine.check_settings(merged)
         try:
             from zoneinfo import ZoneInfo
@@ -962,7 +1021,7 @@ async def configure(call: Call) -> None:
             ZoneInfo(tz)
         except Exception:  # noqa: BLE001
             raise Rejected(f"时区「{tz}」无效，例如 Asia/Shanghai。") from None
-        g.settings = {**checked, "timezone": tz}
+        g.settings = {**checked, **kernel_keys, "timezone": tz}
         await g.save()
         await txn.audit(call.origin.user_id, "configure", text[:500], at=call.now)
         await txn.say("reply", "配置已更新。", call.origin)
@@ -1074,6 +1133,51 @@ async def unlink_chat(call: Call) -> None:
         txn.refresh_directory = True
 
     await _host_txn(call, work, game_id=directory.group_game[here])
+
+
+async def _speak(txn: Txn, player: Player, text: str, images: int, now: datetime) -> None:
+    """Post a player's words in the game group under the alias, as plain text."""
+    g = txn.game
+    if not g.settings.get("anon_speech", True):
+        raise Rejected("主持关闭了匿名发言。")
+    if not player.alive:
+        raise Rejected("你已出局，不能再在群里发言。")
+    body = text.strip()
+    if images:
+        body = (body + " " if body else "") + "（图片）" * min(images, 3)
+    if not body:
+        raise Rejected("请写发言内容：/发言 <内容>")
+    await enqueue("group", g.group_id, f"【{player.alias}】{body}", game_id=g.id, self_id=g.self_id, priority=0, now=now)
+    await txn.audit(player.user_id, "speak", f"{player.seat}号 {player.alias}：{body[:200]}", at=now)
+    said = next((s for s in txn.kind.commands if not s.words and s.where in ("group", "any")), None)
+    if said is not None and g.status == "running":  # it counts as said in the group (e.g. prison's discussion)
+        actor = Actor(player.user_id, player.seat, False, False, "main")
+        try:
+            await txn.step("apply", origin=Origin(player.user_id, "kernel"), now=now, actor=actor,
+                           cmd=Command(said.name, {"text": text, "images": images}))
+        except Ignored:
+            pass
+
+
+@kernel_command(("发言",), "/发言 <内容>", "私聊：以马甲在游戏群发言（马甲保密的游戏）", who="player", where="private")
+async def speak(call: Call) -> None:
+    if call.in_group:
+        raise Rejected("请私聊我发送 /发言 <内容>，我会以你的马甲发到游戏群。")
+    gid = _need_game(call, _game_for(call))
+    kind = _kind_of(gid)
+    if kind is None or not kind.private_signup:
+        raise Rejected("本游戏马甲公开，直接在群里发言即可。")
+    _, images = _text_of(call.event)
+
+    async def work(txn: Txn) -> None:
+        p = txn.player_of(call.origin.user_id)
+        if p is None:
+            raise Rejected("你不是本局玩家，不能以马甲发言。")
+        if txn.game.status == "ended":
+            raise Rejected("这局游戏已经结束了。")
+        await _speak(txn, p, call.rest, images, call.now)
+
+    await in_game(gid, _superusers(), work)
 
 
 @kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）")

@@ -113,7 +113,8 @@ class Card(Model):
     seat = fields.IntField()
     user_id = fields.CharField(max_length=32)
     color = fields.CharField(max_length=8)  # blue|yellow|red
-    reason = fields.TextField()
+    reason = fields.TextField()  # public: what the group and /牌 show
+    private_reason = fields.TextField(null=True)  # the full reason, when it differs (player and hosts only)
     given_by = fields.CharField(max_length=32)
     at = fields.DatetimeField()
 

@@ -101,14 +101,16 @@ async def enqueue(
 
 
 async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int | None, self_id: str = "",
-                      now: datetime | None = None) -> None:
-    """Queue a OneBot API call (group management), paced and retried like a message."""
+                      now: datetime | None = None, once: bool = False) -> None:
+    """Queue a OneBot API call (group management), paced and retried like a
+    message; ``once``: a best effort, not retried and not reported (e.g. a recall)."""
     import json
 
     now = now or utcnow()
+    call = {"action": action, "params": params} | ({"once": True} if once else {})
     await Outbox.create(
         game_id=game_id, self_id=self_id, target_type="api", target_id=str(group_id),
-        text=json.dumps({"action": action, "params": params}, ensure_ascii=False),
+        text=json.dumps(call, ensure_ascii=False),
         priority=1, next_try_at=now, created_at=now, owner=PROCESS,
     )
 
@@ -223,6 +225,9 @@ class OutboxWorker:
 
     async def _failed(self, row: Outbox, now: datetime, exc: Exception) -> None:
         attempts = row.attempts + 1
+        if row.target_type == "api" and '"once": true' in row.text:  # a best effort: drop it quietly
+            await Outbox.filter(id=row.id).update(status="failed", attempts=attempts, last_error=repr(exc)[:500])
+            return
         timed_out = isinstance(exc, (SendTimeout, asyncio.TimeoutError))
         timeouts = row.timeouts + (1 if timed_out else 0)
         self.failures_in_a_row += 1

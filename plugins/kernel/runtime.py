@@ -52,6 +52,7 @@ from .models import Audit, Card, Chat, CommandLog, Contact, Delivery, Focus, Gam
 from .outbox import enqueue, enqueue_api
 from .registry import GameKind, get_kind
 from .roster import Entry, Roster
+from .settings import engine_settings
 
 T = TypeVar("T")
 LIVE = ("signup", "running", "paused")
@@ -311,19 +312,27 @@ async def reply(origin: Origin, text: str, *, game_id: int | None = None) -> Non
     wake_outbox()
 
 
-def _reply_target(origin: Origin | None) -> tuple[str, str, str] | None:
+def secret_aliases(game_id: int | None) -> bool:
+    """The game keeps aliases secret: nothing in a group may join a QQ account to a seat or alias."""
+    from .registry import get_kind
+
+    kind = get_kind(directory.kind.get(game_id, "")) if game_id is not None else None
+    return bool(kind and kind.private_signup)
+
+
+def _reply_target(origin: Origin | None, secret: bool = False) -> tuple[str, str, str] | None:
     """(type, target, prefix) of an answer to where a command came from; None
     when it came from no chat (a timer, the kernel). Group answers name the
-    sender."""
+    sender, except in a game with secret aliases."""
     if origin is not None and origin.source == "group" and origin.group_id:
-        return "group", origin.group_id, f"{origin.name}：" if origin.name else ""
+        return "group", origin.group_id, f"{origin.name}：" if origin.name and not secret else ""
     if origin is not None and origin.source == "private":
         return "private", origin.user_id, ""
     return None
 
 
 async def _reply_rows(origin: Origin, text: str, game_id: int | None) -> None:
-    target = _reply_target(origin)
+    target = _reply_target(origin, secret_aliases(game_id))
     if target is not None:
         kind, to, prefix = target
         await enqueue(kind, to, prefix + text, game_id=game_id, self_id=origin.self_id, priority=0)
@@ -405,7 +414,7 @@ class Txn:
         "hosts", "reply" or a seat. Answers go first; in a group they name the
         sender (a picture's caption does not)."""
         g = self.game
-        reply = _reply_target(origin) if to == REPLY else None
+        reply = _reply_target(origin, self.kind.private_signup) if to == REPLY else None
         if reply is not None:
             kind, target, prefix = reply
             targets = [(kind, target, "" if image else prefix)]
@@ -458,7 +467,7 @@ class Txn:
         timers = await self.timers()
         infos = tuple(TimerInfo(t.key, t.ends_at) for t in timers)
         phase = next((i for i in infos if i.key == PHASE_TIMER), None)
-        settings = dict(self.game.settings)
+        settings = engine_settings(self.game.settings)
         chats = tuple(c.label for c in await Chat.filter(game_id=self.game.id).order_by("id"))
         return Ctx(
             chats=chats,
@@ -542,8 +551,8 @@ class Txn:
             elif isinstance(e, CancelTimer):
                 await self.cancel_timer(e.key)
             elif isinstance(e, GiveCard):
-                if await self.give_card(e.seat, e.color, e.reason, "系统", now):
-                    sent_off.append((e.seat, e.reason))
+                if await self.give_card(e.seat, e.color, e.reason, "系统", now, e.public):
+                    sent_off.append((e.seat, e.public or e.reason))
             elif isinstance(e, Picture):
                 await self.picture(e, origin, now)
             elif isinstance(e, GroupAdmin):
@@ -614,15 +623,23 @@ class Txn:
         p = self.player_of(user_id)
         return f"{p.seat}号「{p.alias}」" if p else f"QQ {user_id}（非玩家）"
 
-    async def give_card(self, seat: int, color: str, reason: str, by: str, now: datetime) -> bool:
-        """Record a card; True when it sends the player off (first red)."""
+    async def give_card(self, seat: int, color: str, reason: str, by: str, now: datetime, public: str | None = None) -> bool:
+        """Record a card; True when it sends the player off (first red). The
+        group sees ``public`` when given (a full reason may reveal a role);
+        the player and the hosts then hear the full one privately."""
         p = self.seat(seat)
+        shown = public or reason
         before = cardmath.tally([c.color for c in await Card.filter(game_id=self.game.id, seat=seat)])
-        await Card.create(game_id=self.game.id, seat=seat, user_id=p.user_id, color=color, reason=reason, given_by=by, at=now)
+        await Card.create(game_id=self.game.id, seat=seat, user_id=p.user_id, color=color, reason=shown,
+                          private_reason=reason if public else None, given_by=by, at=now)
         after = cardmath.tally([c.color for c in await Card.filter(game_id=self.game.id, seat=seat)])
         await self.audit(by, "card", f"{p.seat}号 {p.alias} {cardmath.COLORS[color]}：{reason}", at=now)
-        line = f"【判罚】{p.seat}号 {p.alias} 获得{cardmath.COLORS[color]}，理由：{reason}。累计：{after.describe()}"
+        line = f"【判罚】{p.seat}号 {p.alias} 获得{cardmath.COLORS[color]}，理由：{shown}。累计：{after.describe()}"
         await self.say(GROUP, line, None)
+        if public and public != reason:
+            full = f"【判罚】{p.seat}号 {p.alias} 获得{cardmath.COLORS[color]}，完整理由：{reason}。"
+            await self.say(seat, full + "（群里只公布了「" + public + "」）", None)
+            await self.say(HOSTS, full, None)
         return after.sent_off and not before.sent_off
 
     async def finish(self, summary: str, now: datetime, seq: int | None = None) -> None:

@@ -110,12 +110,13 @@ def target(state: m.JSON, seat: Any) -> int:
     return seat
 
 
-def card(state: m.JSON, fx: Fx, seat: int, reason: str) -> None:
-    """【规则判罚】（三）潜水: an automatic yellow card."""
+def card(state: m.JSON, fx: Fx, seat: int, reason: str, public: str | None = None) -> None:
+    """【规则判罚】（三）潜水: an automatic yellow card. ``public`` is what the
+    group sees when the full reason would reveal a role or ability."""
     from .effects import GiveCard
 
     if state["cfg"]["auto_cards"]:
-        fx.append(GiveCard(seat, "yellow", reason))
+        fx.append(GiveCard(seat, "yellow", reason, public))
         state.setdefault("cards", []).append({"day": state["day"], "seat": seat, "reason": reason})
 
 
@@ -132,4 +133,5 @@ def compulsory_check(state: m.JSON, fx: Fx, when: str) -> None:
                 continue
             if m.player(state, s)["used_phase"].get(m.ability_key(ab), "") not in ok:
                 label = ab.get("name", ab["kind"])
-                card(state, fx, s, f"第{d}天未按时使用必须使用的技能「{label}」（潜水（三）3）")
+                card(state, fx, s, f"第{d}天未按时使用必须使用的技能「{label}」（潜水（三）3）",
+                     f"第{d}天未按时使用技能（潜水（三）3）")

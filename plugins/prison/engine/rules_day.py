@@ -175,7 +175,8 @@ def day_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     lines = [f"第{state['day']}天裁决投票：{_tally_text(state, state['votes'])}"]
     for s in m.living(state, "guard"):
         if str(s) not in state["votes"]:
-            c.card(state, fx, s, f"第{state['day']}天看守未参与裁决投票（潜水（三）2）")
+            c.card(state, fx, s, f"第{state['day']}天看守未参与裁决投票（潜水（三）2）",
+                   f"第{state['day']}天未参与投票（潜水（三）2）")
     ballots = [("guard", _alive_votes(state, state["votes"]), state["chief"])]
     if state["uprising"] is not None:
         lines.append(f"起义投票：{_tally_text(state, state['uprising']['votes'])}")
