@@ -164,7 +164,7 @@ async def test_league_match_day_through_the_bot(harness):
     assert "第一轮 积分榜（第 1/1 页" in board and "—— 晋级线：前 12 名 ——" in board
     assert f"{alias(absent_b)}（#{absent_b}） 100（弃权）" in board
     mine = texts(await h.group(qq(late_a), "/我的积分"), main)
-    assert f"{who(late_a)} 第一轮" in mine and "· 违规 迟到（场外）-1" in mine and "违规扣分 -1" in mine
+    assert f"{who(late_a)} 第一轮" in mine and "· 违规#1 迟到（场外）-1" in mine and "违规扣分 -1" in mine
 
     # the standings picture: an image segment after the caption
     before = len(h.bot.calls)

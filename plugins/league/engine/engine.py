@@ -13,7 +13,7 @@ from . import rules_admin, rules_day, rules_games
 from .content import deep_merge, load_defaults, validate
 from .model import STATUS_NAMES, current_day, fmt_total, lineup_group, name
 from .standings import rows
-from .texts import LEVEL_NAMES, SIDE_NAMES, breakdown_text, groups_text, standings_text
+from .texts import LEVEL_NAMES, SIDE_NAMES, breakdown_text, catalogue_text, groups_text, standings_text
 
 
 def clone(state: Any) -> Any:
@@ -70,6 +70,8 @@ class LeagueEngine:
             return Outcome(st, [Say("reply", "\n\n".join(self._groups(st)))])
         if n == "appeals":
             return Outcome(st, rules_admin.appeals_list(st))
+        if n == "catalogue":
+            return Outcome(st, [Say("reply", catalogue_text(st))])
         if st["finished"]:
             raise Rejected("联赛已结束，只能查看积分和导出。")
         if n == "checkin":
@@ -90,6 +92,12 @@ class LeagueEngine:
             game = rules_admin.find_game(st, args["game"])
             deadline = rules_day.appeal_deadline(st, game, ctx)
             return Outcome(st, rules_admin.appeal(st, actor, args, ctx, deadline))
+        if n == "undo":
+            return Outcome(st, rules_admin.undo_cmd(st, actor, args, ctx))
+        if n == "award":
+            return Outcome(st, rules_admin.award_cmd(st, actor, args, ctx))
+        if n == "template":
+            return Outcome(st, rules_games.template(st, args, ctx))
         if n == "verdict":
             return Outcome(st, rules_admin.verdict(st, actor, args, ctx))
         if n == "next_round":

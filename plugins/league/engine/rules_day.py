@@ -145,7 +145,7 @@ def substitutes(state: dict[str, Any], r: int, day: dict[str, Any] | None) -> li
         ranking = state["rounds"][r - 1].get("ranking") or []
         prev = {s: (ranking.index(s) if s in ranking else UNRANKED) for s in cands}
     primary = sorted((s for s in cands if s not in demoted), key=lambda s: (prev[s], s))
-    current = {row["seat"]: (row["rank"] or UNRANKED) for row in rows(state, r)}
+    current = {row["seat"]: i for i, row in enumerate(rows(state, r))}
     secondary = sorted((s for s in cands if s in demoted), key=lambda s: (current.get(s, UNRANKED), s))
     return primary + secondary
 
@@ -166,12 +166,21 @@ def replace(state: dict[str, Any], day: dict[str, Any], seat: int, presumed_seat
             else:
                 lineup[i] = sub
     if sub is not None:
-        if sub not in state["rounds"][r]["members"]:
-            state["rounds"][r]["members"].append(sub)
+        put_in(state, r, sub)
         day["promoted"][str(sub)] = g
         if presumed_seated:
             day["checked"][str(sub)] = ctx.now.isoformat()
     return sub, g
+
+
+def put_in(state: dict[str, Any], r: int, sub: int) -> None:
+    """A substitute takes a place: a member of the round, ranked on what they play
+    (a player demoted earlier this round is ranked again, §五/§十.2 reading in RULES.md)."""
+    rnd = state["rounds"][r]
+    if sub not in rnd["members"]:
+        rnd["members"].append(sub)
+    if sub in rnd.get("benched", []):
+        rnd["benched"].remove(sub)
 
 
 def drop_from_round(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
@@ -205,8 +214,7 @@ def _fill_gaps(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any
             sub = queue[0]
             day["lineups"][g].append(sub)
             state["rounds"][day["round"]]["groups"][g].append(sub)
-            if sub not in state["rounds"][day["round"]]["members"]:
-                state["rounds"][day["round"]]["members"].append(sub)
+            put_in(state, day["round"], sub)
             effects.append(Say(sub, f"你已递补进入 {g}组 {len(day['lineups'][g])}号位，比赛日请按时 /签到。"))
     return effects
 
@@ -218,11 +226,13 @@ def _demote(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
         for seat in list(day["lineups"][g]):
             if str(seat) in day["checked"] or str(seat) in day["promoted"]:
                 continue
-            state["rounds"][day["round"]]["demoted"].append(seat)
+            rnd = state["rounds"][day["round"]]
+            rnd["demoted"].append(seat)
+            rnd.setdefault("benched", []).append(seat)
             day["demoted"].append(seat)
             sub, _ = replace(state, day, seat, False, ctx)
             effects.append(Say(seat, f"{_hhmm(state, 'demote')} 仍未签到，你已降为替补（§十.3），"
-                                     "之后按替补顺序等待通知。"))
+                                     "退出本轮排名；之后按替补顺序等待通知，再次上场后按实际成绩排名。"))
             if sub is None:
                 lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 降为替补，没有可用替补")
                 effects.append(Say("hosts", f"{g}组 {name(state, seat)} 降为替补，但已没有可用替补，请裁判处理。"))
