@@ -58,8 +58,10 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
     for key in ("checkin_open", "late", "demote", "seat"):
         local = datetime.combine(when, parse_hhmm(_hhmm(state, key)), tzinfo=ctx.tz)
         times[key] = local.astimezone(timezone.utc).isoformat()
-    if datetime.fromisoformat(times["late"]) <= ctx.now:
-        raise Rejected(f"{when.month}月{when.day}日 {_hhmm(state, 'late')} 已过，不能再开这一天，请换一天。")
+    twice = next((d for d in state["days"] if d["date"] == when.isoformat()), None)
+    if twice is not None:
+        raise Rejected(f"{when.month}月{when.day}日 已经开过比赛日（{state['rounds'][twice['round']]['name']} "
+                       f"第{twice['index'] + 1}比赛日），不能重复开；/分组 查看今天的出场名单。")
     index = len(done)
     dcfg = rc["days"][index]
     first_no = sum(d["games"] for d in rc["days"][:index]) + 1
@@ -82,6 +84,12 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
         text += f"\n还没有绑定分组群的组（{'、'.join(g + '组' for g in unlinked)}）请在本群（主群）签到。"
     elif unlinked:
         text += "\n各组还没有绑定分组群，请在本群（主群）签到。"
+    early = state.get("early", {}).pop(when.isoformat(), {})
+    for key, at_iso in sorted(early.items(), key=lambda kv: kv[1]):
+        if lineup_group(day, int(key)) is not None:
+            day["checked"][key] = at_iso
+    state.get("early", {}).clear()  # check-ins kept for another date are of no use now
+    past = [step for step in STEPS if _at(day, step) <= ctx.now]
     lineups = []
     for g in sorted(day["lineups"]):
         if g in ctx.chats:
@@ -89,11 +97,31 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
             lines += [f"{i}号位 {name(state, s)}" for i, s in enumerate(day["lineups"][g], 1)]
             lines.append(f"{_hhmm(state, 'checkin_open')}-{_hhmm(state, 'late')} 请在本群发送 /签到。")
             lineups.append(Say(f"chat:{g}", "\n".join(lines)))
-    return pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=label + " 签到"),
-            SetTimer("checkin.late", datetime.fromisoformat(times["late"])),
-            SetTimer("checkin.demote", datetime.fromisoformat(times["demote"])),
-            SetTimer("checkin.seat", datetime.fromisoformat(times["seat"])),
-            Say("group", text)] + lineups + gap_effects
+    timers = [SetTimer(f"checkin.{step}", datetime.fromisoformat(times[step])) for step in STEPS if step not in past]
+    effects = pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=label + " 签到"), *timers,
+                         Say("group", text)] + lineups + gap_effects
+    if past:  # opened late: the steps whose time has passed run now, in order (§五)
+        effects += catch_up(state, ctx)
+        effects.append(Say("reply", _late_open_report(state, day, past, ctx)))
+    return effects
+
+
+STEP_NAMES = {"late": "迟到扣分", "demote": "降为替补", "seat": "未入座弃权"}
+
+
+def _late_open_report(state: dict[str, Any], day: dict[str, Any], past: list[str], ctx: Ctx) -> str:
+    """What a late /开赛日 applied at once, with the real time of each step."""
+    now = fmt_local(ctx.now, ctx.tz)
+    counts = {"late": len(day["late"]), "demote": len(day["demoted"]), "seat": len(day["forfeit"])}
+    done = "；".join(f"{_hhmm(state, step)} {STEP_NAMES[step]}（{counts[step]} 人）" for step in past)
+    lines = [f"开赛日开得晚：{done}，已按顺序立即执行，实际时间 {now}（已记入日志）。",
+             f"开赛前已签到 {len(day['checked'])} 人（开赛前发送的 /签到 按发送时间计）。"]
+    if counts["late"]:
+        lines.append("如因开赛晚不应扣分，请用 /撤销 编号 理由 撤回，编号见 /我的积分 或 /导出。")
+    rest = [s for s in STEPS if s not in past]
+    if rest:
+        lines.append("接下来：" + "、".join(f"{_hhmm(state, s)} {STEP_NAMES[s]}" for s in rest) + "。")
+    return "\n".join(lines)
 
 
 def catch_up(state: dict[str, Any], ctx: Ctx, upto: str | None = None) -> list[Any]:
@@ -110,6 +138,7 @@ def catch_up(state: dict[str, Any], ctx: Ctx, upto: str | None = None) -> list[A
         if step in day["done"] or (_at(day, step) > ctx.now and step not in forced):
             continue
         day["done"].append(step)
+        day.setdefault("ran", {})[step] = ctx.now.isoformat()  # the real time the step ran
         effects += {"late": _late, "demote": _demote, "seat": _seat}[step](state, day, ctx)
     return effects
 
@@ -119,7 +148,7 @@ def _late(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     late: dict[str, list[str]] = {}
     for g in sorted(day["lineups"]):
         for seat in day["lineups"][g]:
-            if str(seat) in day["checked"] or str(seat) in day["promoted"]:
+            if _checked_by(day, seat, "late") or str(seat) in day["promoted"]:
                 continue
             late.setdefault(g, []).append(name(state, seat))
             day["late"].append(seat)
@@ -128,6 +157,13 @@ def _late(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
             effects += add_violation(state, seat, "迟到", day["round"], None, 1, "auto", ctx, "system")
     effects += per_group(f"{_hhmm(state, 'late')} 未签到，记迟到（各扣 1 分）：", late, ctx.chats, "、")
     return effects
+
+
+def _checked_by(day: dict[str, Any], seat: int, step: str) -> bool:
+    """Checked in no later than the step's time (a check-in sent before a late
+    /开赛日 keeps the time it was sent)."""
+    at_iso = day["checked"].get(str(seat))
+    return at_iso is not None and datetime.fromisoformat(at_iso) <= _at(day, step)
 
 
 def substitutes(state: dict[str, Any], r: int, day: dict[str, Any] | None) -> list[int]:
@@ -224,7 +260,7 @@ def _demote(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     lines: dict[str, list[str]] = {}
     for g in sorted(day["lineups"]):
         for seat in list(day["lineups"][g]):
-            if str(seat) in day["checked"] or str(seat) in day["promoted"]:
+            if _checked_by(day, seat, "demote") or str(seat) in day["promoted"]:
                 continue
             rnd = state["rounds"][day["round"]]
             rnd["demoted"].append(seat)
@@ -275,6 +311,11 @@ def _seat(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
 
 def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
     day = current_day(state)
+    today = ctx.now.astimezone(ctx.tz).date()
+    if day is None or day["date"] != today.isoformat():
+        early = _early_checkin(state, actor, ctx, today)
+        if early is not None:
+            return early
     if day is None:
         raise Rejected("现在没有进行中的比赛日，请等裁判开赛后再 /签到。")
     effects = catch_up(state, ctx)
@@ -303,6 +344,41 @@ def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
     else:
         text = f"签到成功：{g}组 {pos}号位。{_hhmm(state, 'seat')} 前按裁判指示进入房间就座。"
     return effects + [Say("reply", text)]
+
+
+def _early_checkin(state: dict[str, Any], actor: Actor, ctx: Ctx, today: date) -> list[Any] | None:
+    """Today's check-in window is open but the referee has not opened today's match
+    day yet: the check-in is kept with its time and applied when the day opens.
+    None when this is not such a moment (the caller answers as usual)."""
+    r = state["round"]
+    if len([d for d in state["days"] if d["round"] == r]) >= len(round_cfg(state, r)["days"]):
+        return None
+    if any(d["date"] == today.isoformat() for d in state["days"]):
+        return None
+
+    def local(key: str) -> datetime:
+        return datetime.combine(today, parse_hhmm(_hhmm(state, key)), tzinfo=ctx.tz)
+
+    if not local("checkin_open") <= ctx.now < local("demote"):
+        return None
+    seat = actor.seat
+    if seat is None:
+        raise Rejected("你不是本届联赛的报名选手，不能签到。")
+    groups = state["rounds"][r]["groups"]
+    g = next((k for k, m in groups.items() if seat in m), None)
+    if g is None:
+        raise Rejected("你不在本轮的分组名单里；替补请等待递补通知。")
+    wrong = wrong_chat(g, actor.chat, ctx.chats)
+    if wrong:
+        raise Rejected(wrong)
+    kept = state.setdefault("early", {}).setdefault(today.isoformat(), {})
+    pos = groups[g].index(seat) + 1
+    if str(seat) in kept:
+        raise Rejected(f"你已经签到过了：{g}组 {pos}号位（裁判开赛后生效）。")
+    kept[str(seat)] = ctx.now.isoformat()
+    late = ctx.now > local("late")
+    return [Say("reply", f"签到已记下（{fmt_local(ctx.now, ctx.tz)}）：{g}组 {pos}号位。裁判还没开今天的比赛日，"
+                         "开赛后按这个时间生效" + (f"；已过 {_hhmm(state, 'late')}，将记迟到扣 1 分。" if late else "。"))]
 
 
 def wrong_chat(group: str, chat: str | None, chats: tuple[str, ...]) -> str | None:
