@@ -228,16 +228,21 @@ class LeagueEngine:
 
 def standings_rows(state: dict[str, Any], r: int) -> list[list[Any]]:
     """The standings of round ``r`` as rows (header first), e.g. for a picture."""
-    header = ["排名", "序号", "马甲", "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
-              "全场最佳", "败方最佳", "狼牌胜", "神牌胜", "民牌胜", "场次", "晋级", "备注"]
+    multi = len(state["rounds"][r]["groups"]) > 1
+    header = ["排名", "序号", "马甲"] + (["组"] if multi else []) + [
+        "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
+        "全场最佳", "败方最佳", "狼牌胜", "神牌胜", "民牌胜", "场次", "晋级", "备注"]
     out: list[list[Any]] = [header]
     for row in rows(state, r):
         p = row["parts"]
-        note = STATUS_NAMES[row["status"]] if row["status"] != "active" else ("同分待裁定" if row["tie"] else "")
-        out.append([row["rank"] or "", row["seat"], row["alias"], row["total"], p["win"], p["behaviour"],
-                    p["vote"], p["badge"], p["award"], p["violation"], row["mvp"], row["svp"],
-                    row["wins"]["wolf"], row["wins"]["god"], row["wins"]["villager"], row["games"],
-                    "是" if row["advance"] else "", note])
+        if row["status"] != "active":
+            note = STATUS_NAMES[row["status"]]
+        else:
+            note = "同分待裁定（§九.4）" if row["tie"] else row["tiebreak"]
+        out.append([row["rank"] or "", row["seat"], row["alias"]] + ([row["group"]] if multi else []) + [
+            row["total"], p["win"], p["behaviour"], p["vote"], p["badge"], p["award"], p["violation"],
+            row["mvp"], row["svp"], row["wins"]["wolf"], row["wins"]["god"], row["wins"]["villager"],
+            row["games"], "是" if row["advance"] else "", note])
     return out
 
 
