@@ -186,7 +186,7 @@ async def test_league_match_day_through_the_bot(harness):
     out = texts(await h.group(HOST, "/导出"))
     folder = Path(re.search(r"电脑的 (\S+?)（", out).group(1))
     table = list(csv.reader((folder / "积分榜-第一轮.csv").read_text(encoding="utf-8-sig").splitlines()))
-    assert table[0][:4] == ["排名", "序号", "马甲", "总分"] and len(table) == 1 + 26
+    assert table[0][:5] == ["排名", "序号", "马甲", "组", "总分"] and len(table) == 1 + 26
     assert (folder / "计分表.csv").is_file() and (folder / "申诉.csv").is_file()
     assert any(p.suffix == ".xlsx" for p in folder.iterdir())
 

@@ -178,6 +178,22 @@ class LeagueEngine:
             lines.append(f"本轮积分 {fmt_total(row['total'])}" + (f"，第 {row['rank']} 名" if row["rank"] else ""))
         return "\n".join(lines)
 
+    def signup_view(self, settings: dict[str, Any], seats: list[int]) -> tuple[str, dict[int, str]]:
+        """Before the start (§十.1): the first main-draw sign-ups in order are 正赛, the rest 替补."""
+        try:
+            cfg = self.check_settings(settings) if "rounds" not in settings else settings
+        except Rejected:
+            cfg = load_defaults()
+        need = cfg["rounds"][0]["players"]
+        order = sorted(seats)
+        main = order[:need]
+        marks = {s: ("正赛" if i < need else "替补") for i, s in enumerate(order)}
+        subs = len(order) - len(main)
+        summary = f"报名 {len(order)} 人（正赛 {len(main)}，替补 {subs}）"
+        if len(main) < need:
+            summary += f"，正赛还差 {need - len(main)} 人"
+        return summary, marks
+
     def status(self, state: Any) -> str:
         st = state
         r = st["round"]
@@ -214,9 +230,11 @@ class LeagueEngine:
                               SIDE_NAMES[pts["side"]], "胜" if pts["won"] else "负", pr["win"], pr["behaviour"],
                               pr["vote"], pr["badge"], pr["award"], int(pts["mvp"]), int(pts["svp"])])
         out["计分表"] = sheet
-        out["违规"] = [["编号", "序号", "马甲", "轮次", "局号", "类型", "等级", "扣分", "来源", "时间"]] + [
+        out["违规"] = [["编号", "序号", "马甲", "轮次", "局号", "类型", "等级", "扣分", "来源", "时间",
+                      "撤销时间", "撤销人", "撤销理由"]] + [
             [v["id"], v["seat"], st["players"][str(v["seat"])]["alias"], st["rounds"][v["round"]]["name"],
-             v["game"] or "", v["type"], LEVEL_NAMES[v["level"]], v["points"], v["source"], v["at"]]
+             v["game"] or "", v["type"], LEVEL_NAMES[v["level"]], v["points"], v["source"], v["at"],
+             *((v["reversed"]["at"], v["reversed"]["by"], v["reversed"]["reason"]) if v.get("reversed") else ("", "", ""))]
             for v in st["violations"]]
         out["申诉"] = [["编号", "序号", "局号", "时间", "内容", "结果", "说明"]] + [
             [a["id"], a["seat"], a["game"], a["at"], a["text"], rules_admin.VERDICT_NAMES[a["status"]], a["answer"]]
