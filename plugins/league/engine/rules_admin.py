@@ -34,7 +34,8 @@ def disqualify_and_drop(state: dict[str, Any], seat: int, reason: str, ctx: Ctx)
     if effects:
         from .rules_day import drop_from_round
         rnd = state["rounds"][state["round"]]
-        state["players"][str(seat)]["dq_group"] = next((g for g, m in rnd["groups"].items() if seat in m), "")
+        state["players"][str(seat)]["dq_place"] = next(([g, m.index(seat)] for g, m in rnd["groups"].items()
+                                                        if seat in m), None)
         effects += drop_from_round(state, seat, ctx)
     return effects
 
@@ -157,16 +158,16 @@ def reinstate(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
     p["status"] = ACTIVE
     p.pop("dq_cause", None)
     rnd = state["rounds"][state["round"]]
-    g = p.pop("dq_group", "")
+    g, i = p.pop("dq_place", None) or ("", 0)
     size = max(sum(state["cfg"]["boards"][d["board"]]["roles"].values())
                for d in state["cfg"]["rounds"][state["round"]]["days"])
     from .model import current_day
     day = current_day(state)
     place = ""
     if g and g in rnd["groups"] and len(rnd["groups"][g]) < size and seat in rnd["members"]:
-        rnd["groups"][g].append(seat)
+        rnd["groups"][g].insert(i, seat)
         if day is not None and "seat" not in day["done"] and len(day["lineups"].get(g, [])) < size:
-            day["lineups"][g].append(seat)
+            day["lineups"][g].insert(i, seat)
         place = f"回到 {g}组 {rnd['groups'][g].index(seat) + 1}号位。"
     elif seat in rnd["members"]:
         place = "原位置已由替补顶上，现为替补，按替补顺序上场。"
