@@ -34,8 +34,7 @@ def disqualify_and_drop(state: dict[str, Any], seat: int, reason: str, ctx: Ctx)
     if effects:
         from .rules_day import drop_from_round
         rnd = state["rounds"][state["round"]]
-        state["players"][str(seat)]["dq_place"] = next(([g, m.index(seat)] for g, m in rnd["groups"].items()
-                                                        if seat in m), None)
+        state["players"][str(seat)]["dq_group"] = next((g for g, m in rnd["groups"].items() if seat in m), "")
         effects += drop_from_round(state, seat, ctx)
     return effects
 
@@ -158,16 +157,19 @@ def reinstate(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
     p["status"] = ACTIVE
     p.pop("dq_cause", None)
     rnd = state["rounds"][state["round"]]
-    g, i = p.pop("dq_place", None) or ("", 0)
+    g = p.pop("dq_group", "")
     size = max(sum(state["cfg"]["boards"][d["board"]]["roles"].values())
                for d in state["cfg"]["rounds"][state["round"]]["days"])
     from .model import current_day
     day = current_day(state)
     place = ""
     if g and g in rnd["groups"] and len(rnd["groups"][g]) < size and seat in rnd["members"]:
-        rnd["groups"][g].insert(i, seat)
-        if day is not None and "seat" not in day["done"] and len(day["lineups"].get(g, [])) < size:
-            day["lineups"][g].insert(i, seat)
+        for lineup in [rnd["groups"][g]] + ([day["lineups"][g]] if day is not None and "seat" not in day["done"]
+                                             and g in day["lineups"] and len(day["lineups"][g]) < size else []):
+            ref = rnd.get("order", {}).get(g, [])
+            later = ref[ref.index(seat) + 1:] if seat in ref else []
+            i = next((lineup.index(s) for s in later if s in lineup), len(lineup))
+            lineup.insert(i, seat)
         place = f"回到 {g}组 {rnd['groups'][g].index(seat) + 1}号位。"
     elif seat in rnd["members"]:
         place = "原位置已由替补顶上，现为替补，按替补顺序上场。"
@@ -294,7 +296,8 @@ def new_round(state: dict[str, Any], r: int, seats: list[int], ctx: Ctx) -> list
     seed = ctx.rng.getrandbits(32)
     groups = make_groups(seats, rc["groups"], seed)
     state["rounds"].append({"key": rc["key"], "name": rc["name"], "seed": seed, "groups": groups,
-                            "members": sorted(seats), "demoted": [], "benched": [], "ranking": None})
+                            "members": sorted(seats), "demoted": [], "benched": [], "ranking": None,
+                            "order": {g: list(m) for g, m in groups.items()}})
     state["round"] = r
     effects: list[Any] = [SetPhase(key=rc["key"], label=f"{rc['name']} 分组已公布")]
     effects += [Say(chat_to(g, ctx.chats), t) for g, t in group_texts(state, r).items()]

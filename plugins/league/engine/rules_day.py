@@ -201,6 +201,9 @@ def replace(state: dict[str, Any], day: dict[str, Any], seat: int, presumed_seat
                 lineup.pop(i)
             else:
                 lineup[i] = sub
+    ref = state["rounds"][r].setdefault("order", {}).setdefault(g, [])
+    if sub is not None and sub not in ref:  # the group's positions in order, for a reinstated player
+        ref.insert(ref.index(seat) + 1 if seat in ref else len(ref), sub)
     if sub is not None:
         put_in(state, r, sub)
         day["promoted"][str(sub)] = g
@@ -250,6 +253,7 @@ def _fill_gaps(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any
             sub = queue[0]
             day["lineups"][g].append(sub)
             state["rounds"][day["round"]]["groups"][g].append(sub)
+            state["rounds"][day["round"]].setdefault("order", {}).setdefault(g, []).append(sub)
             put_in(state, day["round"], sub)
             effects.append(Say(sub, f"你已递补进入 {g}组 {len(day['lineups'][g])}号位，比赛日请按时 /签到。"))
     return effects
