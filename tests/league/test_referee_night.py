@@ -192,6 +192,8 @@ def test_violation_after_the_sheet_takes_that_games_mvp_and_it_is_not_passed_on_
     assert (r["total"], r["mvp"], r["parts"]["award"]) == (101, 0, 0)
     assert sum(x["mvp"] for x in rows(lg.state, 0)) == 0  # nobody else got it
     assert "全场最佳 +2 已取消：违规编号 1（§七.3）" in breakdown(lg, mvp)
+    sheet_rows = ENGINE.tables(lg.state)["计分表"]
+    assert [r[-1] for r in sheet_rows[1:] if r[8] == mvp] == ["违规编号 1（§七.3）"]
     # a /改分 cannot give the award back to the player without eligibility
     sheet = plain_sheet(lg.cfg, "标准场", "A", None, lg.lineup("A"), tokens={0: "全场最佳"})
     assert "不能参与评选（§七.3）" in lg.host_rejected("rescore", at("1-2", "22:30"), game=gid, text=sheet)

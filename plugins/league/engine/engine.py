@@ -12,7 +12,7 @@ from plugins.kernel.engine import (KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx,
 from . import rules_admin, rules_day, rules_games
 from .content import deep_merge, load_defaults, validate
 from .model import STATUS_NAMES, current_day, fmt_total, lineup_group, name
-from .standings import rows
+from .standings import award_blocked, rows
 from .texts import LEVEL_NAMES, SIDE_NAMES, breakdown_text, catalogue_text, groups_text, standings_text
 
 
@@ -220,7 +220,7 @@ class LeagueEngine:
         for r, rnd in enumerate(st["rounds"]):
             out[f"积分榜-{rnd['name']}"] = standings_rows(st, r)
         sheet = [["局号", "轮次", "组", "场次", "日期", "状态", "双倍", "座位", "序号", "马甲", "角色", "阵营",
-                  "胜负", "胜负分", "行为分", "投票分", "警徽分", "评选分", "全场最佳", "败方最佳"]]
+                  "胜负", "胜负分", "行为分", "投票分", "警徽分", "评选分", "全场最佳", "败方最佳", "评选取消"]]
         for g in st["games"]:
             for key, pts in sorted(g["points"].items(), key=lambda kv: kv[1]["gseat"]):
                 pr = pts["parts"]
@@ -228,7 +228,8 @@ class LeagueEngine:
                               "流局" if g["status"] == "void" else "有效", "是" if g["double"] else "否",
                               pts["gseat"], int(key), st["players"][key]["alias"], pts["role"],
                               SIDE_NAMES[pts["side"]], "胜" if pts["won"] else "负", pr["win"], pr["behaviour"],
-                              pr["vote"], pr["badge"], pr["award"], int(pts["mvp"]), int(pts["svp"])])
+                              pr["vote"], pr["badge"], pr["award"], int(pts["mvp"]), int(pts["svp"]),
+                              _award_cut(st, g, key)])
         out["计分表"] = sheet
         out["违规"] = [["编号", "序号", "马甲", "轮次", "局号", "类型", "等级", "扣分", "来源", "时间",
                       "撤销时间", "撤销人", "撤销理由"]] + [
@@ -242,6 +243,13 @@ class LeagueEngine:
         out["审计"] = [["时间", "操作人", "操作", "内容"]] + [[a["at"], a["by"], a["action"], a["detail"]]
                                                       for a in st["audit"]]
         return out
+
+
+def _award_cut(st: dict[str, Any], game: dict[str, Any], key: str) -> str:
+    """§七.3 in the export: the violation that took this game's award, if any."""
+    pts = game["points"][key]
+    v = award_blocked(st, int(key), game["id"]) if (pts["mvp"] or pts["svp"]) else None
+    return f"违规编号 {v['id']}（§七.3）" if v else ""
 
 
 def standings_rows(state: dict[str, Any], r: int) -> list[list[Any]]:
