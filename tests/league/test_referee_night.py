@@ -363,6 +363,11 @@ def test_template_prefilled_with_the_seated_lineup_round_trips_6():
     roles = iter(board_roles(lg.cfg, "标准场"))
     filled = re.sub(r" 角色$", lambda m: " " + next(roles), text.replace("胜方 好人/狼人", "胜方 好人"), flags=re.M)
     assert texts(lg.host("score", at("1-2", "21:00"), text=filled), "reply")[0] == "已录入局号#1。"
+    # with a game number: the sheet as entered, ready for /改分 (its first line is a comment)
+    again = texts(lg.host("template", at("1-2", "21:05"), game="1"), "reply")[0]
+    assert again == "# 局号#1 现在的计分表；改好后发送 /改分 1 加上整张表\n" + filled
+    assert texts(lg.host("rescore", at("1-2", "21:06"), game=1, text=again), "reply")[0].startswith("局号#1 已更正")
+    assert lg.host_rejected("template", at("1-2", "21:05"), game="7") == "没有局号#7，请用积分表或录分回执里的局号。"
 
 
 # ---- 6. registration view (§十.1) ------------------------------------------------------

@@ -151,6 +151,10 @@ def template(state: dict[str, Any], args: dict[str, Any], ctx: Ctx) -> list[Any]
     """/录分模板 <组> [第N场]: the sheet with the seated lineup (game seat = position) and a
     placeholder for each role; the board's roles and their event words in comments."""
     text = (args.get("game") or "").strip()
+    if text.lstrip("#").isdigit():  # a game already entered: its sheet, to correct with /改分
+        game = find_game(state, int(text.lstrip("#")))
+        return [Say("reply", f"# 局号#{game['id']} 现在的计分表；改好后发送 /改分 {game['id']} 加上整张表\n"
+                             + game["sheet"])]
     try:
         group, no = sheetmod.parse_header(text)
     except ValueError:
