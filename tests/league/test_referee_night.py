@@ -261,6 +261,7 @@ def test_day_opened_after_1830_applies_past_steps_at_once_with_real_times_5():
     assert "开赛前已签到 11 人" in report and "/撤销 编号 理由" in report and "接下来：18:50 未入座弃权。" in report
     assert "降为替补" in texts(eff, 12)[0]
     assert row(lg, 11)["total"] == 99 and row(lg, 1)["total"] == 100
+    assert lg.state["audit"][-1]["action"] == "开赛日" and "实际时间 1月2日 18:41" in lg.state["audit"][-1]["detail"]
 
 
 def test_opening_a_day_twice_is_refused_and_changes_nothing_5():

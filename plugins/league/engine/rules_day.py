@@ -10,7 +10,7 @@ from plugins.kernel.clock import fmt_local, parse_hhmm
 from plugins.kernel.engine import Actor, Ctx, Eliminate, Rejected, Say, SetPhase, SetTimer
 
 from .model import ACTIVE, current_day, lineup_group, name, per_group, round_cfg
-from .rules_admin import add_violation
+from .rules_admin import add_violation, audit
 from .standings import UNRANKED, rows
 
 STEPS = ("late", "demote", "seat")
@@ -100,9 +100,13 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
     timers = [SetTimer(f"checkin.{step}", datetime.fromisoformat(times[step])) for step in STEPS if step not in past]
     effects = pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=label + " 签到"), *timers,
                          Say("group", text)] + lineups + gap_effects
+    detail = f"{label}"
     if past:  # opened late: the steps whose time has passed run now, in order (§五)
         effects += catch_up(state, ctx)
-        effects.append(Say("reply", _late_open_report(state, day, past, ctx)))
+        report = _late_open_report(state, day, past, ctx)
+        effects.append(Say("reply", report))
+        detail += "；" + report.splitlines()[0]
+    audit(state, ctx, actor.user_id, "开赛日", detail)
     return effects
 
 
