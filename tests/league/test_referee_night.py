@@ -259,7 +259,8 @@ def test_day_opened_after_1830_applies_past_steps_at_once_with_real_times_5():
     assert report.startswith("开赛日开得晚：18:30 迟到扣分（2 人）；18:35 降为替补（1 人），已按顺序立即执行，"
                              "实际时间 1月2日 18:41（已记入日志）。")
     assert "开赛前已签到 11 人" in report and "/撤销 编号 理由" in report and "接下来：18:50 未入座弃权。" in report
-    assert "降为替补" in texts(eff, 12)[0]
+    assert texts(eff, 12)[0] == "18:30 仍未签到，记迟到扣 1 分（§五）。"  # no "请在 18:35 前" when it is past
+    assert "降为替补" in texts(eff, 12)[1]
     assert row(lg, 11)["total"] == 99 and row(lg, 1)["total"] == 100
     assert lg.state["audit"][-1]["action"] == "开赛日" and "实际时间 1月2日 18:41" in lg.state["audit"][-1]["detail"]
 

@@ -156,8 +156,9 @@ def _late(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
                 continue
             late.setdefault(g, []).append(name(state, seat))
             day["late"].append(seat)
-            effects.append(Say(seat, f"{_hhmm(state, 'late')} 仍未签到，记迟到扣 1 分（§五）。"
-                                     f"请在 {_hhmm(state, 'demote')} 前发送 /签到，否则降为替补。"))
+            tail = (f"请在 {_hhmm(state, 'demote')} 前发送 /签到，否则降为替补。" if _at(day, "demote") > ctx.now
+                    else "")
+            effects.append(Say(seat, f"{_hhmm(state, 'late')} 仍未签到，记迟到扣 1 分（§五）。{tail}"))
             effects += add_violation(state, seat, "迟到", day["round"], None, 1, "auto", ctx, "system")
     effects += per_group(f"{_hhmm(state, 'late')} 未签到，记迟到（各扣 1 分）：", late, ctx.chats, "、")
     return effects
