@@ -248,6 +248,11 @@ class Engine(Protocol):
     # Optional: ``reveal(state) -> str`` — posted after a host ends the game
     # early with the kernel's /结束 (e.g. every role and post); "" for nothing.
     #
+    # Optional: ``signup_view(settings, seats) -> (summary, {seat: mark})`` — before the
+    # start (no state yet), /名单 heads the list with ``summary`` and adds each seat's mark,
+    # and /状态 shows ``summary`` instead of the player counts (e.g. the league's
+    # "报名 130 人（正赛 120，替补 10）" and 正赛/替补).
+    #
     # Optional: ``public_out(state) -> list[int]`` — the seats publicly known to
     # be out. When an engine has it, /名单 and /状态 show that instead of the
     # roster's flags (e.g. royale keeps night deaths secret until morning).

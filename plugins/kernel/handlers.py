@@ -696,10 +696,27 @@ async def roster(call: Call) -> None:
     players = await Player.filter(game_id=gid).order_by("seat")
     if not players:
         raise Rejected("还没有人报名。")
-    out = _public_out(await Game.get(id=gid), players)
+    g = await Game.get(id=gid)
+    view = _signup_view(g, players)
+    if view is not None:
+        head, marks = view
+        lines = [f"名单（{head}）："]
+        lines += [f"{p.seat}号 {p.alias}" + (f"（{marks[p.seat]}）" if marks.get(p.seat) else "") for p in players]
+        await call.say("\n".join(lines), gid)
+        return
+    out = _public_out(g, players)
     lines = [f"名单（{len(players)} 人，存活 {len(players) - len(out)}）："]
     lines += [f"{p.seat}号 {p.alias}{'（出局）' if p.seat in out else ''}" for p in players]
     await call.say("\n".join(lines), gid)
+
+
+def _signup_view(g: Game, players: list[Player]) -> tuple[str, dict[int, str]] | None:
+    """Before the start, an engine's own summary and per-seat marks (e.g. main draw / substitute)."""
+    kind = get_kind(g.kind)
+    hook = getattr(kind.engine, "signup_view", None) if kind else None
+    if hook is None or g.state is not None:
+        return None
+    return hook(g.settings, [p.seat for p in players])
 
 
 def _public_out(g: Game, players: list[Player]) -> set[int]:
@@ -866,7 +883,9 @@ async def status(call: Call) -> None:
     players = await Player.filter(game_id=gid)
     names = {"signup": "报名中", "running": "进行中", "paused": "已暂停", "ended": "已结束"}
     out = _public_out(g, players)
-    lines = [f"【{kind.title if kind else g.kind}】{names.get(g.status, g.status)}，玩家 {len(players)} 人，存活 {len(players) - len(out)} 人"]
+    view = _signup_view(g, players)
+    counts = view[0] if view is not None else f"玩家 {len(players)} 人，存活 {len(players) - len(out)} 人"
+    lines = [f"【{kind.title if kind else g.kind}】{names.get(g.status, g.status)}，{counts}"]
     if g.phase_label:
         lines.append(f"当前阶段：{g.phase_label}")
     t = await Timer.filter(game_id=gid, key=PHASE_TIMER, status__in=("armed", "paused")).first()

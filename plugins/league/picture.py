@@ -34,8 +34,9 @@ SYSTEM_FONTS = (
 )
 
 # the columns shown (when present in the rows' header), in this order
-COLUMNS = ("排名", "序号", "马甲", "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
-           "全场最佳", "败方最佳", "场次", "备注")
+COLUMNS = ("排名", "序号", "马甲", "组", "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
+           "全场最佳", "败方最佳", "狼牌胜", "神牌胜", "民牌胜", "场次", "备注")
+HEADER_EVERY = 30  # the header row is drawn again before every 30 players
 SIGNED = {"胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分"}
 
 BG = (255, 255, 255)
@@ -107,23 +108,29 @@ def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "
     widths = [max([w(c, f_head)] + [w(r[j], f_body) for r in cells]) + 2 * pad_x for j, c in enumerate(cols)]
     table_w = int(sum(widths))
     title_h = 50 + (28 if subtitle else 0)
+    heads = max(1, (len(cells) + HEADER_EVERY - 1) // HEADER_EVERY)
     width = max(table_w, int(w(title, f_title)), int(w(subtitle, f_small))) + 2 * margin
-    height = margin + title_h + row_h * (len(cells) + 1) + 40 + margin
+    height = margin + title_h + row_h * (len(cells) + heads) + 40 + margin
     img = Image.new("RGB", (width, height), BG)
     d = ImageDraw.Draw(img)
     d.text((margin, margin), title, font=f_title, fill=INK)
     if subtitle:
         d.text((margin, margin + 46), subtitle, font=f_small, fill=MUTED)
     y = margin + title_h
-    d.rectangle([margin, y, margin + table_w, y + row_h], fill=HEAD_BG)
-    x = margin
-    for j, c in enumerate(cols):
-        d.text((x + widths[j] / 2, y + row_h / 2), c, font=f_head, fill=HEAD_INK, anchor="mm")
-        x += widths[j]
-    y += row_h
+
+    def header_row(y: float) -> float:
+        d.rectangle([margin, y, margin + table_w, y + row_h], fill=HEAD_BG)
+        x = margin
+        for j, c in enumerate(cols):
+            d.text((x + widths[j] / 2, y + row_h / 2), c, font=f_head, fill=HEAD_INK, anchor="mm")
+            x += widths[j]
+        return y + row_h
+
     last_adv = max((i for i, a in enumerate(advancing) if a), default=None)
     line_y: float | None = None
     for i, r in enumerate(cells):
+        if i % HEADER_EVERY == 0:
+            y = header_row(y)
         if advancing[i]:
             bg = ADVANCE_STRIPE if i % 2 else ADVANCE_BG
         else:
@@ -132,20 +139,20 @@ def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "
         x = margin
         for j, text in enumerate(r):
             ink = MUTED if unranked[i] else INK
-            if cols[j] == "马甲":
+            if cols[j] in ("马甲", "备注"):
                 d.text((x + pad_x, y + row_h / 2), text, font=f_body, fill=ink, anchor="lm")
             else:
                 d.text((x + widths[j] / 2, y + row_h / 2), text, font=f_body, fill=ink, anchor="mm")
             x += widths[j]
         y += row_h
-        if last_adv is not None and i == last_adv and i < len(cells) - 1:
+        if last_adv is not None and i == last_adv and i < len(cells) - 1 and (i + 1) % HEADER_EVERY:
             line_y = y
     if line_y is not None:  # drawn last so the next row's background does not cover it
         d.line([margin, line_y, margin + table_w, line_y], fill=LINE, width=3)
     if last_adv is not None:
-        note = f"绿色：晋级区（前 {last_adv + 1} 名），红线为晋级线"
+        note = f"绿色：晋级区（前 {last_adv + 1} 名），红线为晋级线；同分按 §九 排序，备注写明按哪一项分出先后"
     else:
-        note = "积分 = 100 + 各项得分；同分按 §九 排序"
+        note = "积分 = 100 + 各项得分；同分按 §九 排序，备注写明按哪一项分出先后"
     d.text((margin, y + 12), note, font=f_small, fill=MUTED)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=True)

@@ -89,6 +89,13 @@ async def test_league_match_day_through_the_bot(harness):
     assert "配置已更新" in texts(await h.group(HOST, "/配置 " + VARIANT.format(tz=_zone_at_noon())))
     for seat in range(1, 29):
         assert f"报名成功：{seat}号「{alias(seat)}」" in texts(await h.group(qq(seat), f"/报名 {alias(seat)}"))
+    # §十.1 before the start: who is main draw and who is a substitute (kernel hook signup_view)
+    roster = texts(await h.group(qq(1), "/名单"), main)
+    assert "名单（报名 28 人（正赛 24，替补 4））：" in roster
+    assert f"24号 {alias(24)}（正赛）" in roster and f"25号 {alias(25)}（替补）" in roster
+    assert "存活" not in roster
+    status = texts(await h.group(qq(1), "/状态"), main)
+    assert "报名中，报名 28 人（正赛 24，替补 4）" in status and "存活" not in status
     out = texts(await h.group(HOST, "/开始"), main)
     assert "报名 28 人：前 24 人为正赛选手，其余 4 人按报名顺序为替补" in out
     assert "第一轮 A组" in out and "第一轮 B组" in out  # no chats linked yet: grouping in the main group
@@ -146,6 +153,11 @@ async def test_league_match_day_through_the_bot(harness):
     assert "你已顶上" in texts(out, qq(26))
     assert f"{absent_b}号 {alias(absent_b)}（出局）" in texts(await h.group(qq(a0), "/名单"))
 
+    # the sheet template for A's game, pre-filled with the seated lineup
+    tpl = texts(await h.group(HOST, "/录分模板 A", group=chat["A"]), chat["A"])
+    assert "A组 第1场\n# 标准场：" in tpl and "胜方 好人/狼人" in tpl
+    assert "没有 Z组" in texts(await h.group(HOST, "/录分模板 Z"))
+
     # the referees enter both games; each summary goes to its group's chat
     g = await _game()
     lineups = g.state["days"][-1]["lineups"]
@@ -164,7 +176,14 @@ async def test_league_match_day_through_the_bot(harness):
     assert "第一轮 积分榜（第 1/1 页" in board and "—— 晋级线：前 12 名 ——" in board
     assert f"{alias(absent_b)}（#{absent_b}） 100（弃权）" in board
     mine = texts(await h.group(qq(late_a), "/我的积分"), main)
-    assert f"{who(late_a)} 第一轮" in mine and "· 违规 迟到（场外）-1" in mine and "违规扣分 -1" in mine
+    assert f"{who(late_a)} 第一轮" in mine and "· 违规#1 迟到（场外）-1" in mine and "违规扣分 -1" in mine
+    # the late deduction is taken back (§八 改判); the player is told in private
+    out = await h.group(HOST, "/撤销 1 签到群卡顿")
+    assert f"已撤销编号 1：{who(late_a)} 迟到（场外），退回 1 分。" in texts(out, main)
+    assert "裁判撤销了你的违规「迟到」" in texts(out, qq(late_a))
+    assert "已于" in texts(await h.group(HOST, "/撤销 1 再来一次"), main)
+    mine = texts(await h.group(qq(late_a), "/我的积分"), main)
+    assert "（已撤销" in mine and "违规扣分 0" in mine
 
     # the standings picture: an image segment after the caption
     before = len(h.bot.calls)
@@ -186,7 +205,7 @@ async def test_league_match_day_through_the_bot(harness):
     out = texts(await h.group(HOST, "/导出"))
     folder = Path(re.search(r"电脑的 (\S+?)（", out).group(1))
     table = list(csv.reader((folder / "积分榜-第一轮.csv").read_text(encoding="utf-8-sig").splitlines()))
-    assert table[0][:4] == ["排名", "序号", "马甲", "总分"] and len(table) == 1 + 26
+    assert table[0][:5] == ["排名", "序号", "马甲", "组", "总分"] and len(table) == 1 + 26
     assert (folder / "计分表.csv").is_file() and (folder / "申诉.csv").is_file()
     assert any(p.suffix == ".xlsx" for p in folder.iterdir())
 

@@ -71,3 +71,48 @@ def test_standings_picture_command_returns_a_picture_effect():
     assert eff[0].to == "reply" and eff[0].name == "standings"
     assert eff[0].caption.startswith("第一轮 积分榜（共 24 人，前 12 名晋级）")
     assert "1. " in eff[0].caption and "/积分榜" in eff[0].caption
+
+
+def test_picture_has_win_counts_group_column_tie_notes_and_repeated_header_9_2():
+    """Issue 16 item 8: 狼牌胜/神牌胜/民牌胜, 组 (multi-group round), a note where §九 broke a
+    tie, and the header again every 30 rows (130 players: 5 header rows)."""
+    from helpers_league import checkin_all, plain_sheet
+
+    from plugins.league.picture import HEADER_EVERY
+
+    lg = League(n=130)
+    lg.host("open_day", at("1-2", "12:00"), date="1-2")
+    a = lg.lineup("A")
+    checkin_all(lg, at("1-2", "18:10"), skip=(a[5],))
+    for key, hhmm in (("checkin.late", "18:30"), ("checkin.demote", "18:35"), ("checkin.seat", "18:50")):
+        lg.timer(key, at("1-2", hhmm))
+    for g in sorted(lg.day["lineups"]):
+        lg.host("score", at("1-2", "21:00"), text=plain_sheet(lg.cfg, lg.day["board"], g, 1, lg.lineup(g),
+                                                              tokens={0: "全场最佳", 8: "败方最佳"}))
+    rows = standings_rows(lg.state, 0)
+    head = rows[0]
+    for col in ("组", "狼牌胜", "神牌胜", "民牌胜", "备注"):
+        assert col in head
+    by_seat = {r[1]: dict(zip(head, r)) for r in rows[1:]}
+    note = head.index("备注")
+    # ten 预言家 with MVP on 105 (+3 +2), separated only by registration order (§九.3 in round 1)
+    assert [r[note] for r in rows[1:11]] == ["同分，按报名顺序（§九.3）"] * 10
+    # on 103 the gods come before the villagers (§九.2): the first villager's note says so
+    villagers = [r for r in rows[1:] if r[head.index("民牌胜")] == 1]
+    assert villagers[0][note] == "同分，按神牌胜场（§九.2）"
+    assert villagers[1][note] == "同分，按报名顺序（§九.3）"
+    assert by_seat[a[5]]["备注"] == "降为替补" and by_seat[a[5]]["排名"] == ""
+    assert {r[head.index("组")] for r in rows[1:] if r[0]} == set("ABCDEFGHIJ")
+    png = render_state(lg.state)
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    if os.environ.get("LEAGUE_PICTURE_OUT"):
+        img.save(os.environ["LEAGUE_PICTURE_OUT"])
+    # count the dark header bands: one every 30 players
+    x = 30
+    bands, inside = 0, False
+    for y in range(img.height):
+        dark = img.getpixel((x, y)) == (52, 58, 64)
+        if dark and not inside:
+            bands += 1
+        inside = dark
+    assert bands == (len(rows) - 1 + HEADER_EVERY - 1) // HEADER_EVERY == 5

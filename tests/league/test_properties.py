@@ -123,3 +123,37 @@ def test_order_of_on_time_checkins_does_not_change_who_plays_5_10_3(order, absen
     b_lineups, b_viol = run(sorted(order))
     assert a_lineups == b_lineups
     assert [(v["seat"], v["type"]) for v in a_viol] == [(v["seat"], v["type"]) for v in b_viol]
+
+
+VIOLATION_TYPES = sorted(CFG["violations"])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(1, 12), st.sampled_from(VIOLATION_TYPES), st.booleans()),
+                min_size=1, max_size=12),
+       st.randoms(use_true_random=False))
+def test_taking_every_deduction_back_restores_the_table_8_13(entries, rnd):
+    """Issue 16: whatever violations are recorded (in the game or not, heavy ones included)
+    and in whatever order they are taken back, the standings, statuses and groups return
+    to what they were before — points, §七.3 awards, §十三.3.4 counts and places."""
+    from helpers_league import checkin_all, plain_sheet
+
+    lg = League(n=14, settings={"options": {"main_draw": 12}, "rounds": [
+        {"key": "r1", "name": "第一轮", "players": 12, "groups": 1, "advance": 6, "double_games": [],
+         "days": [{"label": "d", "board": "标准场", "games": 1}] * 3}]})
+    lg.host("open_day", at("1-2", "09:00"), date="1-2")
+    checkin_all(lg, at("1-2", "18:10"))
+    for key, hhmm in (("checkin.late", "18:30"), ("checkin.demote", "18:35"), ("checkin.seat", "18:50")):
+        lg.timer(key, at("1-2", hhmm))
+    lg.host("score", at("1-2", "21:00"), text=plain_sheet(lg.cfg, "标准场", "A", None, lg.lineup("A"),
+                                                          tokens={0: "全场最佳", 8: "败方最佳"}))
+    before = (rows(lg.state, 0), {k: p["status"] for k, p in lg.state["players"].items()}, lg.groups()["A"][:])
+    for seat, vtype, in_game in entries:
+        if lg.state["players"][str(seat)]["status"] == "active" or in_game:
+            lg.host("violation", at("1-2", "22:00"), player=seat, type=vtype, **({"game": 1} if in_game else {}))
+    ids = [v["id"] for v in lg.state["violations"]]
+    rnd.shuffle(ids)
+    for vid in ids:
+        lg.host("undo", at("1-2", "23:00"), id=vid, reason="复核")
+    after = (rows(lg.state, 0), {k: p["status"] for k, p in lg.state["players"].items()}, lg.groups()["A"][:])
+    assert after == before

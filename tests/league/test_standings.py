@@ -135,7 +135,7 @@ def test_tie_left_after_every_rule_is_flagged_for_the_referees_9_4():
     flagged = [r["seat"] for r in rows(st, 1) if r["tie"]]
     assert flagged == [a, b]
     table = standings_rows(st, 1)
-    assert [row[-1] for row in table[1:] if row[1] in (a, b)] == ["同分待裁定", "同分待裁定"]
+    assert [row[-1] for row in table[1:] if row[1] in (a, b)] == ["同分待裁定（§九.4）"] * 2
 
 
 def test_next_round_refused_until_every_game_is_entered_4():
@@ -148,7 +148,8 @@ def test_next_round_refused_until_every_game_is_entered_4():
 def test_standings_rows_for_the_picture():
     lg = two_rounds()
     table = standings_rows(lg.state, 0)
-    assert table[0][:4] == ["排名", "序号", "马甲", "总分"]
+    assert table[0][:5] == ["排名", "序号", "马甲", "组", "总分"]  # two groups: the group column
     assert [r[0] for r in table[1:]] == list(range(1, 25))
-    assert sum(1 for r in table[1:] if r[16] == "是") == 12
+    assert sum(1 for r in table[1:] if r[table[0].index("晋级")] == "是") == 12
+    assert {r[3] for r in table[1:]} == {"A", "B"}
     assert texts(lg.effects, "group")[-1].startswith("第二轮 A组")

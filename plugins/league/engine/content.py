@@ -91,6 +91,9 @@ def validate(cfg: dict[str, Any]) -> list[str]:
             errors.append(f"违规「{vname}」的 level 只能是 warning、light、medium、heavy 或 other。")
         if not _num(v.get("points")) or v.get("points") < 0:
             errors.append(f"违规「{vname}」的 points 应为不小于 0 的数字（扣分）。")
+        for key in ("clause", "ladder"):
+            if key in v and not isinstance(v[key], str):
+                errors.append(f"违规「{vname}」的 {key} 应为文字。")
     if "迟到" not in viol:
         errors.append("违规表必须包含「迟到」（签到迟到自动扣分用，§十三.1.4）。")
 

@@ -12,8 +12,8 @@ from plugins.kernel.engine import (KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx,
 from . import rules_admin, rules_day, rules_games
 from .content import deep_merge, load_defaults, validate
 from .model import STATUS_NAMES, current_day, fmt_total, lineup_group, name
-from .standings import rows
-from .texts import LEVEL_NAMES, SIDE_NAMES, breakdown_text, groups_text, standings_text
+from .standings import award_blocked, rows
+from .texts import LEVEL_NAMES, SIDE_NAMES, breakdown_text, catalogue_text, groups_text, standings_text
 
 
 def clone(state: Any) -> Any:
@@ -70,6 +70,8 @@ class LeagueEngine:
             return Outcome(st, [Say("reply", "\n\n".join(self._groups(st)))])
         if n == "appeals":
             return Outcome(st, rules_admin.appeals_list(st))
+        if n == "catalogue":
+            return Outcome(st, [Say("reply", catalogue_text(st))])
         if st["finished"]:
             raise Rejected("联赛已结束，只能查看积分和导出。")
         if n == "checkin":
@@ -90,6 +92,12 @@ class LeagueEngine:
             game = rules_admin.find_game(st, args["game"])
             deadline = rules_day.appeal_deadline(st, game, ctx)
             return Outcome(st, rules_admin.appeal(st, actor, args, ctx, deadline))
+        if n == "undo":
+            return Outcome(st, rules_admin.undo_cmd(st, actor, args, ctx))
+        if n == "award":
+            return Outcome(st, rules_admin.award_cmd(st, actor, args, ctx))
+        if n == "template":
+            return Outcome(st, rules_games.template(st, args, ctx))
         if n == "verdict":
             return Outcome(st, rules_admin.verdict(st, actor, args, ctx))
         if n == "next_round":
@@ -170,6 +178,22 @@ class LeagueEngine:
             lines.append(f"本轮积分 {fmt_total(row['total'])}" + (f"，第 {row['rank']} 名" if row["rank"] else ""))
         return "\n".join(lines)
 
+    def signup_view(self, settings: dict[str, Any], seats: list[int]) -> tuple[str, dict[int, str]]:
+        """Before the start (§十.1): the first main-draw sign-ups in order are 正赛, the rest 替补."""
+        try:
+            cfg = self.check_settings(settings) if "rounds" not in settings else settings
+        except Rejected:
+            cfg = load_defaults()
+        need = cfg["rounds"][0]["players"]
+        order = sorted(seats)
+        main = order[:need]
+        marks = {s: ("正赛" if i < need else "替补") for i, s in enumerate(order)}
+        subs = len(order) - len(main)
+        summary = f"报名 {len(order)} 人（正赛 {len(main)}，替补 {subs}）"
+        if len(main) < need:
+            summary += f"，正赛还差 {need - len(main)} 人"
+        return summary, marks
+
     def status(self, state: Any) -> str:
         st = state
         r = st["round"]
@@ -196,7 +220,7 @@ class LeagueEngine:
         for r, rnd in enumerate(st["rounds"]):
             out[f"积分榜-{rnd['name']}"] = standings_rows(st, r)
         sheet = [["局号", "轮次", "组", "场次", "日期", "状态", "双倍", "座位", "序号", "马甲", "角色", "阵营",
-                  "胜负", "胜负分", "行为分", "投票分", "警徽分", "评选分", "全场最佳", "败方最佳"]]
+                  "胜负", "胜负分", "行为分", "投票分", "警徽分", "评选分", "全场最佳", "败方最佳", "评选取消"]]
         for g in st["games"]:
             for key, pts in sorted(g["points"].items(), key=lambda kv: kv[1]["gseat"]):
                 pr = pts["parts"]
@@ -204,11 +228,14 @@ class LeagueEngine:
                               "流局" if g["status"] == "void" else "有效", "是" if g["double"] else "否",
                               pts["gseat"], int(key), st["players"][key]["alias"], pts["role"],
                               SIDE_NAMES[pts["side"]], "胜" if pts["won"] else "负", pr["win"], pr["behaviour"],
-                              pr["vote"], pr["badge"], pr["award"], int(pts["mvp"]), int(pts["svp"])])
+                              pr["vote"], pr["badge"], pr["award"], int(pts["mvp"]), int(pts["svp"]),
+                              _award_cut(st, g, key)])
         out["计分表"] = sheet
-        out["违规"] = [["编号", "序号", "马甲", "轮次", "局号", "类型", "等级", "扣分", "来源", "时间"]] + [
+        out["违规"] = [["编号", "序号", "马甲", "轮次", "局号", "类型", "等级", "扣分", "来源", "时间",
+                      "撤销时间", "撤销人", "撤销理由"]] + [
             [v["id"], v["seat"], st["players"][str(v["seat"])]["alias"], st["rounds"][v["round"]]["name"],
-             v["game"] or "", v["type"], LEVEL_NAMES[v["level"]], v["points"], v["source"], v["at"]]
+             v["game"] or "", v["type"], LEVEL_NAMES[v["level"]], v["points"], v["source"], v["at"],
+             *((v["reversed"]["at"], v["reversed"]["by"], v["reversed"]["reason"]) if v.get("reversed") else ("", "", ""))]
             for v in st["violations"]]
         out["申诉"] = [["编号", "序号", "局号", "时间", "内容", "结果", "说明"]] + [
             [a["id"], a["seat"], a["game"], a["at"], a["text"], rules_admin.VERDICT_NAMES[a["status"]], a["answer"]]
@@ -218,18 +245,30 @@ class LeagueEngine:
         return out
 
 
+def _award_cut(st: dict[str, Any], game: dict[str, Any], key: str) -> str:
+    """§七.3 in the export: the violation that took this game's award, if any."""
+    pts = game["points"][key]
+    v = award_blocked(st, int(key), game["id"]) if (pts["mvp"] or pts["svp"]) else None
+    return f"违规编号 {v['id']}（§七.3）" if v else ""
+
+
 def standings_rows(state: dict[str, Any], r: int) -> list[list[Any]]:
     """The standings of round ``r`` as rows (header first), e.g. for a picture."""
-    header = ["排名", "序号", "马甲", "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
-              "全场最佳", "败方最佳", "狼牌胜", "神牌胜", "民牌胜", "场次", "晋级", "备注"]
+    multi = len(state["rounds"][r]["groups"]) > 1
+    header = ["排名", "序号", "马甲"] + (["组"] if multi else []) + [
+        "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
+        "全场最佳", "败方最佳", "狼牌胜", "神牌胜", "民牌胜", "场次", "晋级", "备注"]
     out: list[list[Any]] = [header]
     for row in rows(state, r):
         p = row["parts"]
-        note = STATUS_NAMES[row["status"]] if row["status"] != "active" else ("同分待裁定" if row["tie"] else "")
-        out.append([row["rank"] or "", row["seat"], row["alias"], row["total"], p["win"], p["behaviour"],
-                    p["vote"], p["badge"], p["award"], p["violation"], row["mvp"], row["svp"],
-                    row["wins"]["wolf"], row["wins"]["god"], row["wins"]["villager"], row["games"],
-                    "是" if row["advance"] else "", note])
+        if row["status"] != "active":
+            note = STATUS_NAMES[row["status"]]
+        else:
+            note = "同分待裁定（§九.4）" if row["tie"] else row["tiebreak"]
+        out.append([row["rank"] or "", row["seat"], row["alias"]] + ([row["group"]] if multi else []) + [
+            row["total"], p["win"], p["behaviour"], p["vote"], p["badge"], p["award"], p["violation"],
+            row["mvp"], row["svp"], row["wins"]["wolf"], row["wins"]["god"], row["wins"]["villager"],
+            row["games"], "是" if row["advance"] else "", note])
     return out
 
 

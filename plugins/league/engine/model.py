@@ -5,13 +5,16 @@ state = {
   "players": {"<reg>": {"alias", "user_id", "status": active|forfeit|dq|out}},
   "round": index of the current round,
   "rounds": [{"key", "name", "seed", "groups": {"A": [reg, ...]}, "members": [reg],
-              "demoted": [reg], "ranking": [reg] (set when the round closes)}],
+              "demoted": [reg] (ever demoted), "benched": [reg] (demoted, not put in again),
+              "ranking": [reg] (set when the round closes),
+              "order": {"A": [reg]} (every player ever at a position of the group, in position order)}],
   "days": [{"round", "index", "date", "board", "games", "times": {...},
             "lineups": {"A": [reg]}, "checked": {"<reg>": iso}, "late": [reg],
             "absent": [reg], "promoted": {"<reg>": "A"}, "done": [step], "forfeit": [reg]}],
   "games": [{"id", "round", "day", "group", "slot", "no", "double", "date", "status",
              "sheet", "parsed", "points": {"<reg>": {...}}, "history": [...]}],
-  "violations": [{"id", "seat", "round", "game", "type", "level", "points", "source"}],
+  "violations": [{"id", "seat", "round", "game", "type", "level", "points", "source",
+                  "reversed": None | {"at", "by", "reason"}}],
   "appeals": [{"id", "seat", "game", "text", "at", "status", "answer"}],
   "audit": [{"at", "by", "action", "detail"}],
   "finished": bool,
@@ -24,7 +27,7 @@ from typing import Any
 
 GROUP_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ACTIVE = "active"
-STATUS_NAMES = {"active": "正常", "forfeit": "弃权", "dq": "取消资格", "out": "出局"}
+STATUS_NAMES = {"active": "正常", "forfeit": "弃权", "dq": "取消资格", "out": "出局", "demoted": "降为替补"}
 PART_KEYS = ("win", "behaviour", "vote", "badge", "award", "violation")
 PART_NAMES = {"win": "胜负分", "behaviour": "行为分", "vote": "投票分", "badge": "狼人警徽分",
               "award": "评选分", "violation": "违规扣分"}

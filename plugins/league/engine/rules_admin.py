@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from plugins.kernel.engine import Actor, Ctx, Eliminate, Finish, Rejected, Say, SetPhase
+from plugins.kernel.engine import Actor, Ctx, Eliminate, Finish, Rejected, Restore, Say, SetPhase
 
-from .model import ACTIVE, chat_to, fmt_total, name
-from .standings import rows
+from .model import ACTIVE, chat_to, fmt, fmt_total, name
+from .standings import award_blocked, live_violations, rows
 from .texts import LEVEL_NAMES, group_texts
 
 VERDICTS = {"维持": "upheld", "驳回": "upheld", "改判": "changed", "通过": "changed"}
@@ -25,6 +25,7 @@ def disqualify(state: dict[str, Any], seat: int, reason: str) -> list[Any]:
     if p["status"] != ACTIVE:
         return []
     p["status"] = "dq"
+    p["dq_cause"] = "violations"
     return [Eliminate(seat, reason), Say("group", f"{name(state, seat)} 被取消参赛资格：{reason}")]
 
 
@@ -32,8 +33,26 @@ def disqualify_and_drop(state: dict[str, Any], seat: int, reason: str, ctx: Ctx)
     effects = disqualify(state, seat, reason)
     if effects:
         from .rules_day import drop_from_round
+        rnd = state["rounds"][state["round"]]
+        state["players"][str(seat)]["dq_group"] = next((g for g, m in rnd["groups"].items() if seat in m), "")
         effects += drop_from_round(state, seat, ctx)
     return effects
+
+
+def dq_reason(state: dict[str, Any], seat: int) -> str | None:
+    """Why the live violations of ``seat`` put them out (§十三.3, §十三.3.4), or None."""
+    opts = state["cfg"]["options"]
+    mine = [v for v in live_violations(state) if v["seat"] == seat]
+    heavy = [v for v in mine if v["level"] == "heavy"]
+    if heavy:
+        return f"重度违规「{heavy[0]['type']}」（§十三.3）"
+    light = sum(1 for v in mine if v["level"] == "light")
+    medium = sum(1 for v in mine if v["level"] == "medium")
+    if light >= opts["dq_light"]:
+        return f"本届第 {light} 次轻度违规（§十三.3.4）"
+    if medium >= opts["dq_medium"]:
+        return f"本届第 {medium} 次中度违规（§十三.3.4）"
+    return None
 
 
 def add_violation(state: dict[str, Any], seat: int, vtype: str, r: int, game_id: int | None,
@@ -42,32 +61,42 @@ def add_violation(state: dict[str, Any], seat: int, vtype: str, r: int, game_id:
     heavy => out, and flag §十三.3.5 (2+ in one game) to the referees."""
     vc = state["cfg"]["violations"][vtype]
     opts = state["cfg"]["options"]
-    vid = len(state["violations"]) + 1
+    vid = max((v["id"] for v in state["violations"]), default=0) + 1
     state["violations"].append({"id": vid, "seat": seat, "round": r, "game": game_id, "type": vtype,
                                 "level": vc["level"], "points": round(vc["points"] * factor, 4),
-                                "source": source, "at": ctx.now.isoformat(), "by": by})
+                                "source": source, "at": ctx.now.isoformat(), "by": by, "reversed": None})
     effects: list[Any] = []
-    mine = [v for v in state["violations"] if v["seat"] == seat]
-    if vc["level"] == "heavy":
-        effects += disqualify_and_drop(state, seat, f"重度违规「{vtype}」（§十三.3）", ctx)
-    light = sum(1 for v in mine if v["level"] == "light")
-    medium = sum(1 for v in mine if v["level"] == "medium")
-    if vc["level"] == "light" and light >= opts["dq_light"]:
-        effects += disqualify_and_drop(state, seat, f"本届第 {light} 次轻度违规（§十三.3.4）", ctx)
-    if vc["level"] == "medium" and medium >= opts["dq_medium"]:
-        effects += disqualify_and_drop(state, seat, f"本届第 {medium} 次中度违规（§十三.3.4）", ctx)
+    if vc["level"] in ("heavy", "light", "medium"):
+        reason = dq_reason(state, seat)
+        if reason is not None:
+            effects += disqualify_and_drop(state, seat, reason, ctx)
     if game_id is not None and vc["level"] in ("light", "medium"):
-        in_game = sum(1 for v in mine if v["game"] == game_id and v["level"] in ("light", "medium"))
+        in_game = sum(1 for v in live_violations(state)
+                      if v["seat"] == seat and v["game"] == game_id and v["level"] in ("light", "medium"))
         if in_game == opts["flag_per_game"]:
             effects.append(Say("hosts", f"{name(state, seat)} 在局号#{game_id} 已有 {in_game} 次违规，"
                                         "请考虑严厉处罚（§十三.3.5）：取消胜利分并扣 2 分等。"))
     return effects
 
 
+def award_note(state: dict[str, Any], v: dict[str, Any]) -> str:
+    """§七.3: what a violation with blocks_award took away in its game ("" if nothing)."""
+    if v["game"] is None or not state["cfg"]["violations"].get(v["type"], {}).get("blocks_award"):
+        return ""
+    game = find_game(state, v["game"])
+    pts = game["points"].get(str(v["seat"]))
+    if not pts or not (pts["mvp"] or pts["svp"]):
+        return ""
+    what = "全场最佳" if pts["mvp"] else "败方最佳"
+    return (f"其局号#{game['id']} 的{what}（{fmt(pts['parts']['award'])}）已取消（§七.3），评选不顺延；"
+            f"如需改评：/评选 {game['id']} {what} 玩家。")
+
+
 def violation_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
     seat, vtype = args["player"], args["type"]
     if vtype not in state["cfg"]["violations"]:
-        raise Rejected(f"违规类型「{vtype}」不在违规表中，可用：{'、'.join(state['cfg']['violations'])}。")
+        raise Rejected(f"违规类型「{vtype}」不在违规表中，可用：{'、'.join(state['cfg']['violations'])}。"
+                       "各项说明见 /违规表。")
     game_id = args.get("game")
     r, factor = state["round"], 1
     if game_id is not None:
@@ -79,11 +108,115 @@ def violation_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx
         raise Rejected(f"{name(state, seat)} 不是本轮选手；场内违规请写局号：/违规 玩家 类型 局号。")
     effects = add_violation(state, seat, vtype, r, game_id, factor, "cmd", ctx, actor.user_id)
     v = state["violations"][-1]
-    audit(state, ctx, actor.user_id, "违规", f"{name(state, seat)} {vtype} 局号#{game_id or '-'} -{v['points']}")
+    audit(state, ctx, actor.user_id, "违规",
+          f"编号{v['id']} {name(state, seat)} {vtype} 局号#{game_id or '-'} -{v['points']}")
     level = LEVEL_NAMES[v["level"]]
-    text = f"已记 {name(state, seat)} {level}违规「{vtype}」，扣 {fmt_total(v['points'])} 分。"
-    return [Say("reply", text), Say(seat, f"裁判判定你{level}违规「{vtype}」，扣 {fmt_total(v['points'])} 分；"
-                                         "有异议请在次日 12:00 前 /申诉。")] + effects
+    text = f"已记 {name(state, seat)} {level}违规「{vtype}」（编号 {v['id']}），扣 {fmt_total(v['points'])} 分。"
+    note = award_note(state, v)
+    mine = f"裁判判定你{level}违规「{vtype}」（编号 {v['id']}），扣 {fmt_total(v['points'])} 分"
+    if note:
+        text += note
+        mine += "，并取消该局评选资格（§七.3）"
+    return [Say("reply", text + f"撤销：/撤销 {v['id']} 理由"),
+            Say(seat, mine + "；有异议请在次日 12:00 前 /申诉。")] + effects
+
+
+def undo_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
+    """/撤销 <编号> <理由>: take a deduction back (e.g. after an upheld appeal, §八 改判)."""
+    vid, reason = args["id"], (args.get("reason") or "").strip()
+    v = next((x for x in state["violations"] if x["id"] == vid), None)
+    if v is None:
+        raise Rejected(f"没有编号 {vid} 的扣分记录；编号见 /我的积分 或 /导出 的「违规」表。")
+    if v.get("reversed"):
+        done = v["reversed"]
+        raise Rejected(f"编号 {vid} 已于 {done['at'][:16].replace('T', ' ')} 撤销（{done['reason']}），不能再撤销。")
+    if not reason:
+        raise Rejected(f"请写明撤销理由：/撤销 {vid} 理由（例如 申诉改判）。")
+    note = award_note(state, v)
+    v["reversed"] = {"at": ctx.now.isoformat(), "by": actor.user_id, "reason": reason}
+    seat = v["seat"]
+    where = f"局号#{v['game']}" if v["game"] else "场外"
+    audit(state, ctx, actor.user_id, "撤销",
+          f"编号{vid} {name(state, seat)} {v['type']}（{where}）+{fmt_total(v['points'])} {reason}")
+    head = f"已撤销编号 {vid}：{name(state, seat)} {v['type']}（{where}），退回 {fmt_total(v['points'])} 分。"
+    mine = f"裁判撤销了你的违规「{v['type']}」（编号 {vid}，{where}），退回 {fmt_total(v['points'])} 分：{reason}。"
+    if note and award_blocked(state, seat, v["game"]) is None:
+        head += f"局号#{v['game']} 的评选资格恢复（§七.3）。"
+        mine += "该局评选资格已恢复。"
+    effects: list[Any] = [Say("reply", head), Say(seat, mine)]
+    p = state["players"][str(seat)]
+    if p["status"] == "dq" and p.get("dq_cause") == "violations" and dq_reason(state, seat) is None:
+        effects += reinstate(state, seat, ctx)
+    return effects
+
+
+def reinstate(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
+    """The deduction that disqualified a player was taken back: active again, ranked on
+    what they played; back to their group's place if nobody has taken it yet."""
+    p = state["players"][str(seat)]
+    p["status"] = ACTIVE
+    p.pop("dq_cause", None)
+    rnd = state["rounds"][state["round"]]
+    g = p.pop("dq_group", "")
+    size = max(sum(state["cfg"]["boards"][d["board"]]["roles"].values())
+               for d in state["cfg"]["rounds"][state["round"]]["days"])
+    from .model import current_day
+    day = current_day(state)
+    place = ""
+    if g and g in rnd["groups"] and len(rnd["groups"][g]) < size and seat in rnd["members"]:
+        for lineup in [rnd["groups"][g]] + ([day["lineups"][g]] if day is not None and "seat" not in day["done"]
+                                             and g in day["lineups"] and len(day["lineups"][g]) < size else []):
+            ref = rnd.get("order", {}).get(g, [])
+            later = ref[ref.index(seat) + 1:] if seat in ref else []
+            i = next((lineup.index(s) for s in later if s in lineup), len(lineup))
+            lineup.insert(i, seat)
+        place = f"回到 {g}组 {rnd['groups'][g].index(seat) + 1}号位。"
+    elif seat in rnd["members"]:
+        place = "原位置已由替补顶上，现为替补，按替补顺序上场。"
+    audit(state, ctx, "system", "恢复资格", f"{name(state, seat)} {place}")
+    return [Restore(seat, "违规扣分已撤销，恢复参赛资格"),
+            Say("group", f"{name(state, seat)} 的违规扣分已撤销，恢复参赛资格（§十三.3.4 不再满足）。"),
+            Say("hosts", f"{name(state, seat)} 恢复参赛资格：{place or '现为替补。'}"),
+            Say(seat, f"你的参赛资格已恢复。{place or '现为替补。'}")]
+
+
+def award_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
+    """/评选 <局号> <全场最佳|败方最佳> <玩家|无>: the referees re-award (§七.1/§七.3)."""
+    game = find_game(state, args["game"])
+    kind = {"全场最佳": "mvp", "MVP": "mvp", "mvp": "mvp", "败方最佳": "svp", "SVP": "svp", "svp": "svp"}.get(args["award"])
+    if kind is None:
+        raise Rejected("评选只能写 全场最佳 或 败方最佳，例如 /评选 3 全场最佳 张三。")
+    if game["status"] != "ok":
+        raise Rejected(f"局号#{game['id']} 是流局，没有评选。")
+    what = "全场最佳" if kind == "mvp" else "败方最佳"
+    who = (args.get("who") or "").strip()
+    seat = None
+    if who not in ("无", "空", "取消"):
+        from .model import resolver
+        seat = resolver(state).get(who.lstrip("#"))
+        if seat is None or str(seat) not in game["points"]:
+            raise Rejected(f"「{who}」不在局号#{game['id']} 里；写报名序号或马甲，或写「无」取消该项评选。")
+        pts = game["points"][str(seat)]
+        blocked = award_blocked(state, seat, game["id"])
+        if blocked:
+            raise Rejected(f"{name(state, seat)} 在局号#{game['id']} 有影响局势的违规（{blocked['type']}，编号 "
+                           f"{blocked['id']}），没有评选资格（§七.3）；撤销后才能评选。")
+        if kind == "svp" and pts["won"]:
+            raise Rejected(f"败方最佳应来自失败方，{name(state, seat)} 在胜方。")
+        other = "svp" if kind == "mvp" else "mvp"
+        if pts[other]:
+            raise Rejected(f"{name(state, seat)} 已是本局{'败方最佳' if other == 'svp' else '全场最佳'}，一人只能得一项。")
+    factor = 2 if game["double"] else 1
+    sc = state["cfg"]["scoring"]
+    before = [k for k, p in game["points"].items() if p[kind]]
+    for key, pts in game["points"].items():
+        pts[kind] = seat is not None and int(key) == seat
+        pts["parts"]["award"] = round(factor * ((sc["mvp"] if pts["mvp"] else 0) + (sc["svp"] if pts["svp"] else 0)), 4)
+    old = "、".join(name(state, int(k)) for k in before) or "无"
+    new = name(state, seat) if seat is not None else "无"
+    audit(state, ctx, actor.user_id, "评选", f"局号#{game['id']} {what}：{old} → {new}")
+    text = f"局号#{game['id']}（{game['group']}组 第{game['no']}场）{what}：{old} → {new}。"
+    return [Say("reply", text + "积分榜已更新。"), Say(chat_to(game["group"], ctx.chats), "裁判改评：" + text)]
 
 
 def find_game(state: dict[str, Any], game_id: int) -> dict[str, Any]:
@@ -142,7 +275,8 @@ def verdict(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx)
     audit(state, ctx, actor.user_id, "裁决", f"申诉{aid} {VERDICT_NAMES[status]} {a['answer']}")
     effects: list[Any] = [Say(a["seat"], f"你的申诉 {aid}（局号#{a['game']}）裁判组答复：{VERDICT_NAMES[status]}。{a['answer']}")]
     if status == "changed":
-        effects.append(Say("reply", f"已记改判。请用 /改分 {a['game']} 重新录入计分表，或 /流局 {a['game']}，积分榜随之更新。"))
+        effects.append(Say("reply", f"已记改判。请用 /改分 {a['game']} 重新录入计分表、/流局 {a['game']}，"
+                                    "或 /撤销 编号 理由 撤回扣分、/评选 改评，积分榜随之更新。"))
     else:
         effects.append(Say("reply", f"已答复申诉 {aid}：维持原判。"))
     return effects
@@ -162,7 +296,8 @@ def new_round(state: dict[str, Any], r: int, seats: list[int], ctx: Ctx) -> list
     seed = ctx.rng.getrandbits(32)
     groups = make_groups(seats, rc["groups"], seed)
     state["rounds"].append({"key": rc["key"], "name": rc["name"], "seed": seed, "groups": groups,
-                            "members": sorted(seats), "demoted": [], "ranking": None})
+                            "members": sorted(seats), "demoted": [], "benched": [], "ranking": None,
+                            "order": {g: list(m) for g, m in groups.items()}})
     state["round"] = r
     effects: list[Any] = [SetPhase(key=rc["key"], label=f"{rc['name']} 分组已公布")]
     effects += [Say(chat_to(g, ctx.chats), t) for g, t in group_texts(state, r).items()]

@@ -10,7 +10,7 @@ from plugins.kernel.clock import fmt_local, parse_hhmm
 from plugins.kernel.engine import Actor, Ctx, Eliminate, Rejected, Say, SetPhase, SetTimer
 
 from .model import ACTIVE, current_day, lineup_group, name, per_group, round_cfg
-from .rules_admin import add_violation
+from .rules_admin import add_violation, audit
 from .standings import UNRANKED, rows
 
 STEPS = ("late", "demote", "seat")
@@ -58,8 +58,10 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
     for key in ("checkin_open", "late", "demote", "seat"):
         local = datetime.combine(when, parse_hhmm(_hhmm(state, key)), tzinfo=ctx.tz)
         times[key] = local.astimezone(timezone.utc).isoformat()
-    if datetime.fromisoformat(times["late"]) <= ctx.now:
-        raise Rejected(f"{when.month}月{when.day}日 {_hhmm(state, 'late')} 已过，不能再开这一天，请换一天。")
+    twice = next((d for d in state["days"] if d["date"] == when.isoformat()), None)
+    if twice is not None:
+        raise Rejected(f"{when.month}月{when.day}日 已经开过比赛日（{state['rounds'][twice['round']]['name']} "
+                       f"第{twice['index'] + 1}比赛日），不能重复开；/分组 查看今天的出场名单。")
     index = len(done)
     dcfg = rc["days"][index]
     first_no = sum(d["games"] for d in rc["days"][:index]) + 1
@@ -82,6 +84,12 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
         text += f"\n还没有绑定分组群的组（{'、'.join(g + '组' for g in unlinked)}）请在本群（主群）签到。"
     elif unlinked:
         text += "\n各组还没有绑定分组群，请在本群（主群）签到。"
+    early = state.get("early", {}).pop(when.isoformat(), {})
+    for key, at_iso in sorted(early.items(), key=lambda kv: kv[1]):
+        if lineup_group(day, int(key)) is not None:
+            day["checked"][key] = at_iso
+    state.get("early", {}).clear()  # check-ins kept for another date are of no use now
+    past = [step for step in STEPS if _at(day, step) <= ctx.now]
     lineups = []
     for g in sorted(day["lineups"]):
         if g in ctx.chats:
@@ -89,11 +97,35 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
             lines += [f"{i}号位 {name(state, s)}" for i, s in enumerate(day["lineups"][g], 1)]
             lines.append(f"{_hhmm(state, 'checkin_open')}-{_hhmm(state, 'late')} 请在本群发送 /签到。")
             lineups.append(Say(f"chat:{g}", "\n".join(lines)))
-    return pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=label + " 签到"),
-            SetTimer("checkin.late", datetime.fromisoformat(times["late"])),
-            SetTimer("checkin.demote", datetime.fromisoformat(times["demote"])),
-            SetTimer("checkin.seat", datetime.fromisoformat(times["seat"])),
-            Say("group", text)] + lineups + gap_effects
+    timers = [SetTimer(f"checkin.{step}", datetime.fromisoformat(times[step])) for step in STEPS if step not in past]
+    effects = pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=label + " 签到"), *timers,
+                         Say("group", text)] + lineups + gap_effects
+    detail = f"{label}"
+    if past:  # opened late: the steps whose time has passed run now, in order (§五)
+        effects += catch_up(state, ctx)
+        report = _late_open_report(state, day, past, ctx)
+        effects.append(Say("reply", report))
+        detail += "；" + report.splitlines()[0]
+    audit(state, ctx, actor.user_id, "开赛日", detail)
+    return effects
+
+
+STEP_NAMES = {"late": "迟到扣分", "demote": "降为替补", "seat": "未入座弃权"}
+
+
+def _late_open_report(state: dict[str, Any], day: dict[str, Any], past: list[str], ctx: Ctx) -> str:
+    """What a late /开赛日 applied at once, with the real time of each step."""
+    now = fmt_local(ctx.now, ctx.tz)
+    counts = {"late": len(day["late"]), "demote": len(day["demoted"]), "seat": len(day["forfeit"])}
+    done = "；".join(f"{_hhmm(state, step)} {STEP_NAMES[step]}（{counts[step]} 人）" for step in past)
+    lines = [f"开赛日开得晚：{done}，已按顺序立即执行，实际时间 {now}（已记入日志）。",
+             f"开赛前已签到 {len(day['checked'])} 人（开赛前发送的 /签到 按发送时间计）。"]
+    if counts["late"]:
+        lines.append("如因开赛晚不应扣分，请用 /撤销 编号 理由 撤回，编号见 /我的积分 或 /导出。")
+    rest = [s for s in STEPS if s not in past]
+    if rest:
+        lines.append("接下来：" + "、".join(f"{_hhmm(state, s)} {STEP_NAMES[s]}" for s in rest) + "。")
+    return "\n".join(lines)
 
 
 def catch_up(state: dict[str, Any], ctx: Ctx, upto: str | None = None) -> list[Any]:
@@ -110,6 +142,7 @@ def catch_up(state: dict[str, Any], ctx: Ctx, upto: str | None = None) -> list[A
         if step in day["done"] or (_at(day, step) > ctx.now and step not in forced):
             continue
         day["done"].append(step)
+        day.setdefault("ran", {})[step] = ctx.now.isoformat()  # the real time the step ran
         effects += {"late": _late, "demote": _demote, "seat": _seat}[step](state, day, ctx)
     return effects
 
@@ -119,15 +152,23 @@ def _late(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     late: dict[str, list[str]] = {}
     for g in sorted(day["lineups"]):
         for seat in day["lineups"][g]:
-            if str(seat) in day["checked"] or str(seat) in day["promoted"]:
+            if _checked_by(day, seat, "late") or str(seat) in day["promoted"]:
                 continue
             late.setdefault(g, []).append(name(state, seat))
             day["late"].append(seat)
-            effects.append(Say(seat, f"{_hhmm(state, 'late')} 仍未签到，记迟到扣 1 分（§五）。"
-                                     f"请在 {_hhmm(state, 'demote')} 前发送 /签到，否则降为替补。"))
+            tail = (f"请在 {_hhmm(state, 'demote')} 前发送 /签到，否则降为替补。" if _at(day, "demote") > ctx.now
+                    else "")
+            effects.append(Say(seat, f"{_hhmm(state, 'late')} 仍未签到，记迟到扣 1 分（§五）。{tail}"))
             effects += add_violation(state, seat, "迟到", day["round"], None, 1, "auto", ctx, "system")
     effects += per_group(f"{_hhmm(state, 'late')} 未签到，记迟到（各扣 1 分）：", late, ctx.chats, "、")
     return effects
+
+
+def _checked_by(day: dict[str, Any], seat: int, step: str) -> bool:
+    """Checked in no later than the step's time (a check-in sent before a late
+    /开赛日 keeps the time it was sent)."""
+    at_iso = day["checked"].get(str(seat))
+    return at_iso is not None and datetime.fromisoformat(at_iso) <= _at(day, step)
 
 
 def substitutes(state: dict[str, Any], r: int, day: dict[str, Any] | None) -> list[int]:
@@ -145,7 +186,7 @@ def substitutes(state: dict[str, Any], r: int, day: dict[str, Any] | None) -> li
         ranking = state["rounds"][r - 1].get("ranking") or []
         prev = {s: (ranking.index(s) if s in ranking else UNRANKED) for s in cands}
     primary = sorted((s for s in cands if s not in demoted), key=lambda s: (prev[s], s))
-    current = {row["seat"]: (row["rank"] or UNRANKED) for row in rows(state, r)}
+    current = {row["seat"]: i for i, row in enumerate(rows(state, r))}
     secondary = sorted((s for s in cands if s in demoted), key=lambda s: (current.get(s, UNRANKED), s))
     return primary + secondary
 
@@ -165,13 +206,25 @@ def replace(state: dict[str, Any], day: dict[str, Any], seat: int, presumed_seat
                 lineup.pop(i)
             else:
                 lineup[i] = sub
+    ref = state["rounds"][r].setdefault("order", {}).setdefault(g, [])
+    if sub is not None and sub not in ref:  # the group's positions in order, for a reinstated player
+        ref.insert(ref.index(seat) + 1 if seat in ref else len(ref), sub)
     if sub is not None:
-        if sub not in state["rounds"][r]["members"]:
-            state["rounds"][r]["members"].append(sub)
+        put_in(state, r, sub)
         day["promoted"][str(sub)] = g
         if presumed_seated:
             day["checked"][str(sub)] = ctx.now.isoformat()
     return sub, g
+
+
+def put_in(state: dict[str, Any], r: int, sub: int) -> None:
+    """A substitute takes a place: a member of the round, ranked on what they play
+    (a player demoted earlier this round is ranked again, §五/§十.2 reading in RULES.md)."""
+    rnd = state["rounds"][r]
+    if sub not in rnd["members"]:
+        rnd["members"].append(sub)
+    if sub in rnd.get("benched", []):
+        rnd["benched"].remove(sub)
 
 
 def drop_from_round(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
@@ -205,8 +258,8 @@ def _fill_gaps(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any
             sub = queue[0]
             day["lineups"][g].append(sub)
             state["rounds"][day["round"]]["groups"][g].append(sub)
-            if sub not in state["rounds"][day["round"]]["members"]:
-                state["rounds"][day["round"]]["members"].append(sub)
+            state["rounds"][day["round"]].setdefault("order", {}).setdefault(g, []).append(sub)
+            put_in(state, day["round"], sub)
             effects.append(Say(sub, f"你已递补进入 {g}组 {len(day['lineups'][g])}号位，比赛日请按时 /签到。"))
     return effects
 
@@ -216,13 +269,15 @@ def _demote(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     lines: dict[str, list[str]] = {}
     for g in sorted(day["lineups"]):
         for seat in list(day["lineups"][g]):
-            if str(seat) in day["checked"] or str(seat) in day["promoted"]:
+            if _checked_by(day, seat, "demote") or str(seat) in day["promoted"]:
                 continue
-            state["rounds"][day["round"]]["demoted"].append(seat)
+            rnd = state["rounds"][day["round"]]
+            rnd["demoted"].append(seat)
+            rnd.setdefault("benched", []).append(seat)
             day["demoted"].append(seat)
             sub, _ = replace(state, day, seat, False, ctx)
             effects.append(Say(seat, f"{_hhmm(state, 'demote')} 仍未签到，你已降为替补（§十.3），"
-                                     "之后按替补顺序等待通知。"))
+                                     "退出本轮排名；之后按替补顺序等待通知，再次上场后按实际成绩排名。"))
             if sub is None:
                 lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 降为替补，没有可用替补")
                 effects.append(Say("hosts", f"{g}组 {name(state, seat)} 降为替补，但已没有可用替补，请裁判处理。"))
@@ -265,6 +320,11 @@ def _seat(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
 
 def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
     day = current_day(state)
+    today = ctx.now.astimezone(ctx.tz).date()
+    if day is None or day["date"] != today.isoformat():
+        early = _early_checkin(state, actor, ctx, today)
+        if early is not None:
+            return early
     if day is None:
         raise Rejected("现在没有进行中的比赛日，请等裁判开赛后再 /签到。")
     effects = catch_up(state, ctx)
@@ -293,6 +353,41 @@ def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
     else:
         text = f"签到成功：{g}组 {pos}号位。{_hhmm(state, 'seat')} 前按裁判指示进入房间就座。"
     return effects + [Say("reply", text)]
+
+
+def _early_checkin(state: dict[str, Any], actor: Actor, ctx: Ctx, today: date) -> list[Any] | None:
+    """Today's check-in window is open but the referee has not opened today's match
+    day yet: the check-in is kept with its time and applied when the day opens.
+    None when this is not such a moment (the caller answers as usual)."""
+    r = state["round"]
+    if len([d for d in state["days"] if d["round"] == r]) >= len(round_cfg(state, r)["days"]):
+        return None
+    if any(d["date"] == today.isoformat() for d in state["days"]):
+        return None
+
+    def local(key: str) -> datetime:
+        return datetime.combine(today, parse_hhmm(_hhmm(state, key)), tzinfo=ctx.tz)
+
+    if not local("checkin_open") <= ctx.now < local("demote"):
+        return None
+    seat = actor.seat
+    if seat is None:
+        raise Rejected("你不是本届联赛的报名选手，不能签到。")
+    groups = state["rounds"][r]["groups"]
+    g = next((k for k, m in groups.items() if seat in m), None)
+    if g is None:
+        raise Rejected("你不在本轮的分组名单里；替补请等待递补通知。")
+    wrong = wrong_chat(g, actor.chat, ctx.chats)
+    if wrong:
+        raise Rejected(wrong)
+    kept = state.setdefault("early", {}).setdefault(today.isoformat(), {})
+    pos = groups[g].index(seat) + 1
+    if str(seat) in kept:
+        raise Rejected(f"你已经签到过了：{g}组 {pos}号位（裁判开赛后生效）。")
+    kept[str(seat)] = ctx.now.isoformat()
+    late = ctx.now > local("late")
+    return [Say("reply", f"签到已记下（{fmt_local(ctx.now, ctx.tz)}）：{g}组 {pos}号位。裁判还没开今天的比赛日，"
+                         "开赛后按这个时间生效" + (f"；已过 {_hhmm(state, 'late')}，将记迟到扣 1 分。" if late else "。"))]
 
 
 def wrong_chat(group: str, chat: str | None, chats: tuple[str, ...]) -> str | None:

@@ -84,6 +84,7 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
     header_seen = False
     seen_gseats: dict[int, int] = {}
     seen_players: dict[int, int] = {}
+    badge_line: int | None = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -115,7 +116,10 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
             if len(stage) < 2:
                 errors.append(f"{where}平票至少写两个座位号，例如「平票 1 5 7」。")
                 continue
-            sheet.ties[m.group(1)] = {"stage": stage, "selfboom": bool(m.group(3))}
+            if m.group(1) in sheet.ties:
+                errors.append(f"{where}第{m.group(1)}天的平票已在第{sheet.ties[m.group(1)]['line']}行写过。")
+                continue
+            sheet.ties[m.group(1)] = {"stage": stage, "selfboom": bool(m.group(3)), "line": lineno}
             continue
         if m := BIND_RE.match(line):
             sheet.bind_day = int(m.group(1))
@@ -143,9 +147,12 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
             errors.append(f"{where}没有「{role}」这个角色。")
             ok = False
         entry: dict[str, Any] = {"gseat": gseat, "seat": reg, "role": role, "events": [],
-                                 "badge": False, "mvp": False, "svp": False, "violations": []}
+                                 "badge": False, "mvp": False, "svp": False, "violations": [], "line": lineno}
         for tok in m.group(4).split():
             if tok == "警徽":
+                if badge_line is not None:
+                    errors.append(f"{where}一局只有一个警徽，第{badge_line}行已经给过。")
+                badge_line = badge_line or lineno
                 entry["badge"] = True
                 continue
             if tok in MVP_WORDS:
@@ -216,7 +223,11 @@ def _check_whole(sheet: Sheet, cfg: dict[str, Any], board: str, errors: list[str
     for day, tie in sheet.ties.items():
         for s in tie["stage"]:
             if s not in by_seat:
-                errors.append(f"第{day}天平票：座位 {s} 不在本局。")
+                errors.append(f"第{tie['line']}行：第{day}天平票的座位 {s} 不在本局。")
+    for v in sheet.votes:
+        if v["round"] == 2 and str(v["day"]) not in sheet.ties:
+            errors.append(f"第{v['line']}行：第{v['day']}天写了复票，但没有平票行；"
+                          f"请先写「平票 {v['day']} 座位 座位」（§六（二）.3）。")
     mvps = [p for p in sheet.players if p["mvp"]]
     svps = [p for p in sheet.players if p["svp"]]
     if len(mvps) > 1:
@@ -225,11 +236,11 @@ def _check_whole(sheet: Sheet, cfg: dict[str, Any], board: str, errors: list[str
         errors.append("败方最佳只能有一位。")
     for p in svps:
         if sheet.winner and p["side"] == sheet.winner:
-            errors.append(f"败方最佳应来自失败方，座位 {p['gseat']} 在胜方。")
+            errors.append(f"第{p['line']}行：败方最佳应来自失败方，座位 {p['gseat']} 在胜方。")
     for p in mvps + svps:
         blocked = [v for v in p["violations"] if cfg["violations"][v].get("blocks_award")]
         if blocked:
-            errors.append(f"座位 {p['gseat']} 有影响局势的违规（{blocked[0]}），不能参与评选（§七.3）。")
+            errors.append(f"第{p['line']}行：座位 {p['gseat']} 有影响局势的违规（{blocked[0]}），不能参与评选（§七.3）。")
     bind_counts = sheet.bind_day is not None and sheet.winner == "wolf"
     policy = cfg["scoring"]["cap_policy"]
     for p in sheet.players:
@@ -238,17 +249,30 @@ def _check_whole(sheet: Sheet, cfg: dict[str, Any], board: str, errors: list[str
         for ev in p["events"]:
             counts[ev["name"]] = counts.get(ev["name"], 0) + ev["count"]
             if bind_counts and ev["time"] is None:
-                errors.append(f"座位 {p['gseat']}：绑票且狼人获胜的局，行为事件要写时间，例如「{ev['name']}@夜2」（§六（二）备注）。")
+                errors.append(f"第{p['line']}行：座位 {p['gseat']}：绑票且狼人获胜的局，行为事件要写时间，例如「{ev['name']}@夜2」（§六（二）备注）。")
         if p["badge"] and "警徽" in events_cfg:
             counts["警徽"] = counts.get("警徽", 0) + 1
         for name, n in counts.items():
             ev_cfg = events_cfg[name]
             if "max" in ev_cfg and n > ev_cfg["max"]:
-                errors.append(f"座位 {p['gseat']}：{name} 每局最多 {ev_cfg['max']} 次，写了 {n} 次。")
+                errors.append(f"第{p['line']}行：座位 {p['gseat']}：{name} 每局最多 {ev_cfg['max']} 次，写了 {n} 次。")
         if policy == "reject":
             for grp, (total, cap) in _positive_groups(p, events_cfg).items():
                 if total > cap + 1e-9:
-                    errors.append(f"座位 {p['gseat']}：{grp} 加分上限 +{_fmt(cap)}，写了 +{_fmt(total)}，请核对次数。")
+                    errors.append(f"第{p['line']}行：座位 {p['gseat']}：{grp} 加分上限 +{_fmt(cap)}，写了 +{_fmt(total)}，请核对次数。")
+
+
+def cap_notes(sheet: Sheet, cfg: dict[str, Any]) -> list[str]:
+    """With ``cap_policy = "clamp"``: one note per player whose behaviour points
+    exceed a cap (§六（二）.2 「上限+1」: counted up to the cap)."""
+    notes = []
+    for p in sheet.players:
+        events_cfg = cfg["roles"][p["role"]].get("events", {})
+        for grp, (total, cap) in _positive_groups(p, events_cfg).items():
+            if total > cap + 1e-9:
+                notes.append(f"第{p['line']}行 座位 {p['gseat']}：{grp} 写了 +{_fmt(total)}，"
+                             f"按上限 +{_fmt(cap)} 计（§六（二）.2）。")
+    return notes
 
 
 def _positive_groups(p: dict[str, Any], events_cfg: dict[str, Any],
@@ -307,20 +331,22 @@ def score(sheet: Sheet, cfg: dict[str, Any], factor: int) -> dict[int, dict[str,
         events_cfg = cfg["roles"][p["role"]].get("events", {})
         won = p["side"] == sheet.winner
         # behaviour
-        behaviour = 0.0
+        behaviour = behaviour_minus = 0.0
         for ev in p["events"]:
             if cut_event is not None and ev["time"] is not None and ev["time"] >= cut_event:
                 continue
             ev_cfg = events_cfg[ev["name"]]
             if ev_cfg["points"] < 0 or "cap" not in ev_cfg:
                 behaviour += ev_cfg["points"] * ev["count"]
+                if ev_cfg["points"] < 0:
+                    behaviour_minus += ev_cfg["points"] * ev["count"]
         if p["badge"] and "警徽" in events_cfg:
             ev_cfg = events_cfg["警徽"]
             behaviour += ev_cfg["points"]
         for _grp, (total, cap) in _positive_groups(p, events_cfg, cut_event).items():
             behaviour += min(total, cap)
         # votes
-        vote = 0.0
+        vote = vote_minus = 0.0
         exempt = p["side"] == "wolf" or p["role"] in sc["vote_exempt"]
         if not exempt:
             plus = minus = 0.0
@@ -332,11 +358,14 @@ def score(sheet: Sheet, cfg: dict[str, Any], factor: int) -> dict[int, dict[str,
                 else:
                     minus += sc["vote_good"]
             vote = min(plus, sc["vote_cap"]) + minus
+            vote_minus = minus
         badge = sc["wolf_badge"] if p["badge"] and p["side"] == "wolf" else 0.0
         award = (sc["mvp"] if p["mvp"] else 0.0) + (sc["svp"] if p["svp"] else 0.0)
         parts = {"win": sc["win"] if won else sc["loss"], "behaviour": behaviour, "vote": vote,
                  "badge": badge, "award": award}
+        neg = (0.0 if won else sc["loss"]) + behaviour_minus + (vote_minus if not exempt else 0.0)
         out[p["seat"]] = {
+            "plus": round((sum(parts.values()) - neg) * factor, 4), "minus": round(neg * factor, 4),
             "parts": {k: round(v * factor, 4) for k, v in parts.items()},
             "role": p["role"], "side": p["side"], "kind": p["kind"], "gseat": p["gseat"],
             "won": won, "mvp": p["mvp"], "svp": p["svp"],
@@ -348,4 +377,5 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     """The game-level facts; per-player results live in the game's points."""
     return {"group": sheet.group, "game_no": sheet.game_no, "winner": sheet.winner,
             "votes": [{k: v[k] for k in ("day", "round", "target", "voters")} for v in sheet.votes],
-            "ties": sheet.ties, "bind_day": sheet.bind_day}
+            "ties": {d: {k: t[k] for k in ("stage", "selfboom")} for d, t in sheet.ties.items()},
+            "bind_day": sheet.bind_day}

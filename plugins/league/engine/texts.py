@@ -50,35 +50,79 @@ def standings_text(state: dict[str, Any], r: int, table: list[dict[str, Any]], p
 
 def breakdown_text(state: dict[str, Any], r: int, row: dict[str, Any], games: list[dict[str, Any]],
                    violations: list[dict[str, Any]]) -> str:
+    from .standings import award_blocked, game_line
+
     rnd = state["rounds"][r]
     base = state["cfg"]["scoring"]["base"]
     rank = f"第 {row['rank']} 名" if row["rank"] else STATUS_NAMES[row["status"]]
     lines = [f"{name(state, row['seat'])} {rnd['name']}：{fmt_total(row['total'])} 分，{rank}",
              f"初始分 {fmt_total(base)}"]
     lines += [f"{PART_NAMES[k]} {fmt(row['parts'][k])}" for k in PART_KEYS]
+    if row["status"] == "demoted":
+        lines.append("已降为替补（§五 18:35），不参加本轮排名；再次上场后按实际成绩排名。")
     for g in games:
-        pts = g["points"][str(row["seat"])]
-        sub = sum(pts["parts"].values())
+        key = str(row["seat"])
+        pts = g["points"][key]
+        plus, minus = game_line(state, g, key)
         tag = "（流局，仅计违规）" if g["status"] == "void" else ""
         dbl = "（双倍）" if g["double"] else ""
-        lines.append(f"· 第{g['no']}场 {g['group']}组 {pts['role']} {'胜' if pts['won'] else '负'} "
-                     f"{fmt(sub) if g['status'] == 'ok' else '0'}{dbl}{tag}")
+        lines.append(f"· 第{g['no']}场 {g['group']}组 局号#{g['id']} {pts['role']} {'胜' if pts['won'] else '负'} "
+                     f"{_line(plus, minus)}{dbl}{tag}")
+        blocked = award_blocked(state, row["seat"], g["id"])
+        if blocked and (pts["mvp"] or pts["svp"]) and g["status"] == "ok":
+            what = "全场最佳" if pts["mvp"] else "败方最佳"
+            lines.append(f"  {what} {fmt(pts['parts']['award'])} 已取消：违规编号 {blocked['id']}（§七.3）")
     for v in violations:
         where = f"局号#{v['game']}" if v["game"] else "场外"
-        lines.append(f"· 违规 {v['type']}（{where}）-{fmt_total(v['points'])}")
+        text = f"· 违规#{v['id']} {v['type']}（{where}）-{fmt_total(v['points'])}"
+        if v.get("reversed"):
+            rv = v["reversed"]
+            text += f"（已撤销 {rv['at'][5:16].replace('T', ' ')}：{rv['reason']}）"
+        lines.append(text)
     wins = row["wins"]
     lines.append(f"全场最佳 {row['mvp']} 次，败方最佳 {row['svp']} 次；"
                  + "、".join(f"{KIND_NAMES[k]}胜 {wins[k]}" for k in ("wolf", "god", "villager")))
     return "\n".join(lines)
 
 
-def game_summary(state: dict[str, Any], game: dict[str, Any]) -> str:
+def _line(plus: float, minus: float) -> str:
+    """'+4 -2 = +2': a player's plus points, minus points and total of one game."""
+    return f"+{fmt_total(abs(plus))} -{fmt_total(abs(minus))} = {fmt(plus + minus)}"
+
+
+def game_summary(state: dict[str, Any], game: dict[str, Any], notes: list[str] | None = None) -> str:
+    from .standings import game_line
+
     parsed = game["parsed"]
     lines = [f"局号#{game['id']} {state['rounds'][game['round']]['name']} {game['group']}组 第{game['no']}场"
-             f"{'（双倍积分）' if game['double'] else ''}：{SIDE_NAMES[parsed['winner']]}胜"]
+             f"{'（双倍积分）' if game['double'] else ''}：{SIDE_NAMES[parsed['winner']]}胜",
+             "座位 选手 角色 加分 扣分 = 本局"]
     by_gseat = sorted(game["points"].items(), key=lambda kv: kv[1]["gseat"])
     for key, pts in by_gseat:
         mark = "（全场最佳）" if pts["mvp"] else "（败方最佳）" if pts["svp"] else ""
-        lines.append(f"{pts['gseat']}号 {name(state, int(key))} {pts['role']} {fmt(sum(pts['parts'].values()))}{mark}")
+        plus, minus = game_line(state, game, key)
+        lines.append(f"{pts['gseat']}号 {name(state, int(key))} {pts['role']} {_line(plus, minus)}{mark}")
+    lines += notes or []
     lines.append("有异议请在次日 12:00 前私聊机器人 /申诉 局号 理由。")
+    return "\n".join(lines)
+
+
+def catalogue_text(state: dict[str, Any]) -> str:
+    """/违规表: every violation type with its level, deduction and penalty ladder (§十三)."""
+    lines = ["违规表（§十三）：类型｜等级｜扣分｜处罚阶梯"]
+    for vname, v in state["cfg"]["violations"].items():
+        extra = []
+        if v.get("blocks_award"):
+            extra.append("取消该局评选资格")
+        if v.get("cancel_win"):
+            extra.append("取消当局胜利分")
+        if v["level"] == "heavy":
+            extra.append("取消参赛资格")
+        tail = f"（{'，'.join(extra)}）" if extra else ""
+        clause = f" {v['clause']}" if v.get("clause") else ""
+        lines.append(f"{vname}｜{LEVEL_NAMES[v['level']]}｜{fmt_total(v['points'])}{tail}{clause}"
+                     + (f"｜{v['ladder']}" if v.get("ladder") else ""))
+    opts = state["cfg"]["options"]
+    lines.append(f"本届 {opts['dq_light']} 次轻度或 {opts['dq_medium']} 次中度违规取消资格（§十三.3.4）；"
+                 "裁判记：/违规 玩家 类型 [局号]，撤回：/撤销 编号 理由。")
     return "\n".join(lines)
