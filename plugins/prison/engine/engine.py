@@ -9,7 +9,7 @@ from plugins.kernel.engine import (
     KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ctx, Ignored, Outcome, Rejected, Say, Seat,
 )
 
-from . import content, rules_auction, rules_day, rules_misc, rules_night, rules_setup
+from . import content, rules_auction, rules_day, rules_end, rules_misc, rules_night, rules_setup
 from . import model as m
 from . import tables as tbl
 from . import texts as t
@@ -139,6 +139,10 @@ class PrisonEngine:
     def joined(self, state: m.JSON, chat: str, seat: int) -> list[Any]:
         """Kernel hook: a player joined one of the game's groups (sets room cards)."""
         return rules_night.joined(state, chat, seat)
+
+    def reveal(self, state: m.JSON) -> str:
+        """Kernel hook: a host ended the game early with /结束 — identities, mapping, points."""
+        return rules_end.early_reveal(state)
 
     def private_info(self, state: m.JSON, seat: int) -> str:
         if str(seat) not in state["players"]:

@@ -168,7 +168,14 @@ def finish(state: m.JSON, cond: int, ctx: Ctx) -> list[Any]:
     state["phase"] = "over"
     state["result"] = {"cond": cond, "winners": won, "points": book, "ranking": rank}
     lines = [f"游戏结束：{t.COND[cond]}。", f"胜利：{m.names(state, won)}"]
-    lines.append("身份揭晓：")
+    lines += reveal_lines(state, rank)
+    lines.append("审讯记录与积分明细见 /导出。")
+    return fx + [Finish("\n".join(lines))]
+
+
+def reveal_lines(state: m.JSON, rank: list[list[Any]]) -> list[str]:
+    """Identities, the room mapping, the points ranking and the 树洞 notes."""
+    lines = ["身份揭晓："]
     for s in state["order"]:
         p = m.player(state, s)
         r = m.role(state, s)
@@ -181,8 +188,25 @@ def finish(state: m.JSON, cond: int, ctx: Ctx) -> list[Any]:
     if state["notes"]:
         lines.append("树洞：")
         lines += [f"· {n['text']}" for n in state["notes"]]
-    lines.append("审讯记录与积分明细见 /导出。")
-    return fx + [Finish("\n".join(lines))]
+    return lines
+
+
+def early_reveal(state: m.JSON) -> str:
+    """A host ended the game early (/结束): the same reveal as a natural end,
+    points counted as they stand with no side winning (12.5). Ties drawn by
+    ``top_ties = "drawn"`` use a generator seeded from the state, so the
+    reveal is the same every time it is computed."""
+    if state.get("result") or state.get("phase") == "auction" or not state.get("mapping"):
+        return ""
+    import random
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+
+    ctx = Ctx(now=datetime(2000, 1, 1, tzinfo=timezone.utc), rng=random.Random(f"reveal:{state['day']}"),
+              seq=0, tz=ZoneInfo("UTC"), settings={})
+    rank = ranking(state, points(state, 0, [], ctx))
+    return "\n".join(["【囚犯游戏】提前结束，没有阵营胜负；积分按结束时计算。", *reveal_lines(state, rank),
+                      "审讯记录与积分明细见 /导出。"])
 
 
 def check(state: m.JSON, ctx: Ctx) -> list[Any] | None:
