@@ -10,6 +10,7 @@ from plugins.kernel.registry import GameKind, register_game  # noqa: E402
 
 from .config import Config  # noqa: E402
 from .engine import COMMANDS, ENGINE  # noqa: E402
+from .picture import render_state  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
     name="大逃杀",
@@ -31,5 +32,6 @@ KIND = register_game(
         max_players=200,
         private_signup=False,
         intro="夜晚行动请私聊机器人。",
+        renderers={"map": render_state},
     )
 )
