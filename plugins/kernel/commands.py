@@ -48,4 +48,4 @@ class CommandSpec:
     alive_only: bool = True  # refuse players who are out
     usage: str = ""  # e.g. "/投票 <玩家> [<玩家>]"
     help: str = ""  # one short Chinese line for /帮助
-    extra: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # {"audit": True}: the kernel writes each use to the audit log

@@ -237,6 +237,10 @@ class Engine(Protocol):
     # Optional: ``reveal(state) -> str`` — posted after a host ends the game
     # early with the kernel's /结束 (e.g. every role and post); "" for nothing.
     #
+    # Optional: ``wipe(state) -> state`` — called when a host ends the game with the
+    # kernel's /结束, after ``reveal``: the state to keep (e.g. royale's 测试赛 deletes its
+    # records); return the state unchanged to keep everything.
+    #
     # Optional: ``public_out(state) -> list[int]`` — the seats publicly known to
     # be out. When an engine has it, /名单 and /状态 show that instead of the
     # roster's flags (e.g. royale keeps night deaths secret until morning).
