@@ -80,3 +80,12 @@ async def test_royale_part2_through_the_bot(harness):
     cards = await Card.filter(game_id=g.id)
     assert [(c.seat, c.color) for c in cards] == [(3, "blue")]
     assert "第1天白天发言不足1帖" in cards[0].reason
+
+    # the host ends the test game: its records are wiped, the audit log keeps the game
+    from plugins.kernel.models import Audit
+
+    await h.group("1", "/结束 测试完毕")
+    g = await Game.get(id=g.id)
+    assert g.status == "ended" and g.state["wiped"] and g.state["deaths"] == []
+    assert all(p["items"] == [] for p in g.state["players"].values())
+    assert await Audit.exists(game_id=g.id, action="end")

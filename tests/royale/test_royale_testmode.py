@@ -60,3 +60,15 @@ def test_every_group_post_is_marked_and_records_are_wiped_at_the_end():
     assert g.state["deaths"] == [] and g.p(1)["items"] == [] and g.state["wiped"]
     tables = ENGINE.tables(g.state)
     assert set(tables) == {"测试赛", "导演记录"}
+
+
+def test_host_end_wipes_only_a_test_game():
+    """/结束 calls ENGINE.wipe: a test game loses its records, an ordinary one keeps them."""
+    g = Game(3, seed="t4", settings=TEST)
+    g.born({1: A, 2: A, 3: A})
+    g.give(1, "木棍")
+    g.cmd(None, "kernel.out", host=True, seat=3, reason="测试")
+    wiped = ENGINE.wipe(g.state)
+    assert wiped["deaths"] == [] and wiped["players"]["1"]["items"] == [] and g.state["deaths"]
+    plain = Game(3, seed="t4", settings=merge(empty_world(), {"places": {"closures": [0]}}))
+    assert ENGINE.wipe(plain.state) is plain.state

@@ -14,7 +14,7 @@ from . import texts as T
 from .content import Catalog
 from .model import CAUSE_HOST, State, clone, ensure, equipped, player
 from .rules_cycle import close_night, open_night, start
-from .rules_death import check_end, kill, new_batch, ranking
+from .rules_death import check_end, kill, new_batch, ranking, wipe
 from .rules_extra import HOST_COMMANDS, PLAYER_COMMANDS
 from .rules_night import ACTIONS
 
@@ -75,6 +75,12 @@ class RoyaleEngine:
         if str(seat) not in state["players"]:
             return "你不在这局游戏中。"
         return bag_text(state, None, seat)
+
+    def wipe(self, state: State) -> State:
+        """/结束 of a 测试赛: 「测试赛事件结束后删档」 (other games keep everything)."""
+        if not state.get("test"):
+            return state
+        return wipe(clone(state))
 
     def public_out(self, state: State) -> list[int]:
         """Deaths already announced: night deaths stay secret until the morning post."""
