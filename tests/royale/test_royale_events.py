@@ -163,7 +163,9 @@ def test_comeback_bottom_player_gets_one_night_orange_gear_and_two_coins_unannou
     """2.逆袭: 排名后10%的一位玩家获得仅限当晚的橙武橙防及2货币; 夜间行动后销毁; 不公布是谁."""
     g = forced("逆袭", {1: A, 2: A, 3: B, 4: B})
     for s in (1, 2, 3):
-        g.give(s, "木棍")  # seat 4 is the only one with nothing: the bottom 10%
+        g.give(s, "木棍")
+        g.give(s, "双发射手")  # seat 4 has only a green armour: the bottom 10%
+    own = g.give(4, "麻布头带", equip=True)
     out = g.advance()  # night 2 opens
     lucky = g.p(4)
     orange = [it for it in lucky["items"] if it.get("temp")]
@@ -176,6 +178,7 @@ def test_comeback_bottom_player_gets_one_night_orange_gear_and_two_coins_unannou
     everywhere = [it["id"] for items in g.state["ground"].values() for it in items]
     everywhere += [it["id"] for p in g.state["players"].values() for it in p["items"]]
     assert not set(ids) & set(everywhere) and g.p(4)["weapon"] is None and g.p(4)["money"] == 2
+    assert g.p(4)["armour"] == own["id"]  # their own armour is back in hand
 
 
 # ---- 3. Change! ---------------------------------------------------------------------

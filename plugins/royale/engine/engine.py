@@ -10,6 +10,7 @@ from plugins.kernel.engine import (
 )
 
 from . import content
+from . import events as EV
 from . import texts as T
 from .content import Catalog
 from .model import CAUSE_HOST, State, clone, ensure, equipped, player
@@ -96,6 +97,13 @@ class RoyaleEngine:
             f"开放地点（{len(opened)}）：{'、'.join(opened)}",
             f"今晚缩圈：{T.names_or_none(state['closing'])}",
         ]
+        today = [e["key"] for e in state.get("today", [])]
+        if today:
+            cfg = content.check({})
+            names = [(EV.event_def(cfg, k) or {"name": k})["name"] for k in today]
+            lines.append(f"今日事件：{'、'.join(names)}")
+        if state.get("test"):
+            lines.insert(0, T.TEST_TAG.strip("【】") + "：补给可 /申请，记录不计排名。")
         return "\n".join(lines)
 
     def tables(self, state: State) -> dict[str, list[list[Any]]]:

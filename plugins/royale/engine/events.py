@@ -299,6 +299,7 @@ def night_open(state: State, cfg: Cfg, rng: random.Random) -> list[Effect]:
             lucky = rng.choice(pool)
             cat = Catalog(cfg)
             got = []
+            today_data(state, "comeback")["hands"] = [lucky["weapon"], lucky["armour"], lucky.get("held")]
             for kind in ("weapon", "armour"):
                 it = new_item(state, cat, rng.choice(cat.names(kind, "orange")))
                 it["temp"] = True
@@ -394,6 +395,13 @@ def night_close(state: State, cfg: Cfg, rng: random.Random, crowd: dict[str, int
                 for slot in ("weapon", "armour", "held"):
                     if p.get(slot) == it["id"]:
                         p[slot] = None
+        data = today_data(state, "comeback")
+        if data.get("seat") is not None:  # the lucky one's own gear goes back into the hands
+            p = player(state, data["seat"])
+            own = [it["id"] for it in p["items"]]
+            for slot, ident in zip(("weapon", "armour", "held"), data.get("hands", [])):
+                if ident in own and p.get(slot) is None and ident not in (p["weapon"], p["armour"], p.get("held")):
+                    p[slot] = ident
         for n in state["npcs"]:
             n["items"] = [it for it in n["items"] if not it.get("temp")]
         for place in state["ground"]:
