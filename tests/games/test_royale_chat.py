@@ -84,7 +84,8 @@ async def test_royale_part2_through_the_bot(harness):
     # the host ends the test game: its records are wiped, the audit log keeps the game
     from plugins.kernel.models import Audit
 
-    await h.group("1", "/结束 测试完毕")
+    out = await h.group("1", "/结束 测试完毕")
+    assert "【测试赛】测试赛：记录不计入排名" in texts(out)
     g = await Game.get(id=g.id)
     assert g.status == "ended" and g.state["wiped"] and g.state["deaths"] == []
     assert all(p["items"] == [] for p in g.state["players"].values())

@@ -77,6 +77,10 @@ class RoyaleEngine:
             return "你不在这局游戏中。"
         return bag_text(state, None, seat)
 
+    def reveal(self, state: State) -> str:
+        """Posted after a host's /结束: a test game says it keeps no records."""
+        return T.TEST_TAG + T.TEST_NO_RECORDS if state.get("test") else ""
+
     def wipe(self, state: State) -> State:
         """/结束 of a 测试赛: 「测试赛事件结束后删档」 (other games keep everything)."""
         if not state.get("test"):

@@ -12,12 +12,12 @@ import math
 import random
 from typing import Any
 
-from plugins.kernel.engine import Effect, Say
+from plugins.kernel.engine import Effect, Rejected, Say
 
 from . import texts as T
 from .content import GRADES, Catalog
 from .model import (
-    CAUSE_EVENT, Player, State, alive, heal, is_equipped, new_item, npcs_at, open_places, player, refresh,
+    CAUSE_EVENT, Player, State, alive, heal, new_item, open_places, player, refresh,
 )
 from .rules_death import kill, kill_npc, new_batch
 
@@ -482,8 +482,6 @@ def night_close(state: State, cfg: Cfg, rng: random.Random, crowd: dict[str, int
 
 def claim(state: State, cfg: Cfg, p: Player, text: str) -> str:
     """Settle one pending choice: 通缉令 reward, air-drop place, or the witch's reward."""
-    from plugins.kernel.engine import Rejected
-
     claims = p["claims"]
     if not claims:
         raise Rejected(T.CLAIM_NONE)
@@ -538,6 +536,3 @@ def held_somewhere(state: State) -> list[int]:
     ids += [it["id"] for n in state["npcs"] for it in n["items"]]
     return ids
 
-
-__all__ = ["claim", "draw", "find_event", "morning", "night_close", "night_open", "npc_closures",
-           "crowd_counts", "rank_key", "top_players", "bottom_players", "is_equipped", "npcs_at"]

@@ -8,7 +8,7 @@ from typing import Any
 from plugins.kernel.engine import Effect, Eliminate, Finish, Say
 
 from . import texts as T
-from .model import CAUSE_ATTACK, Item, Player, State, alive, drop_all, player, seats  # noqa: F401
+from .model import CAUSE_ATTACK, Item, Player, State, alive, drop_all, player, seats
 
 
 def new_batch(state: State) -> int:

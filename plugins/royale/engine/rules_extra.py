@@ -13,7 +13,7 @@ from plugins.kernel.engine import Actor, Ctx, Effect, Ignored, Picture, Rejected
 
 from . import events as EV
 from . import texts as T
-from .content import GRADES, GREEN_ARMOUR, GREEN_WEAPON, Catalog
+from .content import GRADES, Catalog
 from .model import State, new_item, player
 
 Cfg = dict[str, Any]
