@@ -169,6 +169,13 @@ def render_map_png(state: dict[str, Any]) -> bytes:
         d.rectangle([x, ly, x + 34, ly + 28], fill=fill, outline=outline, width=3)
         d.text((x + 42, ly + 14), label, font=small, fill=INK, anchor="lm")
         x += 42 + small.getlength(label) + 30
+    shown = [(t, c) for t, c in (("女巫", WITCH), ("狼人", WOLF), ("圣地", HOLY))
+             if any(t == tag for tags in marks.values() for tag, _ in tags)]
+    for text, colour in shown:
+        w = load_font(20).getlength(text) + 16
+        d.rounded_rectangle([x, ly + 1, x + w, ly + 27], radius=8, fill=colour)
+        d.text((x + w / 2, ly + 14), text, font=load_font(20), fill=(255, 255, 255), anchor="mm")
+        x += w + 12
     note = f"开放 {len([p for p in m['pos'] if p not in closed])} 处，今晚缩圈 {len(closing)} 处"
     d.text((MARGIN, ly + 48), note, font=small, fill=MUTED)
     buf = io.BytesIO()
