@@ -1,16 +1,18 @@
 """The ten random events (rules: 随机事件) and the NPCs they bring.
 
 Each event is a data entry of ``content/events.toml`` (``events.list``) whose
-``key`` names its rule functions here. A day's events are drawn in the morning
-(``morning``), act when the night opens (``night_open``) and when it ends
-(``night_close``). All randomness comes from the ``rng`` handed in (ctx.rng).
+``key`` names its rule functions here (``RULES[key]``: ``morning``, ``open``,
+``close``). A day's events are drawn in the morning (``morning``), act when the
+night opens (``night_open``) and when it ends (``night_close``). The NPCs' own
+nightly steps (the witch's guests and moves, the werewolf of 月圆之夜) run beside
+them. All randomness comes from the ``rng`` handed in (ctx.rng).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, Callable
 
 from plugins.kernel.engine import Effect, Rejected, Say
 
@@ -44,14 +46,6 @@ def find_event(cfg: Cfg, text: str) -> dict[str, Any] | None:
     if not key:
         return None
     return next((e for e in defs(cfg) if key in (_norm(e["name"]), _norm(e["key"]))), None)
-
-
-def today_has(state: State, key: str) -> bool:
-    return any(e["key"] == key for e in state["today"])
-
-
-def today_data(state: State, key: str) -> dict[str, Any]:
-    return next(e for e in state["today"] if e["key"] == key)
 
 
 # ---- the daily draw ------------------------------------------------------------
@@ -195,62 +189,272 @@ def _lose(state: State, p: Player, hp: int, batch: int) -> list[Effect]:
     return []
 
 
-# ---- morning ----------------------------------------------------------------------
+# ---- the rule functions, one set per event ----------------------------------------------
+#
+# morning(state, cfg, e, data, rng, first) -> (text, effects): after weather and closures;
+#   ``text`` is the event's post line (the seed's text, filled in).
+# night_open(state, cfg, e, data, rng) -> effects: 夜间行动前.
+# night_close(state, cfg, e, data, rng, ctx) -> effects: 夜间行动后 (after bleed, closures,
+#   drowning; before 静养 recovery). ``ctx`` carries the night's facts (crowd counts, batch).
+
+def _plain(state: State, cfg: Cfg, e: dict[str, Any], data: dict[str, Any], rng: random.Random,
+           first: bool) -> tuple[str, list[Effect]]:
+    return e.get("post", ""), []
+
+
+# 1. 通缉令
+def wanted_morning(state, cfg, e, data, rng, first):
+    pool = [p["seat"] for p in alive(state)]
+    data["seats"] = sorted(rng.sample(pool, min(e["count"], len(pool))))
+    return e["post"].format(who="、".join(player(state, s)["alias"] for s in data["seats"])), []
+
+
+def wanted_close(state, cfg, e, data, rng, night):
+    effects: list[Effect] = []
+    landed = [d for d in state["landed"] if d["day"] == night["day"]]
+    for target in data.get("seats", []):
+        totals: dict[int, int] = {}
+        order: list[int] = []
+        for by, whom, dmg in night["log"]["hits"]:
+            if whom == target:
+                totals[by] = totals.get(by, 0) + dmg
+                if by not in order:
+                    order.append(by)
+        if totals:
+            top = max(totals.values())
+            best = next(s for s in order if totals[s] == top)
+            if player(state, best)["alive"]:
+                player(state, best)["claims"].append({"kind": "wanted", "options": list(e["rewards"])})
+                effects.append(Say(best, T.WANTED_TOP.format(alias=player(state, target)["alias"],
+                                                             options="、".join(e["rewards"]))))
+        death = next((d for d in state["deaths"] if d["seat"] == target and d["night"] == night["day"]
+                      and d["killer"] is not None and d["killer"] != target), None)
+        if death is not None and player(state, death["killer"])["alive"]:
+            if landed:
+                names = sorted({d["name"] for d in landed}, key=[d["name"] for d in landed].index)
+                player(state, death["killer"])["claims"].append({"kind": "airdrop", "options": names})
+                effects.append(Say(death["killer"], T.WANTED_KILL.format(options="、".join(names))))
+            else:
+                effects.append(Say(death["killer"], T.WANTED_KILL_NONE))
+    return effects
+
+
+# 2. 逆袭
+def comeback_open(state, cfg, e, data, rng):
+    pool = bottom_players(state, cfg, e["bottom_percent"])
+    if not pool:
+        return []
+    lucky = rng.choice(pool)
+    cat = Catalog(cfg)
+    got = []
+    data["hands"] = [lucky["weapon"], lucky["armour"], lucky.get("held")]
+    for kind in ("weapon", "armour"):
+        it = new_item(state, cat, rng.choice(cat.names(kind, "orange")))
+        it["temp"] = True
+        lucky["items"].append(it)
+        lucky[kind] = it["id"]
+        got.append(it["name"])
+    lucky["held"] = None  # both hands now hold the orange gear
+    lucky["money"] += e["money"]
+    data["seat"] = lucky["seat"]
+    return [Say(lucky["seat"], T.COMEBACK.format(items="、".join(got), money=e["money"]))]
+
+
+def comeback_close(state, cfg, e, data, rng, night):
+    for p in state["players"].values():
+        for it in [it for it in p["items"] if it.get("temp")]:
+            p["items"] = [x for x in p["items"] if x["id"] != it["id"]]
+            for slot in ("weapon", "armour", "held"):
+                if p.get(slot) == it["id"]:
+                    p[slot] = None
+    for n in state["npcs"]:
+        n["items"] = [it for it in n["items"] if not it.get("temp")]
+    for place in state["ground"]:
+        state["ground"][place] = [it for it in state["ground"][place] if not it.get("temp")]
+    if data.get("seat") is not None:  # the lucky one's own gear goes back into the hands
+        p = player(state, data["seat"])
+        own = [it["id"] for it in p["items"]]
+        for slot, ident in zip(("weapon", "armour", "held"), data.get("hands", [])):
+            if ident in own and p.get(slot) is None and ident not in (p["weapon"], p["armour"], p.get("held")):
+                p[slot] = ident
+    return []
+
+
+# 3. Change！
+def change_open(state, cfg, e, data, rng):
+    rules = cfg["rules"]
+    effects: list[Effect] = []
+    for p in alive(state):
+        p["hp"], p["st"] = min(p["st"], rules["max_hp"]), min(p["hp"], rules["max_stamina"])
+        effects.append(Say(p["seat"], T.CHANGE.format(hp=p["hp"], st=p["st"])))
+    batch = new_batch(state)
+    for p in alive(state):
+        if p["hp"] <= 0:
+            effects += kill(state, p, CAUSE_EVENT, batch=batch)
+    return effects
+
+
+# 4. 朝圣之路
+def pilgrimage_morning(state, cfg, e, data, rng, first):
+    spots = [p for p in open_places(state, cfg) if p not in state["closing"]] or open_places(state, cfg)
+    holy = rng.choice(spots)
+    state["holy"] = data["place"] = holy
+    effects: list[Effect] = []
+    for p in alive(state):
+        if p["place"] == holy:
+            ok = give(state, cfg, p, e["morning_item"])
+            effects.append(Say(p["seat"], (T.HOLY_GIFT if ok else T.HOLY_FULL).format(name=e["morning_item"])))
+    return e["post"].format(place=holy), effects
+
+
+def pilgrimage_open(state, cfg, e, data, rng):
+    effects: list[Effect] = []
+    for p in alive(state):
+        if p["place"] == state["holy"]:
+            state["night_log"]["holy"].append(p["seat"])
+            ok = give(state, cfg, p, e["evening_item"])
+            effects.append(Say(p["seat"], (T.HOLY_GIFT if ok else T.HOLY_FULL).format(name=e["evening_item"])))
+    return effects
+
+
+def pilgrimage_close(state, cfg, e, data, rng, night):
+    effects: list[Effect] = []
+    for p in alive(state):
+        if p["seat"] in night["log"]["holy"]:
+            continue
+        cost = e["penalty"]
+        paid = min(cost, p["st"])
+        p["st"] -= paid
+        effects.append(Say(p["seat"], T.HOLY_PENALTY.format(st=paid, hp=cost - paid)))
+        if cost > paid:
+            effects += _lose(state, p, cost - paid, night["batch"])
+    return effects
+
+
+# 5. 不吞双女巫协会 (her nightly moves and guests: npc_open / npc_close below)
+def witch_morning(state, cfg, e, data, rng, first):
+    if first:
+        _set_weather(state, cfg, e["first_weather"])
+    w = witch(state)
+    if w is None:
+        spots = [p for p in open_places(state, cfg) if p not in state["closing"]] or open_places(state, cfg)
+        w = spawn(state, "witch", "游荡的女巫", e["hp"], rng.choice(spots))
+    return e["post"].format(place=w["place"] if e.get("public_place", True) else "某个地点"), []
+
+
+# 6. 起风了
+def wind_morning(state, cfg, e, data, rng, first):
+    state["moon"] = False
+    return e["post"], []
+
+
+def wind_close(state, cfg, e, data, rng, night):
+    for place in state["ground"]:
+        state["ground"][place] = []
+    return []
+
+
+# 7. 排行榜
+def leaderboard_morning(state, cfg, e, data, rng, first):
+    top = top_players(state, cfg, e["top"])
+    return e["post"].format(who="、".join(p["alias"] for p in top) or T.NONE), []
+
+
+# 8. 凛冬已至
+def winter_morning(state, cfg, e, data, rng, first):
+    _set_weather(state, cfg, e["weather"])
+    return e["post"], []
+
+
+def winter_close(state, cfg, e, data, rng, night):
+    rules = cfg["rules"]
+    effects: list[Effect] = []
+    for p in alive(state):
+        if p["place"] is None:
+            continue
+        n = night["crowd"].get(p["place"], 0)
+        if n > e["crowd"]:
+            effects.append(Say(p["seat"], T.WINTER_HURT.format(n=n, v=-e["over_hp"])))
+            effects += _lose(state, p, -e["over_hp"], night["batch"])
+        elif n < e["crowd"]:
+            heal(p, e["under_hp"], rules["max_hp"])
+            effects.append(Say(p["seat"], T.WINTER_HEAL.format(n=n, v=e["under_hp"], hp=p["hp"])))
+        else:
+            heal(p, e["exact_hp"], rules["max_hp"])
+            refresh(p, e["exact_st"], rules["max_stamina"])
+            effects.append(Say(p["seat"], T.WINTER_EXACT.format(hp=p["hp"], st=p["st"])))
+    return effects
+
+
+# 9. 战争与和平
+def war_close(state, cfg, e, data, rng, night):
+    effects: list[Effect] = []
+    counts: dict[int, int] = {}
+    for by, _whom, _dmg in night["log"]["hits"]:
+        if player(state, by)["alive"]:
+            counts[by] = counts.get(by, 0) + 1
+    if counts:
+        most = max(counts.values())
+        for s in sorted(counts):
+            if counts[s] != most:
+                continue
+            p = player(state, s)
+            if give(state, cfg, p, e["item"]):
+                effects.append(Say(s, T.WAR_PRIZE.format(name=e["item"], n=most)))
+            else:
+                state["ground"][p["place"]].append(new_item(state, Catalog(cfg), e["item"]))
+                effects.append(Say(s, T.WAR_PRIZE_GROUND.format(name=e["item"], n=most, place=p["place"])))
+    for p in alive(state):
+        if p["place"] is not None and p["seat"] not in night["log"]["attackers"]:
+            p["rest"] = True  # 没有攻击过别人的玩家无论移动或者操作几次，都会视为成功进行了休养
+    return effects
+
+
+# 10. 月圆之夜 (the daily werewolf: moon_spawn below, every morning while state["moon"])
+def moon_morning(state, cfg, e, data, rng, first):
+    state["moon"] = True
+    return e["post"], []
+
+
+RULES: dict[str, dict[str, Callable[..., Any]]] = {
+    "wanted": {"morning": wanted_morning, "close": wanted_close},
+    "comeback": {"open": comeback_open, "close": comeback_close},
+    "change": {"open": change_open},
+    "pilgrimage": {"morning": pilgrimage_morning, "open": pilgrimage_open, "close": pilgrimage_close},
+    "witch": {"morning": witch_morning},
+    "wind": {"morning": wind_morning, "close": wind_close},
+    "leaderboard": {"morning": leaderboard_morning},
+    "winter": {"morning": winter_morning, "close": winter_close},
+    "war": {"close": war_close},
+    "moon": {"morning": moon_morning},
+}
+
+
+def _today(state: State, cfg: Cfg) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(definition, today's data) for each of today's events."""
+    return [(event_def(cfg, d["key"]), d) for d in state["today"] if event_def(cfg, d["key"])]
+
+
+# ---- the three moments -------------------------------------------------------------
 
 def morning(state: State, cfg: Cfg, rng: random.Random) -> tuple[list[str], list[Effect]]:
-    """Draw today's events, apply their morning parts. Returns post lines and effects.
-    Called after the weather and tonight's closures are set."""
+    """Draw today's events and apply their morning rules. Returns post lines and effects.
+    Called after the weather and tonight's closures are set (an event may fix the weather)."""
     day = state["day"]
     chosen = draw(state, cfg, rng)
     state["today"] = [{"key": e["key"]} for e in chosen]
     state["holy"] = None
     lines: list[str] = []
     effects: list[Effect] = []
-    for e in chosen:
+    for e, data in _today(state, cfg):
         first = not any(x["key"] == e["key"] for x in state["event_log"])
         state["event_log"].append({"day": day, "key": e["key"]})
-        data = today_data(state, e["key"])
-        text = e.get("post", "")
-        if e["key"] == "moon":
-            state["moon"] = True
-        elif e["key"] == "wind":
-            state["moon"] = False
-        elif e["key"] == "winter":
-            _set_weather(state, cfg, e["weather"])
-        elif e["key"] == "witch":
-            if first:
-                _set_weather(state, cfg, e["first_weather"])
-            w = witch(state)
-            if w is None:
-                spots = [p for p in open_places(state, cfg) if p not in state["closing"]] or open_places(state, cfg)
-                w = spawn(state, "witch", "游荡的女巫", e["hp"], rng.choice(spots))
-            text = text.format(place=w["place"] if e.get("public_place", True) else "某个地点")
-        elif e["key"] == "wanted":
-            pool = [p["seat"] for p in alive(state)]
-            data["seats"] = sorted(rng.sample(pool, min(e["count"], len(pool))))
-            text = text.format(who="、".join(player(state, s)["alias"] for s in data["seats"]))
-        elif e["key"] == "pilgrimage":
-            spots = [p for p in open_places(state, cfg) if p not in state["closing"]] or open_places(state, cfg)
-            holy = rng.choice(spots)
-            state["holy"] = data["place"] = holy
-            text = text.format(place=holy)
-            for p in alive(state):
-                if p["place"] == holy:
-                    ok = give(state, cfg, p, e["morning_item"])
-                    effects.append(Say(p["seat"], (T.HOLY_GIFT if ok else T.HOLY_FULL).format(name=e["morning_item"])))
-        elif e["key"] == "leaderboard":
-            top = top_players(state, cfg, e["top"])
-            text = text.format(who="、".join(p["alias"] for p in top) or T.NONE)
+        text, eff = RULES[e["key"]].get("morning", _plain)(state, cfg, e, data, rng, first)
         lines.append(T.EVENT_LINE.format(name=e["name"], text=text))
+        effects += eff
     if not chosen:
         lines.append(T.EVENT_NONE)
-    moon = event_def(cfg, "moon")
-    if state["moon"] and moon and state["closing"]:
-        place = rng.choice(state["closing"])
-        wolf = spawn(state, "werewolf", "躁动的狼人", moon["hp"], place)
-        wolf["items"].append(new_item(state, Catalog(cfg), rng.choice(moon["items"])))
-        where = f"（在「{place}」）" if moon.get("public_place") else "（在今晚缩圈的某个地点）"
-        lines.append(T.WOLF_SPAWN.format(where=where))
+    lines += moon_spawn(state, cfg, rng)
     w = witch(state)
     if w is not None:
         public = (event_def(cfg, "witch") or {}).get("public_place", True)
@@ -263,72 +467,56 @@ def morning(state: State, cfg: Cfg, rng: random.Random) -> tuple[list[str], list
     return lines, effects
 
 
+def moon_spawn(state: State, cfg: Cfg, rng: random.Random) -> list[str]:
+    """月圆之夜: until 起风了, one werewolf a day in a random place closing tonight."""
+    moon = event_def(cfg, "moon")
+    if not (state["moon"] and moon and state["closing"]):
+        return []
+    place = rng.choice(state["closing"])
+    wolf = spawn(state, "werewolf", "躁动的狼人", moon["hp"], place)
+    wolf["items"].append(new_item(state, Catalog(cfg), rng.choice(moon["items"])))
+    where = f"（在「{place}」）" if moon.get("public_place") else "（在今晚缩圈的某个地点）"
+    return [T.WOLF_SPAWN.format(where=where)]
+
+
 def _set_weather(state: State, cfg: Cfg, name: str) -> None:
     w = next(w for w in cfg["weather"] if w["name"] == name)
     state["weather"], state["see"] = w["name"], w["see"]
 
 
-# ---- night open -----------------------------------------------------------------
-
 def night_open(state: State, cfg: Cfg, rng: random.Random) -> list[Effect]:
-    """夜间行动前: the witch's guests, then she moves; 逆袭; Change！; 朝圣之路's 绷带."""
-    effects: list[Effect] = []
+    """夜间行动前: the witch's guests and her move, then today's events."""
     state["night_log"] = {"hits": [], "attackers": [], "holy": []}
-    rules = cfg["rules"]
-    batch = new_batch(state)
-    w = witch(state)
+    effects = npc_open(state, cfg, rng)
+    for e, data in _today(state, cfg):
+        hook = RULES[e["key"]].get("open")
+        if hook:
+            effects += hook(state, cfg, e, data, rng)
+    return effects
+
+
+def npc_open(state: State, cfg: Cfg, rng: random.Random) -> list[Effect]:
+    """女巫: 一同过夜的玩家在次日夜间行动前 −30 / +30 生命; then she moves to an adjacent place."""
+    effects: list[Effect] = []
     guests = state.get("witch_guests")
     if guests:
+        batch = new_batch(state)
         for s in guests["seats"]:
             p = player(state, s)
             if not p["alive"]:
                 continue
             if guests["delta"] > 0:
-                heal(p, guests["delta"], rules["max_hp"])
+                heal(p, guests["delta"], cfg["rules"]["max_hp"])
                 effects.append(Say(s, T.WITCH_HEAL.format(v=guests["delta"], hp=p["hp"])))
             else:
                 effects.append(Say(s, T.WITCH_HURT.format(v=-guests["delta"], hp=max(0, p["hp"] + guests["delta"]))))
                 effects += _lose(state, p, -guests["delta"], batch)
         state["witch_guests"] = None
+    w = witch(state)
     if w is not None and w["day"] < state["day"]:
         witch_move(state, cfg, w, rng)
-    if today_has(state, "comeback"):
-        e = event_def(cfg, "comeback")
-        pool = bottom_players(state, cfg, e["bottom_percent"])
-        if pool:
-            lucky = rng.choice(pool)
-            cat = Catalog(cfg)
-            got = []
-            today_data(state, "comeback")["hands"] = [lucky["weapon"], lucky["armour"], lucky.get("held")]
-            for kind in ("weapon", "armour"):
-                it = new_item(state, cat, rng.choice(cat.names(kind, "orange")))
-                it["temp"] = True
-                lucky["items"].append(it)
-                lucky[kind] = it["id"]
-                got.append(it["name"])
-            if lucky.get("held") is not None:
-                lucky["held"] = None  # both hands now hold the orange gear
-            lucky["money"] += e["money"]
-            today_data(state, "comeback")["seat"] = lucky["seat"]
-            effects.append(Say(lucky["seat"], T.COMEBACK.format(items="、".join(got), money=e["money"])))
-    if today_has(state, "change"):
-        for p in alive(state):
-            p["hp"], p["st"] = min(p["st"], rules["max_hp"]), min(p["hp"], rules["max_stamina"])
-            effects.append(Say(p["seat"], T.CHANGE.format(hp=p["hp"], st=p["st"])))
-        for p in alive(state):
-            if p["hp"] <= 0:
-                effects += kill(state, p, CAUSE_EVENT, batch=batch)
-    if today_has(state, "pilgrimage") and state["holy"]:
-        e = event_def(cfg, "pilgrimage")
-        for p in alive(state):
-            if p["place"] == state["holy"]:
-                state["night_log"]["holy"].append(p["seat"])
-                ok = give(state, cfg, p, e["evening_item"])
-                effects.append(Say(p["seat"], (T.HOLY_GIFT if ok else T.HOLY_FULL).format(name=e["evening_item"])))
     return effects
 
-
-# ---- night close ------------------------------------------------------------------
 
 def crowd_counts(state: State) -> dict[str, int]:
     """凛冬已至: living born players per place when the night's actions end."""
@@ -353,113 +541,27 @@ def npc_closures(state: State, cfg: Cfg, rng: random.Random) -> None:
 
 def night_close(state: State, cfg: Cfg, rng: random.Random, crowd: dict[str, int]) -> list[Effect]:
     """夜间行动后 (after bleed, closures and drowning, before 静养 recovery)."""
+    night = {"day": state["day"], "log": state["night_log"], "crowd": crowd, "batch": new_batch(state)}
     effects: list[Effect] = []
-    rules = cfg["rules"]
-    night = state["day"]
-    log = state["night_log"]
-    batch = new_batch(state)
-    if today_has(state, "wanted"):
-        e = event_def(cfg, "wanted")
-        data = today_data(state, "wanted")
-        landed = [d for d in state["landed"] if d["day"] == night]
-        for target in data.get("seats", []):
-            totals: dict[int, int] = {}
-            order: list[int] = []
-            for by, whom, dmg in log["hits"]:
-                if whom == target:
-                    totals[by] = totals.get(by, 0) + dmg
-                    if by not in order:
-                        order.append(by)
-            if totals:
-                top = max(totals.values())
-                best = next(s for s in order if totals[s] == top)
-                hunter = player(state, best)
-                if hunter["alive"]:
-                    hunter["claims"].append({"kind": "wanted", "options": list(e["rewards"])})
-                    effects.append(Say(best, T.WANTED_TOP.format(alias=player(state, target)["alias"],
-                                                                 options="、".join(e["rewards"]))))
-            death = next((d for d in state["deaths"] if d["seat"] == target and d["night"] == night
-                          and d["killer"] is not None and d["killer"] != target), None)
-            if death is not None and player(state, death["killer"])["alive"]:
-                if landed:
-                    names = sorted({d["name"] for d in landed}, key=[d["name"] for d in landed].index)
-                    player(state, death["killer"])["claims"].append({"kind": "airdrop", "options": names})
-                    effects.append(Say(death["killer"], T.WANTED_KILL.format(options="、".join(names))))
-                else:
-                    effects.append(Say(death["killer"], T.WANTED_KILL_NONE))
-    if today_has(state, "comeback"):
-        for p in state["players"].values():
-            temp = [it for it in p["items"] if it.get("temp")]
-            for it in temp:
-                p["items"] = [x for x in p["items"] if x["id"] != it["id"]]
-                for slot in ("weapon", "armour", "held"):
-                    if p.get(slot) == it["id"]:
-                        p[slot] = None
-        data = today_data(state, "comeback")
-        if data.get("seat") is not None:  # the lucky one's own gear goes back into the hands
-            p = player(state, data["seat"])
-            own = [it["id"] for it in p["items"]]
-            for slot, ident in zip(("weapon", "armour", "held"), data.get("hands", [])):
-                if ident in own and p.get(slot) is None and ident not in (p["weapon"], p["armour"], p.get("held")):
-                    p[slot] = ident
-        for n in state["npcs"]:
-            n["items"] = [it for it in n["items"] if not it.get("temp")]
-        for place in state["ground"]:
-            state["ground"][place] = [it for it in state["ground"][place] if not it.get("temp")]
-    if today_has(state, "pilgrimage") and state["holy"]:
-        e = event_def(cfg, "pilgrimage")
-        for p in alive(state):
-            if p["seat"] in log["holy"]:
-                continue
-            cost = e["penalty"]
-            paid = min(cost, p["st"])
-            p["st"] -= paid
-            effects.append(Say(p["seat"], T.HOLY_PENALTY.format(st=paid, hp=cost - paid)))
-            if cost > paid:
-                effects += _lose(state, p, cost - paid, batch)
-    if today_has(state, "winter"):
-        e = event_def(cfg, "winter")
-        for p in alive(state):
-            if p["place"] is None:
-                continue
-            n = crowd.get(p["place"], 0)
-            if n > e["crowd"]:
-                effects.append(Say(p["seat"], T.WINTER_HURT.format(n=n, v=-e["over_hp"])))
-                effects += _lose(state, p, -e["over_hp"], batch)
-            elif n < e["crowd"]:
-                heal(p, e["under_hp"], rules["max_hp"])
-                effects.append(Say(p["seat"], T.WINTER_HEAL.format(n=n, v=e["under_hp"], hp=p["hp"])))
-            else:
-                heal(p, e["exact_hp"], rules["max_hp"])
-                refresh(p, e["exact_st"], rules["max_stamina"])
-                effects.append(Say(p["seat"], T.WINTER_EXACT.format(hp=p["hp"], st=p["st"])))
-    if today_has(state, "war"):
-        e = event_def(cfg, "war")
-        counts: dict[int, int] = {}
-        for by, _whom, _dmg in log["hits"]:
-            if player(state, by)["alive"]:
-                counts[by] = counts.get(by, 0) + 1
-        if counts:
-            most = max(counts.values())
-            for s in sorted(counts):
-                if counts[s] == most:
-                    p = player(state, s)
-                    if give(state, cfg, p, e["item"]):
-                        effects.append(Say(s, T.WAR_PRIZE.format(name=e["item"], n=most)))
-                    else:
-                        state["ground"][p["place"]].append(new_item(state, Catalog(cfg), e["item"]))
-                        effects.append(Say(s, T.WAR_PRIZE_GROUND.format(name=e["item"], n=most, place=p["place"])))
-        for p in alive(state):
-            if p["place"] is not None and p["seat"] not in log["attackers"]:
-                p["rest"] = True  # 没有攻击过别人的玩家视为成功进行了休养
-    e = event_def(cfg, "witch")
+    for e, data in _today(state, cfg):
+        hook = RULES[e["key"]].get("close")
+        if hook:
+            effects += hook(state, cfg, e, data, rng, night)
+    return effects + npc_close(state, cfg)
+
+
+def npc_close(state: State, cfg: Cfg) -> list[Effect]:
+    """女巫: rewards after the night she died; who spends this night with her."""
+    effects: list[Effect] = []
+    e = event_def(cfg, "witch") or {}
     for n in state["npcs"]:
         if n["kind"] == "witch" and not n["alive"] and not n.get("gone") and not n.get("rewarded"):
             n["rewarded"] = True
             totals: dict[int, int] = {}
             for by, dmg in n["damage"]:
-                totals[by] = totals.get(by, 0) + dmg
-            per, reward = (e or {}).get("reward_per", 25), (e or {}).get("reward", 5)
+                if by is not None:
+                    totals[by] = totals.get(by, 0) + dmg
+            per, reward = e.get("reward_per", 25), e.get("reward", 5)
             for s in sorted(totals):
                 p = player(state, s)
                 units = math.ceil(totals[s] / per)
@@ -468,13 +570,10 @@ def night_close(state: State, cfg: Cfg, rng: random.Random, crowd: dict[str, int
                     effects.append(Say(s, T.WITCH_REWARD.format(units=units, each=reward)))
     w = witch(state)
     if w is not None:
-        seats = [p["seat"] for p in alive(state) if p["place"] == w["place"]]
-        v = (e or {}).get("effect", 30)
+        v = e.get("effect", 30)
         state["witch_turn"] += 1
-        state["witch_guests"] = {"seats": seats, "delta": -v if state["witch_turn"] % 2 == 1 else v}
-    if today_has(state, "wind"):
-        for place in state["ground"]:
-            state["ground"][place] = []
+        state["witch_guests"] = {"seats": [p["seat"] for p in alive(state) if p["place"] == w["place"]],
+                                 "delta": -v if state["witch_turn"] % 2 == 1 else v}
     return effects
 
 
