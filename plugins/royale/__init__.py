@@ -14,7 +14,7 @@ from .picture import render_state  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
     name="大逃杀",
-    description="大逃杀：41个地点、道具、天气与缩圈，夜晚行动实时结算",
+    description="大逃杀：41个地点、道具、天气、缩圈与十种随机事件，夜晚行动实时结算",
     usage="/创建 大逃杀，之后 /帮助",
     type="application",
     config=Config,

@@ -419,3 +419,52 @@ def test_every_event_is_named_in_the_morning_post(name):
     g = forced(name, {1: A, 2: A, 3: B, 4: B})
     assert f"【事件·{name}】" in group(g.out)
     assert find_event(g.cfg, name)["name"] == name
+
+
+def test_witch_walks_away_when_her_place_closes_and_prefers_calm_neighbours():
+    """女巫长期参与本局游戏: a closure does not kill her; she goes to an adjacent open place."""
+    g = forced("不吞双女巫协会", {1: A, 2: A, 3: B, 4: B})
+    w = g.state["npcs"][0]
+    g.state["closing"] = [w["place"]]
+    g.advance()
+    g.advance()
+    w = g.state["npcs"][0]
+    adj = next(e for e in g.cfg["map"]["places"] if e["name"] == g.state["closed"][-1])["adjacent"]
+    assert w["alive"] and w["place"] in adj and w["place"] not in g.state["closed"]
+
+
+def test_claim_bad_input_lists_what_can_be_claimed_and_full_bag_refused():
+    g = forced("通缉令", {1: A, 2: A, 3: A, 4: A})
+    assert "没有可领取" in g.reject(1, "claim", text="急救包")
+    g.p(1)["claims"] = [{"kind": "wanted", "options": ["能量饮料", "急救包"]}]
+    msg = g.reject(1, "claim", text="红花丹")
+    assert "/领取 能量饮料 或 /领取 急救包" in msg
+    for _ in range(6):
+        g.give(1, "石块")
+    assert "背包已满" in g.reject(1, "claim", text="急救包")
+
+
+def test_pilgrimage_full_bag_gets_nothing_and_is_told():
+    g = Game(4, seed="holy", settings=calm())
+    g.cmd(None, "event", host=True, text="朝圣之路")
+    g.born({1: A, 2: A, 3: B, 4: C})
+    holy_seed = Game(4, seed="holy", settings=calm())
+    holy_seed.cmd(None, "event", host=True, text="朝圣之路")
+    holy_seed.born({1: A, 2: A, 3: B, 4: C})
+    holy_seed.advance()
+    holy = holy_seed.state["holy"]
+    g.p(1)["place"] = holy
+    for _ in range(6):
+        g.give(1, "石块")
+    out = g.advance()
+    assert g.state["holy"] == holy and "背包已满，没能获得【矿泉水】" in text(out, 1)
+    assert len(g.p(1)["items"]) == 6
+
+
+def test_dead_players_get_no_speech_card():
+    from plugins.kernel.engine import GiveCard
+
+    g = Game(3, seed="talk", settings=calm())
+    g.cmd(None, "kernel.out", host=True, seat=3, reason="x")
+    out = g.advance()
+    assert sorted(e.seat for e in out.effects if isinstance(e, GiveCard)) == [1, 2]
