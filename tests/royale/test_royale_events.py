@@ -248,8 +248,10 @@ def test_witch_guests_lose_then_gain_30_hp_alternately_and_it_is_posted():
     w = g.state["npcs"][0]
     g.advance()
     g.p(1)["place"] = w["place"]  # seat 1 spends night 2 with her
+    assert "今晚与她一同过夜的玩家，明晚行动前扣除 30 点生命" in group(g.out)
     out = g.advance()  # morning 3
-    assert "扣除 30 点生命" in group(out)
+    assert "1 人将在今晚行动前扣除 30 点生命" in group(out)
+    assert "今晚与她一同过夜的玩家，明晚行动前增加 30 点生命" in group(out)
     g.advance()  # night 3 opens: −30
     assert g.p(1)["hp"] == 70
     g.p(1)["place"] = g.state["npcs"][0]["place"]  # follows her for night 3

@@ -463,6 +463,8 @@ def morning(state: State, cfg: Cfg, rng: random.Random) -> tuple[list[str], list
         if guests and guests["seats"]:
             sign = "增加" if guests["delta"] > 0 else "扣除"
             line += T.WITCH_EFFECT.format(n=len(guests["seats"]), sign=sign, v=abs(guests["delta"]))
+        v = (event_def(cfg, "witch") or {}).get("effect", 30)
+        line += T.WITCH_NEXT.format(sign="扣除" if (state["witch_turn"] + 1) % 2 == 1 else "增加", v=v)
         lines.append(line)
     return lines, effects
 
