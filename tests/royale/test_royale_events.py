@@ -471,3 +471,14 @@ def test_dead_players_get_no_speech_card():
     g.cmd(None, "kernel.out", host=True, seat=3, reason="x")
     out = g.advance()
     assert sorted(e.seat for e in out.effects if isinstance(e, GiveCard)) == [1, 2]
+
+
+def test_loudspeaker_shows_the_npcs_of_the_place_too():
+    """【5】生命启示: 公示某个区域当前所有道具和角色 — the witch there is a 角色 too."""
+    g = forced("不吞双女巫协会", {1: A, 2: A, 3: B, 4: B})
+    w = g.state["npcs"][0]
+    g.advance()
+    g.give(1, "生命启示", equip=True)
+    g.cmd(1, "use", item="生命启示", target=w["place"])
+    out = g.advance()
+    assert f"【生命启示】「{w['place']}」：角色 游荡的女巫" in group(out)

@@ -142,6 +142,7 @@ def publish_broadcasts(state: State) -> list[Effect]:
     for b in state["broadcasts"]:
         place = b["place"]
         people = [p["alias"] for p in people_at(state, place)]
+        people += [n["name"] for n in state.get("npcs", []) if n["alive"] and n["place"] == place]
         items = [it["name"] for it in state["ground"].get(place, [])]
         text = T.BROADCAST_PLACE.format(place=place, people=T.names_or_none(people), items=T.names_or_none(items))
         if b.get("target") is not None:
