@@ -49,4 +49,4 @@ class CommandSpec:
     usage: str = ""  # e.g. "/投票 <玩家> [<玩家>]"
     help: str = ""  # one short Chinese line for /帮助
     max_chars: int | None = None  # longest accepted text (None: the kernel's cap for the asker)
-    extra: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # {"audit": True}: the kernel writes each use to the audit log

@@ -252,6 +252,9 @@ class Engine(Protocol):
     # start (no state yet), /名单 heads the list with ``summary`` and adds each seat's mark,
     # and /状态 shows ``summary`` instead of the player counts (e.g. the league's
     # "报名 130 人（正赛 120，替补 10）" and 正赛/替补).
+    # Optional: ``wipe(state) -> state`` — called when a host ends the game with the
+    # kernel's /结束, after ``reveal``: the state to keep (e.g. royale's 测试赛 deletes its
+    # records); return the state unchanged to keep everything.
     #
     # Optional: ``public_out(state) -> list[int]`` — the seats publicly known to
     # be out. When an engine has it, /名单 and /状态 show that instead of the

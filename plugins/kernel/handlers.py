@@ -347,6 +347,8 @@ async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None
         actor = _check_who_where(spec, txn, call)
         args = parse_args(spec, call.rest, txn.roster)
         await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(spec.name, args))
+        if spec.extra.get("audit"):  # a game's command that belongs in the audit log (/日志)
+            await txn.audit(call.origin.user_id, spec.name, f"/{spec.words[0]} {call.rest.strip()}"[:200], at=call.now)
 
     await in_game(game_id, _superusers(), work)
 
@@ -868,6 +870,9 @@ async def end(call: Call) -> None:
         txn.game.end_reason = reason
         reveal = getattr(txn.kind.engine, "reveal", None)
         tail = reveal(txn.game.state) if reveal and txn.game.state is not None else ""
+        wipe = getattr(txn.kind.engine, "wipe", None)
+        if wipe and txn.game.state is not None:
+            txn.game.state = wipe(txn.game.state)
         await txn.finish(f"【{txn.kind.title}】游戏结束：{reason}。", call.now)
         if tail:
             await txn.say("group", tail, None)

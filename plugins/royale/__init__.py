@@ -10,10 +10,11 @@ from plugins.kernel.registry import GameKind, register_game  # noqa: E402
 
 from .config import Config  # noqa: E402
 from .engine import COMMANDS, ENGINE  # noqa: E402
+from .picture import render_state  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
     name="大逃杀",
-    description="大逃杀：41个地点、道具、天气与缩圈，夜晚行动实时结算",
+    description="大逃杀：41个地点、道具、天气、缩圈与十种随机事件，夜晚行动实时结算",
     usage="/创建 大逃杀，之后 /帮助",
     type="application",
     config=Config,
@@ -31,5 +32,6 @@ KIND = register_game(
         max_players=200,
         private_signup=False,
         intro="夜晚行动请私聊机器人。",
+        renderers={"map": render_state},
     )
 )

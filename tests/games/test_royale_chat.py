@@ -33,3 +33,62 @@ async def test_royale_night_through_the_bot(harness):
     assert "丙" in morning
     roster = texts(await h.group("300", "/名单"))
     assert "3号 丙（出局）" in roster
+
+
+async def test_royale_part2_through_the_bot(harness):
+    """Issue 14 through the bot: the morning map picture and /地图, /事件 in private (host),
+    test mode set with /配置 (/申请 → hosts, /发放 → the bag, every post marked), group
+    posts counted for the speech cards (白天发言不足1帖: blue)."""
+    from pathlib import Path
+
+    from plugins.kernel.models import Card, Outbox
+
+    h = harness
+    await h.group("1", "/创建 大逃杀", role="owner")
+    await h.private("1", "/配置 rules.test_mode = true")
+    for i, name in enumerate(["甲", "乙", "丙"]):
+        await h.group(str(400 + i), f"/报名 {name}")
+    before = len(h.bot.calls)
+    out = await h.group("1", "/开始")
+    posts = [t for kind, _, t in out if kind == "group"]
+    assert posts and all(t.startswith("【测试赛】") for t in posts if t)
+    assert "【事件·月圆之夜】" in texts(out)
+    pics = [d["message"] for a, d in h.bot.calls[before:] if a == "send_group_msg"
+            and any(seg.type == "image" for seg in d["message"])]
+    assert pics, "the morning post carries the map"
+    row = await Outbox.filter(image__isnull=False).order_by("-id").first()
+    assert Path(row.image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    before = len(h.bot.calls)
+    await h.group("400", "/地图")
+    assert any(seg.type == "image" for a, d in h.bot.calls[before:] if a == "send_group_msg" for seg in d["message"])
+
+    # the host plans tomorrow's event in private; a wrong name is refused with the list
+    assert "没有「流星」这个事件" in texts(await h.private("1", "/事件 流星"))
+    assert "第2天的事件：凛冬已至" in texts(await h.private("1", "/事件 凛冬已至"))
+    log = texts(await h.private("1", "/日志"))
+    assert "event /事件 凛冬已至" in log and "流星" not in log  # refused commands change nothing
+
+    # test mode: ask and grant
+    assert "转告导演" in texts(await h.private("401", "/申请 急救包"))
+    assert "已把「急救包」放进 乙 的背包" in texts(await h.group("1", "/发放 2 急救包"))
+    assert "没有「光剑」" in texts(await h.group("1", "/发放 2 光剑"))
+
+    # two of three speak by day: the silent one gets a blue card at nightfall
+    await h.group("400", "大家好")
+    await h.group("401", "我来了")
+    out = await h.group("1", "/推进")
+    assert "第1夜行动开始" in texts(out)
+    g = await Game.get(group_id=h.group_id, status="running")
+    cards = await Card.filter(game_id=g.id)
+    assert [(c.seat, c.color) for c in cards] == [(3, "blue")]
+    assert "第1天白天发言不足1帖" in cards[0].reason
+
+    # the host ends the test game: its records are wiped, the audit log keeps the game
+    from plugins.kernel.models import Audit
+
+    out = await h.group("1", "/结束 测试完毕")
+    assert "【测试赛】测试赛：记录不计入排名" in texts(out)
+    g = await Game.get(id=g.id)
+    assert g.status == "ended" and g.state["wiped"] and g.state["deaths"] == []
+    assert all(p["items"] == [] for p in g.state["players"].values())
+    assert await Audit.exists(game_id=g.id, action="end")

@@ -104,8 +104,17 @@ class Game:
         item = new_item(self.state, self.cat, name)
         self.p(seat)["items"].append(item)
         if equip:
-            self.p(seat)["weapon" if item["kind"] == "weapon" else "armour"] = item["id"]
+            slot = {"weapon": "weapon", "armour": "armour"}.get(item["kind"], "held")
+            self.p(seat)[slot] = item["id"]
         return item
+
+    def use(self, seat: int, item: str, **args: Any) -> Outcome:
+        """【使用】只能用手中的道具: take it in hand first (/装备, free), then /使用."""
+        p = self.p(seat)
+        hands = (p["weapon"], p["armour"], p.get("held"))
+        if not any(it["name"] == item and it["id"] in hands for it in p["items"]):
+            self.cmd(seat, "equip", item=item)
+        return self.cmd(seat, "use", item=item, **args)
 
     def put(self, place: str, name: str) -> dict[str, Any]:
         item = new_item(self.state, self.cat, name)

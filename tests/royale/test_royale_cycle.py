@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timezone
 
-from plugins.kernel.engine import Eliminate, Finish, Restore, SetPhase
+from plugins.kernel.engine import Eliminate, Finish, Restore, Say, SetPhase
 from plugins.royale.engine import ENGINE
 from plugins.royale.engine.rules_cycle import closures_for
 
@@ -25,7 +25,7 @@ def group(out) -> str:
 def test_start_posts_weather_and_first_closures_and_day_phase_until_21_10():
     """公示: day 1 shows the weather and tonight's 5 closing places; night window 21:10–21:25."""
     g = Game(3)
-    start = "\n".join(e.text for e in g.all_effects if getattr(e, "to", None) == "group")
+    start = "\n".join(e.text for e in g.all_effects if isinstance(e, Say) and e.to == "group")
     assert "今日天气" in start and "今晚结束时缩圈" in start
     assert len(g.state["closing"]) == 5 and g.state["weather"] in ("晴", "阴", "雾")
     assert g.phase_end.astimezone(TZ).strftime("%H:%M") == "21:10"
@@ -247,7 +247,7 @@ def test_status_private_info_and_tables_are_safe():
     status = ENGINE.status(g.state)
     assert "第1夜行动中" in status and "存活 3 人" in status and "果园" in status
     assert "木棍" not in status
-    assert set(ENGINE.tables(g.state)) == {"排名", "玩家", "地点"}
+    assert set(ENGINE.tables(g.state)) == {"排名", "玩家", "地点", "事件", "NPC", "导演记录"}
 
 
 def test_start_in_the_night_window_waits_for_tomorrow():

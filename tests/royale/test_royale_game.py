@@ -48,6 +48,7 @@ def play_player(g: Game, seat: int, rally: str, closing: list[str], home: str, l
         return
     for it in p["items"]:
         if it["kind"] in ("supply", "money"):
+            do("equip", item=it["name"])  # 【使用】只能用手中的道具
             do("use", item=it["name"])
             return
     if p["st"] >= 5:
@@ -70,7 +71,8 @@ def scripted_game(seed: str, n: int = 60, factory: type[Game] = Game) -> Game:
         closing = g.state["closing"]
         opened = [p for p in g.cfg["places"]["names"]
                   if p not in g.state["closed"] and p not in closing and p != g.cfg["places"]["safe_zone"]]
-        rally = opened[0]
+        rally = (opened or [p for p in g.cfg["places"]["names"] if p not in g.state["closed"] and p not in closing]
+                 or [p for p in g.cfg["places"]["names"] if p not in g.state["closed"]])[0]
         start = g.now
         for r in range(28):
             g.now = start + timedelta(seconds=31 * r)

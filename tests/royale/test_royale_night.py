@@ -191,7 +191,7 @@ def test_attack_in_safe_zone_fails_but_bomb_works():
     found(g, 1, 2)
     assert "安全区" in g.reject(1, "attack")
     g.give(1, "遥控地雷")
-    out = g.cmd(1, "use", item="遥控地雷")
+    out = g.use(1, item="遥控地雷")
     assert g.p(2)["hp"] == 70 and g.p(3)["hp"] == 70 and g.p(1)["hp"] == 100
     assert "遥控地雷已引爆" in text(out)
     assert not any(it["name"] == "遥控地雷" for it in g.p(1)["items"])
@@ -204,7 +204,7 @@ def test_bomb_ignores_armour_and_kills_drop_items():
     g.give(2, "木棍")
     g.p(2)["hp"] = 30
     g.give(1, "遥控地雷")
-    out = g.cmd(1, "use", item="遥控地雷")
+    out = g.use(1, item="遥控地雷")
     assert not g.p(2)["alive"] and g.p(2)["items"] == []
     assert sorted(i["name"] for i in g.state["ground"][PLACE]) == ["厄运羽衣", "木棍"]
     assert g.state["deaths"][-1]["cause"] == "炸药"
@@ -327,19 +327,24 @@ def test_pickup_gone_item_and_full_bag_refused():
 
 
 def test_equip_one_weapon_one_armour_swap_back_to_bag():
-    """每个人手中最多同时拿着一个武器和一个防具; 【更换】换下的放回背包."""
+    """每个人手中最多同时拿着2个道具（即最多可以同时使用一个武器和一个防具）; 【更换】换下的放回背包."""
     g = two()
     a = g.give(1, "木棍")
     b = g.give(1, "双发射手")
     c = g.give(1, "麻布头带")
-    g.give(1, "矿泉水")
+    water = g.give(1, "矿泉水")
     g.cmd(1, "equip", item="木棍")
     g.cmd(1, "equip", item="麻布头带")
     out = g.cmd(1, "equip", item="双发射手")
     assert g.p(1)["weapon"] == b["id"] and g.p(1)["armour"] == c["id"]
     assert "木棍" in text(out) and len(g.p(1)["items"]) == 4
-    assert "不能装备" in g.reject(1, "equip", item="矿泉水")
     assert "已经拿在手上" in g.reject(1, "equip", item="双发射手")
+    # a third item in hand: the armour goes back to the bag unless another is named
+    out = g.cmd(1, "equip", item="矿泉水")
+    assert g.p(1)["held"] == water["id"] and g.p(1)["armour"] is None and "麻布头带" in text(out)
+    g.cmd(1, "equip", item="麻布头带", swap="双发射手")
+    assert g.p(1)["armour"] == c["id"] and g.p(1)["weapon"] is None and g.p(1)["held"] == water["id"]
+    assert "换下哪一件" in g.reject(1, "equip", item="木棍", swap="石块")
     assert "你没有「石块」" in g.reject(1, "equip", item="石块")
     assert a in g.p(1)["items"]
 
@@ -363,7 +368,7 @@ def test_supplies_restore_and_cap_at_100():
     ]:
         g.p(1)[field] = before
         g.give(1, name)
-        g.cmd(1, "use", item=name)
+        g.use(1, item=name)
         assert g.p(1)[field] == after, name
     assert g.p(1)["items"] == []
 
@@ -373,11 +378,11 @@ def test_egg_and_bandage_stop_bleeding_instead_of_healing():
     g = two()
     g.p(1).update(hp=50, bleed=10, bleed_by=2)
     g.give(1, "绷带")
-    g.cmd(1, "use", item="绷带")
+    g.use(1, item="绷带")
     assert g.p(1)["hp"] == 50 and g.p(1)["bleed"] == 0
     g.p(1)["bleed"] = 10
     g.give(1, "急救包")
-    g.cmd(1, "use", item="急救包")
+    g.use(1, item="急救包")
     assert g.p(1)["hp"] == 100 and g.p(1)["bleed"] == 0
 
 
@@ -386,8 +391,8 @@ def test_money_items():
     g = two()
     g.give(1, "银币")
     g.give(1, "金币")
-    g.cmd(1, "use", item="银币")
-    g.cmd(1, "use", item="金币")
+    g.use(1, item="银币")
+    g.use(1, item="金币")
     assert g.p(1)["money"] == 3 and g.p(1)["items"] == []
 
 
@@ -404,20 +409,20 @@ def test_artificial_upgrader_up_to_purple_natural_any():
     g = two()
     ident = g.give(1, "木棍", equip=True)["id"]
     g.give(1, "人造升级器")
-    g.cmd(1, "use", item="人造升级器", target="木棍")
+    g.use(1, item="人造升级器", target="木棍")
     w = g.item(1, ident)
     assert w["grade"] == "blue" and w["name"] in g.cat.names("weapon", "blue")
     g.give(1, "人造升级器")
-    g.cmd(1, "use", item="人造升级器", target=w["name"])
+    g.use(1, item="人造升级器", target=w["name"])
     w = g.item(1, ident)
     assert w["grade"] == "purple"
-    g.give(1, "人造升级器")
+    g.give(1, "人造升级器", equip=True)
     assert "最多只能升级到紫色" in g.reject(1, "use", item="人造升级器", target=w["name"])
     g.give(1, "自然升级器")
-    g.cmd(1, "use", item="自然升级器", target=w["name"])
+    g.use(1, item="自然升级器", target=w["name"])
     w = g.item(1, ident)
     assert w["grade"] == "orange" and w["uses"] == 5 and g.p(1)["weapon"] == w["id"]
-    g.give(1, "自然升级器")
+    g.give(1, "自然升级器", equip=True)
     assert "最高等级" in g.reject(1, "use", item="自然升级器", target=w["name"])
     assert [i["name"] for i in g.p(1)["items"]] == [w["name"], "人造升级器", "自然升级器"]
 
@@ -428,11 +433,11 @@ def test_gps_once_per_night_finds_item_or_holder():
     g.put(OTHER, "木棍")
     g.give(2, "厄运羽衣", equip=True)
     g.give(1, "心跳探测仪")
-    assert "在「动物园」" in text(g.cmd(1, "use", item="心跳探测仪", target="木棍"))
+    assert "在「动物园」" in text(g.use(1, item="心跳探测仪", target="木棍"))
     assert "今晚已经用过" in g.reject(1, "use", item="心跳探测仪", target="厄运羽衣")
     g.advance()
     g.advance()
-    out = g.cmd(1, "use", item="心跳探测仪", target="厄运羽衣")
+    out = g.use(1, item="心跳探测仪", target="厄运羽衣")
     assert "角色在「果园」" in text(out)
 
 
@@ -442,7 +447,7 @@ def test_radar_shows_two_players_items():
     g.give(2, "木棍")
     g.give(3, "银币")
     g.give(1, "手持式雷达")
-    out = text(g.cmd(1, "use", item="手持式雷达", target="P2 3"))
+    out = text(g.use(1, item="手持式雷达", target="P2 3"))
     assert "P2：木棍" in out and "P3：银币" in out
     assert "今晚已经用过" in g.reject(1, "use", item="手持式雷达", target="P2")
 
@@ -453,7 +458,7 @@ def test_loudspeaker_publishes_next_morning():
     g.put(PLACE, "木棍")
     g.give(2, "银币")
     g.give(1, "生命启示")
-    g.cmd(1, "use", item="生命启示", target="果园 P2")
+    g.use(1, item="生命启示", target="果园 P2")
     assert g.p(1)["items"] == []
     out = g.advance()
     post = "\n".join(texts(out, "group"))
@@ -465,7 +470,8 @@ def test_loudspeaker_same_player_not_twice_in_three_days():
     g = two()
     g.give(1, "生命启示")
     g.give(1, "生命启示")
-    g.cmd(1, "use", item="生命启示", target="果园 P2")
+    g.use(1, item="生命启示", target="果园 P2")
+    g.cmd(1, "equip", item="生命启示")
     assert "三天内" in g.reject(1, "use", item="生命启示", target="果园 P2")
 
 
@@ -532,8 +538,10 @@ def test_unsold_stock_carries_over():
 
 
 def test_sell_by_day_two_greens_one_coin_blue_one_coin():
-    """商店: 2绿色装备=1货币, 1蓝色及以上=1货币; only unequipped; by day."""
-    g = two()
+    """商店: 2绿色装备=1货币, 1蓝色及以上=1货币; by day. Variant rules.sell_which = "unequipped"
+    (part 1's reading: only gear not in hand)."""
+    g = Game(4, settings=merge(calm(), {"rules": {"sell_which": "unequipped"}}))
+    g.born({1: PLACE, 2: PLACE})
     g.give(1, "木棍")
     assert "白天" in g.reject(1, "sell", item="木棍")
     g.advance()

@@ -19,7 +19,7 @@ from plugins.kernel.engine import Rejected
 from plugins.kernel.settings import deep_merge
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
-CONTENT_FILES = ("world.toml", "items.toml", "shop.toml")
+CONTENT_FILES = ("world.toml", "items.toml", "shop.toml", "events.toml", "map.toml")
 
 GRADES = ("green", "blue", "purple", "orange")
 OTHER_KINDS = ("upgrader", "gps", "radar", "broadcast", "bomb", "supply", "money")
@@ -29,7 +29,16 @@ GREEN_ARMOUR = "绿色防具"
 RULE_INTS = (
     "max_hp", "max_stamina", "daily_stamina", "rest_hp", "move_cost", "search_cost",
     "search_interval_s", "fist_damage", "bag_size", "birth_deadline_night", "rest_move_cost",
+    "min_posts",
 )
+RULE_CHOICES = {
+    "sell_phase": ("day", "night", "any"),
+    "sell_which": ("equipped", "unequipped", "any"),
+    "gps_finds": ("equipped", "any"),
+    "use_from": ("hand", "any"),
+}
+RULE_BOOLS = ("speech_cards", "test_mode")
+EVENT_KEYS = ("wanted", "comeback", "change", "pilgrimage", "witch", "wind", "leaderboard", "winter", "war", "moon")
 
 
 def load_defaults() -> dict[str, Any]:
@@ -73,8 +82,12 @@ def validate(cfg: dict[str, Any]) -> list[str]:
             parse_hhmm(str(rules.get(key)))
         except ValueError as exc:
             errs.append(f"rules.{key}：{exc}")
-    if rules.get("sell_phase") not in ("day", "night", "any"):
-        errs.append("rules.sell_phase 只能是 day、night 或 any。")
+    for key, choices in RULE_CHOICES.items():
+        if rules.get(key) not in choices:
+            errs.append(f"rules.{key} 只能是 {'、'.join(choices)} 之一。")
+    for key in RULE_BOOLS:
+        if not isinstance(rules.get(key), bool):
+            errs.append(f"rules.{key} 应为 true 或 false。")
 
     places = cfg.get("places", {})
     names = places.get("names")
@@ -191,6 +204,9 @@ def validate(cfg: dict[str, Any]) -> list[str]:
         if not _is_int(grant.get(key)) or grant[key] < 0:
             errs.append(f"shop.grant.{key} 应为不小于 0 的整数。")
 
+    errs += _validate_events(cfg, seen, names)
+    errs += _validate_map(cfg, names)
+
     drops = cfg.get("airdrops", [])
     if not isinstance(drops, list):
         errs.append("airdrops 应为列表。")
@@ -202,6 +218,83 @@ def validate(cfg: dict[str, Any]) -> list[str]:
         for n in d.get("items", []):
             if n not in seen:
                 errs.append(f"第{d['day']}天空投的「{n}」不是已知道具。")
+    return errs
+
+
+def _validate_events(cfg: dict[str, Any], items: set[str], places: list[str]) -> list[str]:
+    errs: list[str] = []
+    ev = cfg.get("events", {})
+    if not _is_int(ev.get("per_day")) or ev["per_day"] < 0:
+        errs.append("events.per_day 应为不小于 0 的整数。")
+    for key in ("prefer_new", "no_repeat"):
+        if not isinstance(ev.get(key), bool):
+            errs.append(f"events.{key} 应为 true 或 false。")
+    rows = ev.get("list")
+    if not isinstance(rows, list):
+        return errs + ["events.list 应为事件列表。"]
+    keys = [r.get("key") for r in rows if isinstance(r, dict)]
+    for r in rows:
+        if not isinstance(r, dict) or r.get("key") not in EVENT_KEYS:
+            errs.append(f"事件的 key 应为 {'、'.join(EVENT_KEYS)} 之一，收到「{r.get('key') if isinstance(r, dict) else r}」。")
+            continue
+        label = f"事件「{r.get('name') or r['key']}」"
+        if not isinstance(r.get("name"), str) or not r["name"]:
+            errs.append(f"{label}需要 name。")
+        for key in ("weight", "min_day"):
+            if not _is_int(r.get(key, 0)) or r.get(key, 0) < 0:
+                errs.append(f"{label}的 {key} 应为不小于 0 的整数。")
+        for key in ("hp", "count", "money", "penalty", "effect", "reward_per", "reward", "top", "crowd", "bottom_percent"):
+            if key in r and (not _is_int(r[key]) or r[key] < (1 if key in ("hp", "reward_per", "top", "count") else 0)):
+                errs.append(f"{label}的 {key} 应为正整数。")
+        for key in ("rewards", "items"):
+            for n in r.get(key, []):
+                if n not in items:
+                    errs.append(f"{label}的道具「{n}」不是已知道具。")
+        for key in ("item", "morning_item", "evening_item"):
+            if key in r and r[key] not in items:
+                errs.append(f"{label}的道具「{r[key]}」不是已知道具。")
+        for key in ("weather", "first_weather"):
+            if key in r and r[key] not in [w.get("name") for w in cfg.get("weather", []) if isinstance(w, dict)]:
+                errs.append(f"{label}的天气「{r[key]}」不在 weather 中。")
+    dups = sorted({k for k in keys if keys.count(k) > 1})
+    if dups:
+        errs.append(f"事件重复：{'、'.join(dups)}。")
+    return errs
+
+
+def _validate_map(cfg: dict[str, Any], places: list[str]) -> list[str]:
+    errs: list[str] = []
+    m = cfg.get("map", {})
+    cols, rows = m.get("columns"), m.get("rows")
+    if not _is_int(cols) or not _is_int(rows) or cols < 1 or rows < 1:
+        return ["map.columns 和 map.rows 应为正整数。"]
+    entries = m.get("places")
+    if not isinstance(entries, list):
+        return ["map.places 应为地点列表（name、x、y、adjacent）。"]
+    by_name: dict[str, dict[str, Any]] = {}
+    cells: dict[tuple[int, int], str] = {}
+    for e in entries:
+        name = e.get("name") if isinstance(e, dict) else None
+        if name not in places:
+            errs.append(f"地图上的「{name}」不在 places.names 中。")
+            continue
+        by_name[name] = e
+        x, y = e.get("x"), e.get("y")
+        if not _is_int(x) or not _is_int(y) or not (0 <= x < cols and 0 <= y < rows):
+            errs.append(f"地图上「{name}」的位置 x、y 应在 0..{cols - 1}、0..{rows - 1} 之内。")
+        elif (x, y) in cells:
+            errs.append(f"地图上「{name}」与「{cells[(x, y)]}」在同一格。")
+        else:
+            cells[(x, y)] = name
+    missing = [p for p in places if p not in by_name]
+    if missing:
+        errs.append(f"地图缺少地点：{'、'.join(missing)}。")
+    for name, e in by_name.items():
+        for other in e.get("adjacent", []):
+            if other not in by_name:
+                errs.append(f"「{name}」的相邻地点「{other}」不在地图上。")
+            elif name not in by_name[other].get("adjacent", []):
+                errs.append(f"相邻关系应双向：「{name}」与「{other}」。")
     return errs
 
 

@@ -5,16 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from plugins.kernel.engine import (
-    KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ctx, Effect, Ignored, Outcome,
-    Rejected, Restore, Say, Seat,
+    KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ctx, Effect, Finish, Ignored, Outcome,
+    Picture, Rejected, Restore, Say, Seat,
 )
 
 from . import content
+from . import events as EV
 from . import texts as T
 from .content import Catalog
-from .model import CAUSE_HOST, State, clone, equipped, player
+from .model import CAUSE_HOST, State, clone, ensure, equipped, player
 from .rules_cycle import close_night, open_night, start
-from .rules_death import check_end, kill, new_batch, ranking
+from .rules_death import check_end, kill, new_batch, ranking, wipe
+from .rules_extra import HOST_COMMANDS, PLAYER_COMMANDS
 from .rules_night import ACTIONS
 
 
@@ -29,15 +31,24 @@ class RoyaleEngine:
     def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
         if len(roster) < 2:
             raise Rejected("大逃杀至少需要 2 名玩家。")
-        return start(roster, ctx, settings_of(ctx))
+        return marked(start(roster, ctx, settings_of(ctx)))
 
     def apply(self, state: State, actor: Actor, cmd: Command, ctx: Ctx) -> Outcome:
+        return marked(self._apply(state, actor, cmd, ctx))
+
+    def _apply(self, state: State, actor: Actor, cmd: Command, ctx: Ctx) -> Outcome:
         cfg = settings_of(ctx)
         if cmd.name in ACTIONS:
             if actor.seat is None or str(actor.seat) not in state["players"]:
                 raise Ignored()
             return act(state, actor.seat, cmd.name, cmd.args, ctx)
-        st = clone(state)
+        st = ensure(clone(state))
+        if cmd.name in HOST_COMMANDS:
+            if not actor.is_host:
+                raise Rejected(T.HOST_ONLY)
+            return Outcome(st, HOST_COMMANDS[cmd.name](st, actor, cmd.args, ctx, cfg))
+        if cmd.name in PLAYER_COMMANDS:
+            return Outcome(st, PLAYER_COMMANDS[cmd.name](st, actor, cmd.args, ctx, cfg))
         if cmd.name == KERNEL_OUT:
             return Outcome(st, self._out(st, cmd.args))
         if cmd.name == KERNEL_BACK:
@@ -53,18 +64,28 @@ class RoyaleEngine:
         raise Ignored()
 
     def deadline(self, state: State, key: str, ctx: Ctx) -> Outcome:
-        st = clone(state)
+        st = ensure(clone(state))
         if key != PHASE_TIMER or st["phase"] == "over":
             return Outcome(st, [])
         cfg = settings_of(ctx)
         if st["phase"] == "day":
-            return open_night(st, cfg, ctx)
-        return close_night(st, cfg, ctx)
+            return marked(open_night(st, cfg, ctx))
+        return marked(close_night(st, cfg, ctx))
 
     def private_info(self, state: State, seat: int) -> str:
         if str(seat) not in state["players"]:
             return "你不在这局游戏中。"
         return bag_text(state, None, seat)
+
+    def reveal(self, state: State) -> str:
+        """Posted after a host's /结束: a test game says it keeps no records."""
+        return T.TEST_TAG + T.TEST_NO_RECORDS if state.get("test") else ""
+
+    def wipe(self, state: State) -> State:
+        """/结束 of a 测试赛: 「测试赛事件结束后删档」 (other games keep everything)."""
+        if not state.get("test"):
+            return state
+        return wipe(clone(state))
 
     def public_out(self, state: State) -> list[int]:
         """Deaths already announced: night deaths stay secret until the morning post."""
@@ -80,9 +101,20 @@ class RoyaleEngine:
             f"开放地点（{len(opened)}）：{'、'.join(opened)}",
             f"今晚缩圈：{T.names_or_none(state['closing'])}",
         ]
+        today = [e["key"] for e in state.get("today", [])]
+        if today:
+            cfg = content.check({})
+            names = [(EV.event_def(cfg, k) or {"name": k})["name"] for k in today]
+            lines.append(f"今日事件：{'、'.join(names)}")
+        if state.get("test"):
+            lines.insert(0, T.TEST_TAG.strip("【】") + "：补给可 /申请，记录不计排名。")
         return "\n".join(lines)
 
     def tables(self, state: State) -> dict[str, list[list[Any]]]:
+        log = [["天", "导演", "操作"]] + [[h["day"], h["by"], h["what"]] for h in state.get("host_log", [])]
+        if state.get("test"):
+            note = [["说明"], [T.TEST_NO_RECORDS]]
+            return {"测试赛": note, "导演记录": log}
         rank = [["名次", "座位", "马甲", "出局夜", "死因", "凶手"]]
         for r in ranking(state):
             killer = player(state, r["killer"])["alias"] if r["killer"] is not None else ""
@@ -96,7 +128,14 @@ class RoyaleEngine:
         for place, items in state["ground"].items():
             status = "已缩圈" if place in state["closed"] else ("今晚缩圈" if place in state["closing"] else "开放")
             ground.append([place, status, "、".join(i["name"] for i in items)])
-        return {"排名": rank, "玩家": players, "地点": ground}
+        events = [["天", "事件"]] + [[x["day"], x["key"]] for x in state.get("event_log", [])]
+        npcs = [["NPC", "出现", "地点", "存活", "生命", "死因", "击杀者"]]
+        for n in state.get("npcs", []):
+            d = next((x for x in state.get("npc_deaths", []) if x["id"] == n["id"]), None)
+            killer = player(state, d["killer"])["alias"] if d and d["killer"] is not None else ""
+            npcs.append([n["name"], n["day"], n["place"], "是" if n["alive"] else "否", max(n["hp"], 0),
+                         d["cause"] if d else ("缩圈消失" if n.get("gone") else ""), killer])
+        return {"排名": rank, "玩家": players, "地点": ground, "事件": events, "NPC": npcs, "导演记录": log}
 
     # ---- kernel and host commands ------------------------------------------------
 
@@ -137,13 +176,30 @@ class RoyaleEngine:
         return [Say("reply", f"已加入空投：{'、'.join(names)}。名称将在早晨公示，当晚落地。")]
 
 
+def marked(out: Outcome) -> Outcome:
+    """测试赛: every group post (and picture, and the final summary) says it is a test."""
+    if not out.state.get("test"):
+        return out
+    tag = T.TEST_TAG
+    effects: list[Effect] = []
+    for e in out.effects:
+        if isinstance(e, Say) and e.to == "group" and not e.text.startswith(tag):
+            e = Say(e.to, tag + e.text)
+        elif isinstance(e, Picture) and e.to == "group":
+            e = Picture(e.to, e.name, tag + e.caption)
+        elif isinstance(e, Finish):
+            e = Finish(tag + e.summary)
+        effects.append(e)
+    return Outcome(out.state, effects)
+
+
 def act(state: State, seat: int, name: str, args: dict[str, Any], ctx: Ctx) -> Outcome:
     """One night action by ``seat`` (what a web page for night actions calls):
     same rules and refusals as the chat command ``name`` (see ``ACTIONS``)."""
     action = ACTIONS.get(name)
     if action is None:
         raise Rejected(f"没有「{name}」这个行动。")
-    st = clone(state)
+    st = ensure(clone(state))
     if str(seat) not in st["players"]:
         raise Rejected("你不在这局游戏中。")
     return Outcome(st, action(st, seat, dict(args), ctx, settings_of(ctx)))
@@ -160,8 +216,15 @@ def bag_text(state: State, cfg: dict[str, Any] | None, seat: int) -> str:
         + ("，今晚静养" if p["rest"] else ""),
         f"手上：武器 {T.item_line(cat, w) if w else '无'}；防具 {T.item_line(cat, a) if a else '无'}",
     ]
-    bag = [T.item_line(cat, it) for it in p["items"] if it is not w and it is not a]
+    h = equipped(p, "held")
+    if h:
+        lines.append(f"手上另拿：{T.item_line(cat, h)}")
+    bag = [T.item_line(cat, it) for it in p["items"] if it is not w and it is not a and it is not h]
     lines.append(f"背包（共 {len(p['items'])} 件）：{T.names_or_none(bag)}")
+    if p.get("claims"):
+        from .events import claims_text
+
+        lines.append("可领取：" + claims_text(p))
     return "\n".join(lines)
 
 

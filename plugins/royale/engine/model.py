@@ -8,8 +8,13 @@ state = {
   "airdrops": [name], "broadcasts": [{"by", "place", "target"}],
   "published": {"<seat>": [day]}, "result": None | {"winner": seat | None},
 }
-Player = {seat, alias, alive, hp, st, money, place, items: [Item], weapon, armour,
-          bleed, bleed_by, rest, acted, search, search_at, green_sold}
+Player = {seat, alias, alive, hp, st, money, place, items: [Item], weapon, armour, held,
+          bleed, bleed_by, rest, acted, search, search_at, green_sold, claims}
+  (hands: weapon, armour and held — a non-gear item taken in hand — at most 2 set)
+Npc = {npc: True, id, kind ("witch" | "werewolf"), name, alive, hp, place, items, weapon,
+       armour, held, bleed, bleed_by, damage: [[seat, dmg]], day}
+Event state (engine/events.py): event, event_log, event_plan, moon, npcs, npc_deaths,
+  night_log, witch_guests, witch_turn, holy, landed, posts, misses, host_log, test
 Item = {id, name, kind, grade, uses, used_night}
 Death = {seat, night, cause, killer, batch}
 """
@@ -51,8 +56,27 @@ def new_player(seat: int, alias: str, rules: dict[str, Any]) -> Player:
         "hp": rules["max_hp"], "st": rules["max_stamina"], "money": 0,
         "place": None, "items": [], "weapon": None, "armour": None,
         "bleed": 0, "bleed_by": None, "rest": False, "acted": False,
-        "search": None, "search_at": None, "green_sold": 0,
+        "search": None, "search_at": None, "green_sold": 0, "held": None, "claims": [],
     }
+
+
+EXTRA_STATE: dict[str, Any] = {
+    "today": [], "event_log": [], "event_plan": {"force": None, "forbid": []}, "moon": False,
+    "npcs": [], "npc_seq": 0, "npc_deaths": [], "night_log": {"hits": [], "attackers": [], "holy": []},
+    "witch_guests": None, "witch_turn": 0, "holy": None, "landed": [], "posts": {}, "misses": {},
+    "host_log": [], "test": False,
+}
+
+
+def ensure(state: State) -> State:
+    """Fill keys added after a game started (older states keep working)."""
+    for key, value in EXTRA_STATE.items():
+        if key not in state:
+            state[key] = clone(value)
+    for p in state["players"].values():
+        p.setdefault("held", None)
+        p.setdefault("claims", [])
+    return state
 
 
 def new_item(state: State, cat: Catalog, name: str) -> Item:
@@ -92,33 +116,37 @@ def people_at(state: State, place: str, *, exclude: int | None = None) -> list[P
     return [p for p in alive(state) if p["place"] == place and p["seat"] != exclude]
 
 
-def find_own(p: Player, name: str, *, prefer_unequipped: bool = False) -> Item:
+def find_own(p: Player, name: str, *, prefer_unequipped: bool = False, prefer_equipped: bool = False) -> Item:
     """The player's item called ``name`` (refuses if none)."""
     name = (name or "").strip()
     hits = [it for it in p["items"] if it["name"] == name]
     if not hits:
         raise Rejected(T.NOT_HOLDING.format(name=name))
-    if prefer_unequipped:
-        loose = [it for it in hits if not is_equipped(p, it)]
-        if loose:
-            return loose[0]
+    if prefer_unequipped or prefer_equipped:
+        pick = [it for it in hits if is_equipped(p, it) == prefer_equipped]
+        if pick:
+            return pick[0]
     return hits[0]
 
 
 def is_equipped(p: Player, item: Item) -> bool:
-    return item["id"] in (p["weapon"], p["armour"])
+    """In hand: the weapon, the armour or a held non-gear item."""
+    return item["id"] in (p["weapon"], p["armour"], p.get("held"))
+
+
+def hands_used(p: Player) -> int:
+    return sum(1 for slot in ("weapon", "armour", "held") if p.get(slot) is not None)
 
 
 def remove_item(p: Player, item: Item) -> None:
     p["items"] = [it for it in p["items"] if it["id"] != item["id"]]
-    if p["weapon"] == item["id"]:
-        p["weapon"] = None
-    if p["armour"] == item["id"]:
-        p["armour"] = None
+    for slot in ("weapon", "armour", "held"):
+        if p.get(slot) == item["id"]:
+            p[slot] = None
 
 
 def equipped(p: Player, slot: str) -> Item | None:
-    ident = p[slot]
+    ident = p.get(slot)
     for it in p["items"]:
         if it["id"] == ident:
             return it
@@ -128,7 +156,24 @@ def equipped(p: Player, slot: str) -> Item | None:
 def drop_all(state: State, p: Player) -> list[Item]:
     """Everything the player holds falls where they stand (vanishes if nowhere)."""
     items = p["items"]
-    p["items"], p["weapon"], p["armour"] = [], None, None
+    p["items"], p["weapon"], p["armour"], p["held"] = [], None, None, None
     if p["place"] is not None and p["place"] not in state["closed"]:
         state["ground"][p["place"]].extend(items)
     return items
+
+
+def npcs_at(state: State, place: str) -> list[dict[str, Any]]:
+    return [n for n in state.get("npcs", []) if n["alive"] and n["place"] == place]
+
+
+def npc(state: State, ident: str) -> dict[str, Any]:
+    return next(n for n in state["npcs"] if n["id"] == ident)
+
+
+def heal(p: dict[str, Any], amount: int, cap: int) -> None:
+    """Add HP up to the cap (never lowers HP already above it)."""
+    p["hp"] = max(p["hp"], min(cap, p["hp"] + amount))
+
+
+def refresh(p: dict[str, Any], amount: int, cap: int) -> None:
+    p["st"] = max(p["st"], min(cap, p["st"] + amount))

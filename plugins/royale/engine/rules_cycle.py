@@ -7,15 +7,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from plugins.kernel.clock import next_at, parse_hhmm
-from plugins.kernel.engine import Ctx, Effect, Outcome, Say, Seat, SetPhase
+from plugins.kernel.engine import Ctx, Effect, GiveCard, Outcome, Picture, Say, Seat, SetPhase
 
 from . import texts as T
 from .content import GRADES, Catalog
+from . import events as EV
 from .model import (
-    CAUSE_BLEED, CAUSE_CLOSURE, CAUSE_DROWN, State, alive, new_item, new_player,
+    CAUSE_BLEED, CAUSE_CLOSURE, CAUSE_DROWN, State, alive, ensure, heal, new_item, new_player,
     open_places, people_at, player,
 )
-from .rules_death import check_end, kill, new_batch
+from .rules_death import check_end, kill, kill_npc, new_batch
 
 DROWN_BATCH = 0  # drowned players are first in the death order
 
@@ -32,6 +33,9 @@ def start(roster: list[Seat], ctx: Ctx, cfg: dict[str, Any]) -> Outcome:
         "weather": "", "see": 100, "shop": {}, "deaths": [], "deaths_posted": 0, "batch": 0,
         "airdrops": [], "broadcasts": [], "published": {}, "result": None,
     }
+    ensure(state)
+    state["test"] = bool(rules["test_mode"])
+    state["map"] = map_layout(cfg)
     for section, kind in (("weapons", "weapon"), ("armours", "armour")):
         for grade in GRADES:
             row = cfg[section][grade]
@@ -47,6 +51,15 @@ def start(roster: list[Seat], ctx: Ctx, cfg: dict[str, Any]) -> Outcome:
     effects += begin_day(state, cfg, rng)
     effects.append(day_phase(state, cfg, ctx))
     return Outcome(state, effects)
+
+
+def map_layout(cfg: dict[str, Any]) -> dict[str, Any]:
+    """What the map picture needs (the renderer sees only the state)."""
+    m = cfg["map"]
+    return {"columns": m["columns"], "rows": m["rows"], "safe": cfg["places"].get("safe_zone") or "",
+            "pos": {e["name"]: [e["x"], e["y"]] for e in m["places"]},
+            "witch_public": (EV.event_def(cfg, "witch") or {}).get("public_place", True),
+            "wolf_public": (EV.event_def(cfg, "moon") or {}).get("public_place", False)}
 
 
 def window(cfg: dict[str, Any]) -> tuple[str, str]:
@@ -92,10 +105,13 @@ def begin_day(state: State, cfg: dict[str, Any], rng: random.Random) -> list[Eff
             lines.append(T.DEATHS.format(names="、".join(names)))
         else:
             lines.append(T.NO_DEATHS)
+        beasts = [d for d in state["npc_deaths"] if d["night"] == day - 1]
+        if beasts:
+            lines.append(T.NPC_DEATHS.format(names="、".join(f"{d['name']}（{d['cause']}）" for d in beasts)))
     state["deaths_posted"] = len(state["deaths"])
     if day > 1:
         for p in alive(state):
-            p["st"] = min(cfg["rules"]["max_stamina"], p["st"] + cfg["rules"]["daily_stamina"])
+            p["st"] = max(p["st"], min(cfg["rules"]["max_stamina"], p["st"] + cfg["rules"]["daily_stamina"]))
     grant = shop["grant"]
     if day == grant["day"] and grant["amount"]:
         for p in alive(state):
@@ -107,13 +123,16 @@ def begin_day(state: State, cfg: dict[str, Any], rng: random.Random) -> list[Eff
     for name, n in shop["daily"].items():
         state["shop"][name] = state["shop"].get(name, 0) + n
     state["airdrops"] = [n for d in cfg.get("airdrops", []) if d["day"] == day for n in d["items"]]
-    lines.append(T.WEATHER.format(name=w["name"], see=w["see"]))
+    event_lines, effects = EV.morning(state, cfg, rng)  # may fix the weather (凛冬已至, 女巫)
+    lines.append(T.WEATHER.format(name=state["weather"], see=state["see"]))
     lines.append(T.CLOSING.format(places="、".join(state["closing"])) if state["closing"] else T.CLOSING_NONE)
     if state["airdrops"]:
         lines.append(T.AIRDROP.format(names="、".join(state["airdrops"])))
+    lines += event_lines
     start, end = window(cfg)
     lines.append(T.ALIVE.format(n=len(alive(state)), start=start, end=end))
-    effects: list[Effect] = [Say("group", f"【第{day}天】\n" + "\n".join(lines))]
+    effects.insert(0, Say("group", f"【第{day}天】\n" + "\n".join(lines)))
+    effects.insert(1, Picture("group", "map", T.MAP_CAPTION.format(day=day)))
     effects += publish_broadcasts(state)
     return effects
 
@@ -123,6 +142,7 @@ def publish_broadcasts(state: State) -> list[Effect]:
     for b in state["broadcasts"]:
         place = b["place"]
         people = [p["alias"] for p in people_at(state, place)]
+        people += [n["name"] for n in state.get("npcs", []) if n["alive"] and n["place"] == place]
         items = [it["name"] for it in state["ground"].get(place, [])]
         text = T.BROADCAST_PLACE.format(place=place, people=T.names_or_none(people), items=T.names_or_none(items))
         if b.get("target") is not None:
@@ -152,14 +172,35 @@ def open_night(state: State, cfg: dict[str, Any], ctx: Ctx) -> Outcome:
     targets = [p for p in open_places(state, cfg) if p not in state["closing"]] or open_places(state, cfg)
     if targets:
         for name in state["airdrops"]:
-            state["ground"][ctx.rng.choice(targets)].append(new_item(state, cat, name))
+            place = ctx.rng.choice(targets)
+            state["ground"][place].append(new_item(state, cat, name))
+            state["landed"].append({"day": night, "name": name, "place": place})
     state["airdrops"] = []
+    effects: list[Effect] = speech_cards(state, cfg)
+    effects += EV.night_open(state, cfg, ctx.rng)
     ends = night_end(ctx, cfg)
     end_local = ends.astimezone(ctx.tz).strftime("%H:%M")
-    return Outcome(state, [
-        Say("group", T.NIGHT_OPEN.format(night=night, end=end_local)),
-        SetPhase("night", T.NIGHT_LABEL.format(night=night), ends),
-    ])
+    effects.insert(0, Say("group", T.NIGHT_OPEN.format(night=night, end=end_local)))
+    effects.append(SetPhase("night", T.NIGHT_LABEL.format(night=night), ends))
+    end = check_end(state)
+    return Outcome(state, effects + end)
+
+
+def speech_cards(state: State, cfg: dict[str, Any]) -> list[Effect]:
+    """违规判定: 白天发言不足1帖，第一次蓝牌一张，第二次（及以后）黄牌一张."""
+    rules = cfg["rules"]
+    posts, state["posts"] = state["posts"], {}
+    if not rules["speech_cards"]:
+        return []
+    out: list[Effect] = []
+    for p in alive(state):
+        if posts.get(str(p["seat"]), 0) >= rules["min_posts"]:
+            continue
+        n = state["misses"].get(str(p["seat"]), 0) + 1
+        state["misses"][str(p["seat"])] = n
+        reason = T.SPEECH_REASON.format(day=state["day"], n=rules["min_posts"])
+        out.append(GiveCard(p["seat"], "blue" if n == 1 else "yellow", reason))
+    return out
 
 
 def close_night(state: State, cfg: dict[str, Any], ctx: Ctx) -> Outcome:
@@ -174,6 +215,14 @@ def close_night(state: State, cfg: dict[str, Any], ctx: Ctx) -> Outcome:
             effects.append(Say(p["seat"], T.BLEED_TICK.format(bleed=p["bleed"], hp=max(p["hp"], 0))))
             if p["hp"] <= 0:
                 effects += kill(state, p, CAUSE_BLEED, batch=batch, killer=p["bleed_by"])
+    for n in state["npcs"]:
+        if n["alive"] and n["bleed"]:
+            n["hp"] -= n["bleed"]
+            n["damage"].append([n["bleed_by"], n["bleed"]])
+            if n["hp"] <= 0:
+                effects += kill_npc(state, n, CAUSE_BLEED, killer=n["bleed_by"])
+    crowd = EV.crowd_counts(state)
+    EV.npc_closures(state, cfg, ctx.rng)
     batch = new_batch(state)
     for place in state["closing"]:
         for p in people_at(state, place):
@@ -185,10 +234,11 @@ def close_night(state: State, cfg: dict[str, Any], ctx: Ctx) -> Outcome:
         for p in alive(state):
             if p["place"] is None:
                 effects += kill(state, p, CAUSE_DROWN, batch=DROWN_BATCH, vanish=True)
+    effects += EV.night_close(state, cfg, ctx.rng, crowd)
     for p in alive(state):
         if p["rest"]:
-            p["st"] = rules["max_stamina"]
-            p["hp"] = min(rules["max_hp"], p["hp"] + rules["rest_hp"])
+            p["st"] = max(p["st"], rules["max_stamina"])
+            heal(p, rules["rest_hp"], rules["max_hp"])
         p["rest"] = False
         p["acted"] = False
         p["search"] = None

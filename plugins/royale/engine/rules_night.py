@@ -16,10 +16,10 @@ from plugins.kernel.engine import Ctx, Effect, Rejected, Say
 from . import texts as T
 from .content import GRADES, GREEN_ARMOUR, GREEN_WEAPON, Catalog
 from .model import (
-    CAUSE_BOMB, Player, State, equipped, find_own, find_place, is_equipped, new_item,
-    people_at, player, remove_item,
+    CAUSE_BOMB, Player, State, equipped, find_own, find_place, hands_used, heal, is_equipped, new_item,
+    npc, npcs_at, people_at, player, refresh, remove_item,
 )
-from .rules_death import check_end, kill, kill_by_attack, new_batch
+from .rules_death import check_end, kill, kill_by_attack, kill_npc, new_batch
 
 Cfg = dict[str, Any]
 Action = Callable[[State, int, dict[str, Any], Ctx, Cfg], list[Effect]]
@@ -77,7 +77,16 @@ def birth(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> 
     if state["day"] > limit:
         raise Rejected(T.BIRTH_TOO_LATE.format(n=limit))
     p["place"] = _place(state, cfg, args.get("place", ""))
+    arrived(state, p)
     return [reply(T.BORN.format(place=p["place"]))]
+
+
+def arrived(state: State, p: Player) -> None:
+    """朝圣之路: remember who reached tonight's holy place."""
+    holy = state.get("holy")
+    log = state["night_log"]["holy"]
+    if holy and p["place"] == holy and p["seat"] not in log:
+        log.append(p["seat"])
 
 
 def move(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
@@ -87,6 +96,7 @@ def move(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> l
         raise Rejected(T.SAME_PLACE.format(place=place))
     _pay(p, cfg["rules"]["move_cost"], "移动")
     p["place"], p["search"], p["acted"] = place, None, True
+    arrived(state, p)
     return [reply(T.MOVED.format(place=place, st=p["st"]))]
 
 
@@ -102,6 +112,7 @@ def search(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) ->
     place = p["place"]
     found: list[tuple[str, Any]] = [("item", it) for it in state["ground"][place]]
     found += [("player", q) for q in people_at(state, place, exclude=seat)]
+    found += [("npc", n) for n in npcs_at(state, place)]
     p["search_at"], p["acted"] = ctx.now.isoformat(), True
     if not found:
         p["search"] = None
@@ -110,14 +121,25 @@ def search(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) ->
     if kind == "item":
         p["search"] = {"kind": "item", "id": what["id"], "name": what["name"], "place": place}
         return [reply(T.FOUND_ITEM.format(name=what["name"], st=p["st"]))]
-    p["search"] = {"kind": "player", "seat": what["seat"], "place": place}
+    if kind == "npc":
+        p["search"] = {"kind": "npc", "id": what["id"], "place": place}
+    else:
+        p["search"] = {"kind": "player", "seat": what["seat"], "place": place}
     if ctx.rng.randrange(100) < state["see"]:
-        return [reply(T.FOUND_PERSON.format(who=what["alias"], st=p["st"]))]
+        who = what["name"] if kind == "npc" else what["alias"]
+        return [reply(T.FOUND_PERSON.format(who=who, st=p["st"]))]
     return [reply(T.FOUND_SHADOW.format(st=p["st"]))]
 
 
 def _hit(state: State, victim: Player, dmg: int, bleed: int, by: int) -> list[Effect]:
     victim["hp"] -= dmg
+    if victim.get("npc"):
+        if dmg > 0:
+            victim["damage"].append([by, dmg])
+        if bleed:
+            victim["bleed"] = max(victim["bleed"], bleed)
+            victim["bleed_by"] = by
+        return []
     if bleed:
         victim["bleed"] = max(victim["bleed"], bleed)
         victim["bleed_by"] = by
@@ -128,9 +150,9 @@ def _hit(state: State, victim: Player, dmg: int, bleed: int, by: int) -> list[Ef
 def attack(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
     p = _night(state, seat, cfg)
     s = p["search"]
-    if not s or s["kind"] != "player":
+    if not s or s["kind"] not in ("player", "npc"):
         raise Rejected(T.NO_SEARCH_PERSON)
-    q = player(state, s["seat"])
+    q = npc(state, s["id"]) if s["kind"] == "npc" else player(state, s["seat"])
     if not q["alive"] or q["place"] != p["place"] or s["place"] != p["place"]:
         raise Rejected(T.TARGET_GONE.format(place=p["place"]))
     if p["place"] == cfg["places"].get("safe_zone"):
@@ -150,9 +172,14 @@ def attack(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) ->
             if armour["uses"] <= 0:
                 remove_item(q, armour)
                 effects.append(Say(q["seat"], T.ARMOUR_BROKEN.format(name=armour["name"])))
-    splashed = people_at(state, p["place"], exclude=seat)
-    splashed = [r for r in splashed if r["seat"] != q["seat"]] if splash else []
+    splashed = people_at(state, p["place"], exclude=seat) + npcs_at(state, p["place"])
+    splashed = [r for r in splashed if r is not q] if splash else []
     effects += _hit(state, q, dmg, bleed, seat)
+    log = state["night_log"]
+    if seat not in log["attackers"]:
+        log["attackers"].append(seat)
+    if dmg > 0:  # a direct effective hit (通缉令, 战争与和平)
+        log["hits"].append([seat, q["id"] if q.get("npc") else q["seat"], dmg])
     for r in splashed:
         effects += _hit(state, r, splash, bleed, seat)
     if weapon and weapon["uses"] is not None:
@@ -168,7 +195,8 @@ def attack(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) ->
             eff, taken, dropped = kill_by_attack(state, cfg["rules"]["bag_size"], v, p, batch, ctx.rng)
             effects += eff
             rest = T.ATTACK_DROPPED.format(place=p["place"], items="、".join(i["name"] for i in dropped)) if dropped else ""
-            kills.append(T.ATTACK_KILL.format(alias=v["alias"], got=T.names_or_none([i["name"] for i in taken]), dropped=rest))
+            who = v["name"] if v.get("npc") else v["alias"]
+            kills.append(T.ATTACK_KILL.format(alias=who, got=T.names_or_none([i["name"] for i in taken]), dropped=rest))
     effects.insert(0, reply("\n".join(kills) if kills else T.ATTACK_DONE))
     return effects + check_end(state)
 
@@ -193,14 +221,31 @@ def pickup(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) ->
 
 
 def equip(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+    """【更换】: take an item in hand (two hands: at most one weapon and one armour;
+    with rules.use_from = "hand" any other item can be held in a hand to be used)."""
     p = _night(state, seat, cfg)
-    item = find_own(p, args.get("item", ""), prefer_unequipped=True)
+    words = (args.get("item") or "").split()[:1] + ([args["swap"]] if args.get("swap") else [])
+    item = find_own(p, words[0] if words else "", prefer_unequipped=True)
     slot = {"weapon": "weapon", "armour": "armour"}.get(item["kind"])
     if slot is None:
-        raise Rejected(T.NOT_EQUIPPABLE.format(name=item["name"]))
-    if p[slot] == item["id"]:
+        if cfg["rules"]["use_from"] != "hand":
+            raise Rejected(T.NOT_EQUIPPABLE.format(name=item["name"]))
+        slot = "held"
+    if p.get(slot) == item["id"]:
         raise Rejected(T.ALREADY_EQUIPPED.format(name=item["name"]))
     old = equipped(p, slot)
+    if old is None and hands_used(p) >= 2:
+        # both hands busy with the other two slots: put one back in the bag
+        others = [s for s in ("weapon", "armour", "held") if s != slot and p.get(s) is not None]
+        if len(words) > 1:
+            named = [s for s in others if equipped(p, s)["name"] == words[1]]
+            if not named:
+                raise Rejected(T.HANDS_FULL.format(name=item["name"], hands="、".join(equipped(p, s)["name"] for s in others)))
+            free = named[0]
+        else:
+            free = "held" if "held" in others else "armour"
+        old = equipped(p, free)
+        p[free] = None
     p[slot], p["acted"] = item["id"], True
     if old:
         return [reply(T.EQUIPPED_SWAP.format(name=item["name"], old=old["name"]))]
@@ -226,6 +271,7 @@ def rest(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> l
         if place != p["place"]:
             _pay(p, cfg["rules"]["rest_move_cost"], "移动")
             p["place"] = place
+            arrived(state, p)
     p["rest"], p["search"] = True, None
     return [reply(T.RESTING_OK.format(place=p["place"], hp=cfg["rules"]["rest_hp"]))]
 
@@ -242,15 +288,18 @@ def _find_seat(state: State, token: str) -> int:
 
 def use(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
     p = _night(state, seat, cfg)
-    item = find_own(p, args.get("item", ""), prefer_unequipped=True)
+    rules = cfg["rules"]
+    in_hand = rules["use_from"] == "hand"
+    item = find_own(p, args.get("item", ""), prefer_unequipped=not in_hand, prefer_equipped=in_hand)
     target = (args.get("target") or "").strip()
     cat = Catalog(cfg)
     d = cat.get(item["name"]).data
     kind = item["kind"]
-    rules = cfg["rules"]
     night = state["day"]
     if kind in ("weapon", "armour"):
         raise Rejected(T.CANNOT_USE.format(name=item["name"]))
+    if in_hand and not is_equipped(p, item):
+        raise Rejected(T.NOT_IN_HAND.format(name=item["name"]))
     if kind in ("gps", "radar") and item.get("used_night") == night:
         raise Rejected(T.USED_TONIGHT.format(name=item["name"]))
     effects: list[Effect] = []
@@ -274,7 +323,7 @@ def use(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> li
         if not target:
             raise Rejected(T.GPS_WHICH.format(name=item["name"]))
         item["used_night"] = night
-        effects.append(reply(_locate(state, cfg, target, seat)))
+        effects.append(reply(_locate(state, cfg, target, seat, equipped_only=rules["gps_finds"] == "equipped")))
     elif kind == "radar":
         tokens = target.split()
         if not 1 <= len(tokens) <= 2:
@@ -300,31 +349,41 @@ def use(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> li
         remove_item(p, item)
         batch = new_batch(state)
         victims = people_at(state, p["place"], exclude=seat)
+        beasts = npcs_at(state, p["place"])
         dead: list[str] = []
         for v in victims:
             v["hp"] -= d["damage"]
             effects.append(Say(v["seat"], T.HURT.format(dmg=d["damage"], hp=max(v["hp"], 0))))
+        for n in beasts:
+            n["hp"] -= d["damage"]
+            n["damage"].append([seat, d["damage"]])
+        if seat not in state["night_log"]["attackers"]:
+            state["night_log"]["attackers"].append(seat)
         for v in victims:
             if v["hp"] <= 0:
                 effects += kill(state, v, CAUSE_BOMB, batch=batch, killer=seat)
                 dead.append(v["alias"])
+        for n in beasts:
+            if n["hp"] <= 0:
+                effects += kill_npc(state, n, CAUSE_BOMB, killer=seat)
+                dead.append(n["name"])
         text = T.BOMBED + (T.BOMB_KILLS.format(names="、".join(dead)) if dead else "")
         effects.insert(0, reply(text))
         effects += check_end(state)
     elif kind == "supply":
         remove_item(p, item)
         if d.get("stamina"):
-            p["st"] = min(rules["max_stamina"], p["st"] + d["stamina"])
+            refresh(p, d["stamina"], rules["max_stamina"])
             effects.append(reply(T.USED_ST.format(name=item["name"], st=p["st"])))
         if d.get("hp"):
             cure = d.get("cure", "none")
             if p["bleed"] and cure in ("instead", "also"):
                 p["bleed"], p["bleed_by"] = 0, None
                 if cure == "also":
-                    p["hp"] = min(rules["max_hp"], p["hp"] + d["hp"])
+                    heal(p, d["hp"], rules["max_hp"])
                 effects.append(reply(T.USED_CURE.format(name=item["name"], hp=p["hp"])))
             else:
-                p["hp"] = min(rules["max_hp"], p["hp"] + d["hp"])
+                heal(p, d["hp"], rules["max_hp"])
                 effects.append(reply(T.USED_HP.format(name=item["name"], hp=p["hp"])))
     elif kind == "money":
         remove_item(p, item)
@@ -334,13 +393,16 @@ def use(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> li
     return effects
 
 
-def _locate(state: State, cfg: Cfg, name: str, seat: int) -> str:
+def _locate(state: State, cfg: Cfg, name: str, seat: int, *, equipped_only: bool) -> str:
+    """心跳探测仪: 可获知1件道具所在区域，如果被角色装备，则反馈角色所在区域."""
     for place in cfg["places"]["names"]:
         if any(it["name"] == name for it in state["ground"].get(place, [])):
             return T.GPS_GROUND.format(target=name, place=place)
-    for s in sorted(int(k) for k in state["players"]):
-        q = player(state, s)
-        if s != seat and q["alive"] and q["place"] and any(it["name"] == name for it in q["items"]):
+    holders = [player(state, s) for s in sorted(int(k) for k in state["players"])]
+    holders = [q for q in holders if q["seat"] != seat and q["alive"] and q["place"]]
+    holders += [n for n in state["npcs"] if n["alive"]]
+    for q in holders:
+        if any(it["name"] == name and (is_equipped(q, it) or not equipped_only) for it in q["items"]):
             return T.GPS_HELD.format(target=name, place=q["place"])
     return T.GPS_NONE.format(target=name)
 
@@ -392,11 +454,15 @@ def sell(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> l
         raise Rejected(T.NOT_DAY)
     if when == "night" and state["phase"] != "night":
         raise Rejected(T.NOT_NIGHT_SELL)
-    item = find_own(p, args.get("item", ""), prefer_unequipped=True)
+    which = cfg["rules"]["sell_which"]
+    item = find_own(p, args.get("item", ""), prefer_unequipped=which == "unequipped",
+                    prefer_equipped=which == "equipped")
     if item["kind"] not in ("weapon", "armour"):
         raise Rejected(T.SELL_ONLY_GEAR)
-    if is_equipped(p, item):
+    if which == "unequipped" and is_equipped(p, item):
         raise Rejected(T.SELL_EQUIPPED.format(name=item["name"]))
+    if which == "equipped" and not is_equipped(p, item):
+        raise Rejected(T.SELL_UNEQUIPPED.format(name=item["name"]))
     remove_item(p, item)
     sell_cfg = cfg["shop"]["sell"]
     if item["grade"] == "green":

@@ -1,0 +1,188 @@
+"""The map picture (issue 14 item 5): the places on their grid (``content/map.toml``),
+drawn with Pillow from the state the kernel hands the renderer.
+
+Not part of the pure engine: the engine returns ``Picture(to, "map", caption)``;
+the kernel calls ``render_state`` with the new state, stores the PNG and sends it.
+Fonts as in the league's standings picture: ``ROYALE_FONT`` (a font file) first,
+then the PyPI package ``pylopdf-fonts-zh-cn`` (Noto Sans SC), then common system
+CJK fonts.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+SYSTEM_FONTS = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
+    "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/System/Library/Fonts/PingFang.ttc",
+    "C:/Windows/Fonts/msyh.ttc",
+)
+
+BG = (250, 248, 242)
+INK = (33, 37, 41)
+MUTED = (150, 150, 150)
+OPEN_BG = (255, 255, 255)
+OPEN_LINE = (120, 130, 140)
+SAFE_LINE = (200, 30, 30)
+SAFE_BG = (255, 236, 236)
+CLOSED_BG = (215, 215, 215)
+CLOSED_X = (110, 110, 110)
+CLOSING_BG = (255, 224, 178)
+CLOSING_HATCH = (230, 130, 30)
+WITCH = (123, 31, 162)
+WOLF = (93, 64, 55)
+HOLY = (46, 125, 50)
+
+CELL_W, CELL_H, GAP, MARGIN = 176, 112, 10, 24
+
+
+def font_path() -> str | None:
+    env = os.environ.get("ROYALE_FONT")
+    if env and Path(env).is_file():
+        return env
+    try:
+        import pylopdf_fonts_zh_cn
+
+        p = pylopdf_fonts_zh_cn.sans_path()
+        if Path(p).is_file():
+            return str(p)
+    except ImportError:
+        pass
+    return next((p for p in SYSTEM_FONTS if Path(p).is_file()), None)
+
+
+@lru_cache(maxsize=8)
+def load_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    path = font_path()
+    if path is None:
+        return ImageFont.load_default(size)
+    return ImageFont.truetype(path, size)
+
+
+def _fit(text: str, width: float, sizes: tuple[int, ...] = (28, 24, 21, 18)) -> tuple[Any, list[str]]:
+    """The largest font that fits ``text`` in ``width`` on one line, else two lines."""
+    for size in sizes:
+        f = load_font(size)
+        if f.getlength(text) <= width:
+            return f, [text]
+    f = load_font(sizes[-1])
+    cut = len(text)
+    while cut > 1 and f.getlength(text[:cut]) > width:
+        cut -= 1
+    return f, [text[:cut], text[cut:]]
+
+
+@lru_cache(maxsize=1)
+def _hatch() -> Image.Image:
+    tile = Image.new("RGB", (CELL_W, CELL_H), CLOSING_BG)
+    td = ImageDraw.Draw(tile)
+    for k in range(-CELL_H, CELL_W, 18):
+        td.line([k, CELL_H, k + CELL_H, 0], fill=CLOSING_HATCH, width=2)
+    return tile
+
+
+def _layout(state: dict[str, Any]) -> dict[str, Any]:
+    m = state.get("map")
+    if m:
+        return m
+    from .engine.content import defaults  # an older state without the layout
+
+    cfg = defaults()
+    return {"columns": cfg["map"]["columns"], "rows": cfg["map"]["rows"], "safe": cfg["places"]["safe_zone"],
+            "pos": {e["name"]: [e["x"], e["y"]] for e in cfg["map"]["places"]},
+            "witch_public": True, "wolf_public": False}
+
+
+def render_map_png(state: dict[str, Any]) -> bytes:
+    m = _layout(state)
+    cols, rows = m["columns"], m["rows"]
+    closed, closing = set(state.get("closed", [])), set(state.get("closing", []))
+    marks: dict[str, list[tuple[str, tuple[int, int, int]]]] = {}
+    for n in state.get("npcs", []):
+        if not n["alive"]:
+            continue
+        if n["kind"] == "witch" and m.get("witch_public", True):
+            marks.setdefault(n["place"], []).append(("女巫", WITCH))
+        if n["kind"] == "werewolf" and m.get("wolf_public", False):
+            marks.setdefault(n["place"], []).append(("狼人", WOLF))
+    if state.get("holy"):
+        marks.setdefault(state["holy"], []).append(("圣地", HOLY))
+    title_h, legend_h = 70, 96
+    width = MARGIN * 2 + cols * CELL_W + (cols - 1) * GAP
+    height = MARGIN * 2 + title_h + rows * CELL_H + (rows - 1) * GAP + legend_h
+    img = Image.new("RGB", (width, height), BG)
+    d = ImageDraw.Draw(img)
+    day = state.get("day", 1)
+    title = f"第{day}天地图  天气：{state.get('weather') or '-'}"
+    d.text((MARGIN, MARGIN), title, font=load_font(34), fill=INK)
+    top = MARGIN + title_h
+    for name, (x, y) in sorted(m["pos"].items(), key=lambda kv: (kv[1][1], kv[1][0])):
+        x0 = MARGIN + x * (CELL_W + GAP)
+        y0 = top + y * (CELL_H + GAP)
+        box = [x0, y0, x0 + CELL_W, y0 + CELL_H]
+        safe = name == m.get("safe")
+        if name in closed:
+            d.rectangle(box, fill=CLOSED_BG, outline=CLOSED_X, width=2)
+        elif name in closing:
+            img.paste(_hatch(), (x0, y0))
+            d.rectangle(box, outline=CLOSING_HATCH, width=3)
+        else:
+            d.rectangle(box, fill=SAFE_BG if safe else OPEN_BG, outline=OPEN_LINE, width=2)
+        if safe and name not in closed:
+            d.rectangle([x0 + 3, y0 + 3, x0 + CELL_W - 3, y0 + CELL_H - 3], outline=SAFE_LINE, width=5)
+        f, lines = _fit(name, CELL_W - 16)
+        ink = MUTED if name in closed else INK
+        lh = f.size + 4 if hasattr(f, "size") else 24
+        ty = y0 + CELL_H / 2 - (len(lines) * lh) / 2 + lh / 2 - (10 if marks.get(name) else 0)
+        for line in lines:
+            d.text((x0 + CELL_W / 2, ty), line, font=f, fill=ink, anchor="mm")
+            ty += lh
+        if name in closed:
+            d.line([x0 + 6, y0 + 6, x0 + CELL_W - 6, y0 + CELL_H - 6], fill=CLOSED_X, width=4)
+            d.line([x0 + 6, y0 + CELL_H - 6, x0 + CELL_W - 6, y0 + 6], fill=CLOSED_X, width=4)
+        tags = marks.get(name, [])
+        if tags:
+            small = load_font(20)
+            total = sum(small.getlength(t) + 16 for t, _ in tags) + 6 * (len(tags) - 1)
+            tx = x0 + CELL_W / 2 - total / 2
+            for text, colour in tags:
+                w = small.getlength(text) + 16
+                d.rounded_rectangle([tx, y0 + CELL_H - 34, tx + w, y0 + CELL_H - 8], radius=8, fill=colour)
+                d.text((tx + w / 2, y0 + CELL_H - 21), text, font=small, fill=(255, 255, 255), anchor="mm")
+                tx += w + 6
+    ly = top + rows * CELL_H + (rows - 1) * GAP + 20
+    small = load_font(22)
+    x = MARGIN
+    for label, fill, outline in (("安全区", SAFE_BG, SAFE_LINE), ("开放", OPEN_BG, OPEN_LINE),
+                                 ("今晚缩圈", CLOSING_BG, CLOSING_HATCH), ("已缩圈", CLOSED_BG, CLOSED_X)):
+        d.rectangle([x, ly, x + 34, ly + 28], fill=fill, outline=outline, width=3)
+        d.text((x + 42, ly + 14), label, font=small, fill=INK, anchor="lm")
+        x += 42 + small.getlength(label) + 30
+    shown = [(t, c) for t, c in (("女巫", WITCH), ("狼人", WOLF), ("圣地", HOLY))
+             if any(t == tag for tags in marks.values() for tag, _ in tags)]
+    for text, colour in shown:
+        w = load_font(20).getlength(text) + 16
+        d.rounded_rectangle([x, ly + 1, x + w, ly + 27], radius=8, fill=colour)
+        d.text((x + w / 2, ly + 14), text, font=load_font(20), fill=(255, 255, 255), anchor="mm")
+        x += w + 12
+    note = f"开放 {len([p for p in m['pos'] if p not in closed])} 处，今晚缩圈 {len(closing)} 处"
+    d.text((MARGIN, ly + 48), note, font=small, fill=MUTED)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def render_state(state: dict[str, Any]) -> bytes:
+    """The renderer the kernel calls for ``Picture(..., "map")``."""
+    return render_map_png(state)
