@@ -198,11 +198,11 @@ def early_reveal(state: m.JSON) -> str:
     reveal is the same every time it is computed."""
     if state.get("result") or state.get("phase") == "auction" or not state.get("mapping"):
         return ""
-    import random
     from datetime import datetime, timezone
+    from random import Random
     from zoneinfo import ZoneInfo
 
-    ctx = Ctx(now=datetime(2000, 1, 1, tzinfo=timezone.utc), rng=random.Random(f"reveal:{state['day']}"),
+    ctx = Ctx(now=datetime(2000, 1, 1, tzinfo=timezone.utc), rng=Random(f"reveal:{state['day']}"),
               seq=0, tz=ZoneInfo("UTC"), settings={})
     rank = ranking(state, points(state, 0, [], ctx))
     return "\n".join(["【囚犯游戏】提前结束，没有阵营胜负；积分按结束时计算。", *reveal_lines(state, rank),
