@@ -43,6 +43,7 @@ from .settings import KERNEL_SETTINGS, deep_merge
 from .leases import leases
 from .runtime import (
     NotOwner,
+    alt_of,
     Origin,
     Txn,
     claim_delivery,
@@ -485,6 +486,7 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
             return
         if p is None or joined is None:
             return
+        txn.joiner[p.seat] = uid
         effects = joined(txn.game.state, chat, p.seat)
         await txn.apply_effects(list(effects), txn.game.last_seq, Origin(uid, "kernel"), now)
         await txn.audit(uid, "joined", f"{chat}：{who}", at=now)
@@ -688,6 +690,48 @@ async def profile(call: Call) -> None:
         shown = "，".join(f"{f.label}：{data.get(f.key, '未填')}" for f in kind.profile_fields)
         head = "已保存。" if pairs else ""
         await txn.say("reply", f"{head}你的报名资料（{p.seat}号「{p.alias}」）：{shown}。", call.origin)
+
+    await in_game(gid, _superusers(), work)
+
+
+@kernel_command(("小号",), "/小号 <QQ号>（/小号 无 取消）", "私聊：登记一个小号，用它进审讯房间群（只有主持看得到）", where="private")
+async def alt_account(call: Call) -> None:
+    if call.in_group:
+        raise Rejected("小号请私聊我登记：/小号 <QQ号>（写在群里会暴露，建议换一个小号）。")
+    gid = _need_game(call, _game_for(call))
+    kind = _kind_of(gid)
+    if kind is None or not kind.extra.get("alt_accounts"):
+        raise Rejected(f"{kind.title if kind else '这个游戏'}不需要小号。")
+    qq = call.rest.strip()
+    if qq == call.origin.self_id:
+        raise Rejected("那是机器人自己的 QQ 号，请写你的小号。")
+    if qq != "无" and not (qq.isdigit() and len(qq) <= 12):
+        raise Rejected("请写小号的 QQ 号（数字）：/小号 123456789；取消写 /小号 无。")
+
+    async def work(txn: Txn) -> None:
+        p = next((q for q in txn.players if q.user_id == call.origin.user_id), None)
+        if p is None:
+            raise Rejected("请先用报名时的 QQ 报名，再登记小号。")
+        if qq == p.user_id:
+            raise Rejected("这就是你报名用的 QQ，请写另一个号。")
+        if qq != "无" and (txn.is_host(qq) or any(qq in (q.user_id, alt_of(q)) for q in txn.players if q.id != p.id)):
+            raise Rejected("这个 QQ 号已被本局其他人使用，请换一个。")
+        hook = getattr(txn.kind.engine, "may_change_alt", None)
+        why = hook(txn.game.state) if hook and txn.game.state is not None else None
+        if why:
+            raise Rejected(why)
+        data = dict(p.profile or {})
+        if qq == "无":
+            data.pop("alt", None)
+        else:
+            data["alt"] = qq
+        p.profile = data
+        await p.save()
+        txn.refresh_directory = True
+        await txn.audit(p.user_id, "alt", f"{p.seat}号 {p.alias}：{qq}", at=call.now)
+        await txn.say("hosts", f"【小号】{p.seat}号「{p.alias}」" + ("取消了小号。" if qq == "无" else f"登记小号 {qq}。"), None)
+        tail = "已取消小号。" if qq == "无" else f"已登记小号 {qq}：审讯房间群认你的报名 QQ 和这个小号，名片只显示看守或囚犯。只有主持知道。"
+        await txn.say("reply", tail, call.origin)
 
     await in_game(gid, _superusers(), work)
 

@@ -62,6 +62,11 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def alt_of(p: Player) -> str | None:
+    """A player's registered 小号 (second QQ account), if any."""
+    return (p.profile or {}).get("alt")
+
+
 # ---- arrival order ---------------------------------------------------------
 
 _tickets = itertools.count(1)
@@ -168,7 +173,8 @@ class Directory:
         for c in await Chat.filter(game_id=g.id):
             self.group_game[c.group_id] = g.id
             self.chat_label[c.group_id] = c.label
-        users = {p.user_id for p in await Player.filter(game_id=g.id)}
+        roster = list(await Player.filter(game_id=g.id))
+        users = {p.user_id for p in roster} | {alt_of(p) for p in roster if alt_of(p)}
         users |= {h.user_id for h in await Host.filter(game_id=g.id)}
         self.members[g.id] = users
 
@@ -369,6 +375,7 @@ class Txn:
     changed_timers: list[Timer] = field(default_factory=list)
     refresh_directory: bool = False
     _contacts: dict[str, str] | None = None
+    joiner: dict[int, str] = field(default_factory=dict)  # seat -> the account that just joined a group
 
     @classmethod
     async def open(cls, game_id: int, superusers: set[str]) -> "Txn":
@@ -386,7 +393,10 @@ class Txn:
         return Roster([Entry(p.seat, p.alias, p.user_id, p.alive) for p in self.players])
 
     def player_of(self, user_id: str) -> Player | None:
-        return next((p for p in self.players if p.user_id == user_id), None)
+        """The player using this QQ account: the sign-up account or their
+        registered 小号 (a second account, e.g. for prison's room groups)."""
+        hit = next((p for p in self.players if p.user_id == user_id), None)
+        return hit or next((p for p in self.players if alt_of(p) == user_id), None)
 
     def seat(self, seat: int) -> Player:
         p = next((p for p in self.players if p.seat == seat), None)
@@ -605,10 +615,13 @@ class Txn:
         elif e.action == "set_card":
             assert e.seat is not None
             action = "set_group_card"
-            params = {"group_id": int(group), "user_id": int(self.seat(e.seat).user_id), "card": e.card}
+            who = self.joiner.get(e.seat) or self.seat(e.seat).user_id  # the account that just joined
+            params = {"group_id": int(group), "user_id": int(who), "card": e.card}
         elif e.action == "kick":
             assert e.seat is not None
-            await self.kick(group, self.seat(e.seat).user_id, now)
+            p = self.seat(e.seat)
+            for account in filter(None, (p.user_id, alt_of(p))):  # the 小号 too
+                await self.kick(group, account, now)
             return
         else:  # pragma: no cover - a programming error in an engine
             raise TypeError(f"unknown group action {e.action!r}")

@@ -39,5 +39,6 @@ KIND = register_game(
             ProfileField("nickname", "昵称"),
             ProfileField("contact", "联系方式"),
         ),
+        extra={"alt_accounts": True},  # /小号: a throwaway QQ for the room groups (12.4)
     )
 )

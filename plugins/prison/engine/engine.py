@@ -140,6 +140,12 @@ class PrisonEngine:
         """Kernel hook: a player joined one of the game's groups (sets room cards)."""
         return rules_night.joined(state, chat, seat)
 
+    def may_change_alt(self, state: m.JSON) -> str | None:
+        """Kernel hook for /小号: changeable between nights, not during one."""
+        if state.get("phase") == "night":
+            return "审讯进行中不能更换小号，请在白天或选房时再登记。"
+        return None
+
     def reveal(self, state: m.JSON) -> str:
         """Kernel hook: a host ended the game early with /结束 — identities, mapping, points."""
         return rules_end.early_reveal(state)
