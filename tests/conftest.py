@@ -82,7 +82,7 @@ async def harness(nonebug_init: None):
     from harness import Harness
 
     from plugins.kernel.models import Game, Outbox
-    from plugins.kernel.runtime import directory
+    from plugins.kernel.directory import directory
 
     await Outbox.filter(status="pending").update(status="sent")
     await Game.filter(status__in=("signup", "running", "paused")).update(status="ended", live_group=None)

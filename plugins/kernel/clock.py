@@ -4,6 +4,7 @@ game's zone; engines turn them into aware datetimes from ``ctx.now``."""
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta, timezone
+from typing import Any
 from zoneinfo import ZoneInfo
 
 DEFAULT_TZ = "Asia/Shanghai"
@@ -39,3 +40,8 @@ def fmt_local(at: datetime, tz: ZoneInfo) -> str:
     """'11月30日 21:00' in the game's zone."""
     local = at.astimezone(tz)
     return f"{local.month}月{local.day}日 {local:%H:%M}"
+
+
+def game_tz(game: Any) -> ZoneInfo:
+    """The game's clock zone (set at /创建, changed with /配置)."""
+    return ZoneInfo(game.settings.get("timezone", "Asia/Shanghai"))

@@ -16,7 +16,7 @@ from . import cards as cardmath
 from .config import Config
 from .models import Audit, Card, CommandLog, Game, Host, Player
 from .registry import get_kind
-from .runtime import game_tz
+from .clock import game_tz
 
 
 def _safe(name: str) -> str:

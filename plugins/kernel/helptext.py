@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .commands import CommandSpec
+from .commands.table import KERNEL
+from .contract import CommandSpec
 from .registry import GameKind, kinds
 
 
@@ -19,8 +20,6 @@ def _fits(spec: CommandSpec, in_group: bool, is_host: bool, is_player: bool) -> 
 
 
 def help_text(kind: GameKind | None, *, in_group: bool, is_host: bool, is_player: bool, is_admin: bool) -> str:
-    from .handlers import KERNEL
-
     seen: set[str] = set()
     kernel_lines = []
     for spec in (k.spec for k in KERNEL.values()):

@@ -10,6 +10,7 @@ after ``send_pause_after`` failures in a row.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta, timezone
@@ -104,8 +105,6 @@ async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int 
                       now: datetime | None = None, once: bool = False) -> None:
     """Queue a OneBot API call (group management), paced and retried like a
     message; ``once``: a best effort, not retried and not reported (e.g. a recall)."""
-    import json
-
     now = now or utcnow()
     call = {"action": action, "params": params} | ({"once": True} if once else {})
     await Outbox.create(

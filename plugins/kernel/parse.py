@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .commands import CommandSpec
-from .engine import Rejected
+from .contract import CommandSpec
+from .contract import Rejected
 from .roster import Roster
 
 

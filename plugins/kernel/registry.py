@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .commands import CommandSpec
-from .engine import Engine
+from .contract import CommandSpec
+from .contract import Engine
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .clean import alias_key, fold_alias
-from .engine import Rejected
+from .contract import Rejected
 
 MAX_ALIAS = 16
 

@@ -15,7 +15,8 @@ from harness import texts
 from helpers_league import plain_sheet
 
 from plugins.kernel.models import Game, Outbox, Timer
-from plugins.kernel.runtime import fire_timer, utcnow
+from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.order import utcnow
 
 
 def _zone_at_noon() -> str:

@@ -13,7 +13,8 @@ from harness import texts
 from mafia88_helpers import essay
 
 from plugins.kernel.models import Game, Player, Timer
-from plugins.kernel.runtime import fire_timer, utcnow
+from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.order import utcnow
 
 HOST = "1"
 SURVIVORS = [84, 70, 56, 42, 29, 19, 11, 5, 1]  # §十

@@ -18,7 +18,8 @@ from pathlib import Path
 from harness import joined_payload, private_payload, request_payload, texts
 
 from plugins.kernel.models import Card, Game, Player, Timer
-from plugins.kernel.runtime import fire_timer, utcnow
+from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.order import utcnow
 
 HOST = "1"
 ALIASES = ["青龙", "白虎", "朱雀", "玄武", "麒麟", "凤凰", "貔貅", "饕餮", "穷奇", "梼杌", "混沌", "白泽"]

@@ -10,7 +10,8 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from loguru import logger
 
-from plugins.kernel import handlers
+from plugins.kernel.commands.table import KERNEL
+from plugins.kernel.routing import router
 from plugins.kernel.models import Audit, Card, Chat, CommandLog, Game, Host, Player, Timer
 from plugins.kernel.registry import get_kind
 
@@ -32,7 +33,7 @@ def _words(kind_key: str) -> list[str]:
     kind = get_kind(kind_key)
     assert kind is not None
     words = {w for spec in kind.commands for w in spec.words}
-    words |= set(handlers.KERNEL)
+    words |= set(KERNEL)
     return sorted(words)
 
 
@@ -97,13 +98,13 @@ async def test_fuzz_every_command(harness, monkeypatch, title, key):
     errors: list[str] = []
     sink = logger.add(lambda m: errors.append(str(m)), level="ERROR")
     refusals: list[str] = []
-    real_refused = handlers.refused
+    real_refused = router.refused
 
     async def spy(origin, exc, game_id):
         refusals.append(str(exc))
         await real_refused(origin, exc, game_id)
 
-    monkeypatch.setattr(handlers, "refused", spy)
+    monkeypatch.setattr(router, "refused", spy)
     started = (await Game.get(id=gid)).status == "running"
     assert started or key == "league", "the fuzzed game should be running"
     counts = {"refused": 0, "answered": 0}

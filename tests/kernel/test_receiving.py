@@ -7,7 +7,7 @@ from harness import group_payload, texts
 from nonebot.adapters.onebot.v11 import Adapter
 from nonebot.message import handle_event
 
-from plugins.kernel import handlers
+from plugins.kernel.routing import events
 from plugins.kernel.models import CommandLog, Game
 
 
@@ -36,7 +36,7 @@ async def test_redelivery_after_restart_is_still_ignored(harness):
     g = await _started(h, 3)
     payload = group_payload(h.bot.self_id, h.group_id, "20001", "/票 1", message_id=777002)
     await h.event(payload)
-    handlers._SEEN.clear()  # as after a restart
+    events._SEEN.clear()  # as after a restart
     assert await h.event(dict(payload)) == []
     assert await CommandLog.filter(game_id=g.id, name="vote").count() == 1
 

@@ -8,10 +8,12 @@ import pytest
 from demo_game.engine import DemoEngine
 from harness import texts
 
-from plugins.kernel import runtime
-from plugins.kernel.engine import Outcome, Say
+from plugins.kernel import timers
+from plugins.kernel.contract import Outcome, Say
 from plugins.kernel.models import Audit, CommandLog, Game, Timer
-from plugins.kernel.runtime import DEADLINE_BACKOFF, fire_timer, utcnow
+from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.order import utcnow
+from plugins.kernel.timers import DEADLINE_BACKOFF
 
 
 class _Broken:
@@ -42,8 +44,8 @@ async def _started(h):
 async def test_failing_effect_is_rolled_back_retried_then_parked_and_hosts_told(harness, broken_effect):
     h = harness
     retries: list = []
-    old_retry = runtime._retry
-    runtime._retry = lambda tid, at: retries.append((tid, at))
+    old_retry = timers.retry
+    timers.retry = lambda tid, at: retries.append((tid, at))
     try:
         g, t = await _started(h)
         seq = (await Game.get(id=g.id)).last_seq
@@ -56,7 +58,7 @@ async def test_failing_effect_is_rolled_back_retried_then_parked_and_hosts_told(
         gaps = [(at - utcnow()).total_seconds() for _, at in retries]
         assert gaps == sorted(gaps)
     finally:
-        runtime._retry = old_retry
+        timers.retry = old_retry
     row = await Timer.get(id=t.id)
     assert row.status == "stuck" and "_Broken" in (row.last_error or "")
     game = await Game.get(id=g.id)

@@ -9,7 +9,8 @@ from nonebot_plugin_apscheduler import scheduler
 
 from plugins.kernel import rearm_all
 from plugins.kernel.models import CommandLog, Game, Timer
-from plugins.kernel.runtime import fire_timer, utcnow
+from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.order import utcnow
 
 
 async def _started(h):

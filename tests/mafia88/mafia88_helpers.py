@@ -10,7 +10,7 @@ import random
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from plugins.kernel.engine import (
+from plugins.kernel.contract import (
     Actor,
     CancelTimer,
     Command,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mafia88_helpers import Game
 
-from plugins.kernel.engine import Finish, Say
+from plugins.kernel.contract import Finish, Say
 from plugins.mafia88.engine.model import row
 
 # Who dies first: non-posting whites (keeping two 游侠 for the end), black

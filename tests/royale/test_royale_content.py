@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from plugins.kernel.engine import Rejected
+from plugins.kernel.contract import Rejected
 from plugins.royale.engine import ENGINE
 from plugins.royale.engine.content import Catalog, defaults
 from plugins.royale.engine.rules_cycle import roll_weather

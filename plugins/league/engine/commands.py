@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plugins.kernel.commands import ArgSpec, CommandSpec
+from plugins.kernel.contract import ArgSpec, CommandSpec
 
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(("签到",), "checkin", where="group", who="player",

@@ -6,7 +6,7 @@ import copy
 import pickle
 from typing import Any
 
-from plugins.kernel.engine import (KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Eliminate, Outcome,
+from plugins.kernel.contract import (KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Eliminate, Outcome,
                                    Picture, Rejected, Restore, Say, Seat)
 
 from . import rules_admin, rules_day, rules_games

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from plugins.kernel.engine import Actor, Ctx, Eliminate, Finish, Rejected, Restore, Say, SetPhase
+from plugins.kernel.contract import Actor, Ctx, Eliminate, Finish, Rejected, Restore, Say, SetPhase
 
 from .model import ACTIVE, chat_to, fmt, fmt_total, name
 from .standings import award_blocked, live_violations, rows

@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from plugins.kernel.clock import fmt_local, parse_hhmm
-from plugins.kernel.engine import Actor, Ctx, Eliminate, Rejected, Say, SetPhase, SetTimer
+from plugins.kernel.contract import Actor, Ctx, Eliminate, Rejected, Say, SetPhase, SetTimer
 
 from .model import ACTIVE, current_day, lineup_group, name, per_group, round_cfg
 from .rules_admin import add_violation, audit

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.engine import Actor, Ctx, Rejected, Say
+from plugins.kernel.contract import Actor, Ctx, Rejected, Say
 
 from . import sheet as sheetmod
 from .model import chat_to, fmt_total, name

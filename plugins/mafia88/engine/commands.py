@@ -1,8 +1,8 @@
-"""The chat commands of the 88-player game (the kernel builds matchers)."""
+"""The chat commands of the 88-player game (the kernel's router dispatches them)."""
 
 from __future__ import annotations
 
-from plugins.kernel.commands import ArgSpec, CommandSpec
+from plugins.kernel.contract import ArgSpec, CommandSpec
 
 COMMANDS: tuple[CommandSpec, ...] = (
     # players

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from plugins.kernel.engine import KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Outcome, Rejected, Say, Seat
+from plugins.kernel.contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Outcome, Rejected, Say, Seat
 
 from . import content, rules_host, rules_posts, rules_reports, rules_start, rules_votes
 from .model import FACTION_NAME, State, alive, iso, name, role, rnd, row, when
@@ -41,7 +41,7 @@ class Mafia88Engine:
             raise Rejected("只有哨子可以用这个命令。")
         if n in PLAYER_ONLY and (actor.seat is None or str(actor.seat) not in state["players"]):
             if n == "text":
-                from plugins.kernel.engine import Ignored
+                from plugins.kernel.contract import Ignored
 
                 raise Ignored()
             raise Rejected("你不是本局玩家。")

@@ -128,7 +128,7 @@ def new_round(r: int) -> dict[str, Any]:
 
 def mark_out(state: State, seat: int, cause: str, reason: str, effects: list, post: int | None = None) -> bool:
     """Put a living player out once (nobody dies twice). Returns True if applied."""
-    from plugins.kernel.engine import Eliminate
+    from plugins.kernel.contract import Eliminate
 
     p = state["players"][str(seat)]
     if not p["alive"]:
@@ -143,7 +143,7 @@ def mark_out(state: State, seat: int, cause: str, reason: str, effects: list, po
 
 
 def bring_back(state: State, seat: int, reason: str, effects: list) -> bool:
-    from plugins.kernel.engine import Restore
+    from plugins.kernel.contract import Restore
 
     p = state["players"][str(seat)]
     if p["alive"]:

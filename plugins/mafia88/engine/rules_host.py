@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from plugins.kernel.engine import Ctx, Rejected, Say
+from plugins.kernel.contract import Ctx, Rejected, Say
 
 from .content import row_errors
 from .model import State, bring_back, dt, mark_out, name, player, rnd, row, tz

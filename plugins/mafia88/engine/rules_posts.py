@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 from plugins.kernel.clock import on_day
-from plugins.kernel.engine import Actor, Ctx, Ignored, Rejected, Say, SetTimer
+from plugins.kernel.contract import Actor, Ctx, Ignored, Rejected, Say, SetTimer
 from plugins.kernel.textcheck import measure
 
 from .model import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from plugins.kernel.engine import Actor, Ctx, Rejected, Say
+from plugins.kernel.contract import Actor, Ctx, Rejected, Say
 from plugins.kernel.textcheck import measure
 
 from .model import State, iso, name, player, rnd, when

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from plugins.kernel.clock import next_at
-from plugins.kernel.engine import CancelTimer, Ctx, Finish, Outcome, Say, SetPhase, SetTimer
+from plugins.kernel.contract import CancelTimer, Ctx, Finish, Outcome, Say, SetPhase, SetTimer
 
 from .model import FACTION_NAME, State, alive, iso, name, new_round, rnd, role, row, tz, when
 from .resolution import RESULT_STEPS, run

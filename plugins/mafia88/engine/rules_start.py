@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plugins.kernel.engine import Ctx, Outcome, Rejected, Say, Seat
+from plugins.kernel.contract import Ctx, Outcome, Rejected, Say, Seat
 
 from . import content
 from .model import FACTION_NAME, new_round, role

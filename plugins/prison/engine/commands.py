@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plugins.kernel.commands import ArgSpec, CommandSpec
+from plugins.kernel.contract import ArgSpec, CommandSpec
 
 P = ArgSpec("seat", "player")
 

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from plugins.kernel.clock import fmt_local, next_at
-from plugins.kernel.engine import Ctx, Eliminate, Rejected, SetPhase
+from plugins.kernel.contract import Ctx, Eliminate, Rejected, SetPhase
 
 from . import model as m
 

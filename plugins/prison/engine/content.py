@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from plugins.kernel.clock import parse_hhmm
-from plugins.kernel.engine import Rejected
+from plugins.kernel.contract import Rejected
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 DEFAULT_VARIANT = "sample12"

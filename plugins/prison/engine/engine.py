@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from plugins.kernel.engine import (
+from plugins.kernel.contract import (
     KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ctx, Ignored, Outcome, Rejected, Say, Seat,
 )
 

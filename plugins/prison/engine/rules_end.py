@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from plugins.kernel.engine import Ctx, Eliminate, Finish
+from plugins.kernel.contract import Ctx, Eliminate, Finish
 
 from . import model as m
 from . import texts as t

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from plugins.kernel.clock import parse_hhmm
-from plugins.kernel.engine import Rejected
+from plugins.kernel.contract import Rejected
 from plugins.kernel.settings import deep_merge
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.engine import (
+from plugins.kernel.contract import (
     KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ctx, Effect, Finish, Ignored, Outcome,
     Picture, Rejected, Restore, Say, Seat,
 )

@@ -14,7 +14,7 @@ import math
 import random
 from typing import Any, Callable
 
-from plugins.kernel.engine import Effect, Rejected, Say
+from plugins.kernel.contract import Effect, Rejected, Say
 
 from . import texts as T
 from .content import GRADES, Catalog

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.engine import Rejected
+from plugins.kernel.contract import Rejected
 
 from . import texts as T
 from .content import Catalog, place_key

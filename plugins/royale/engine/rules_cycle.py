@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from plugins.kernel.clock import next_at, parse_hhmm
-from plugins.kernel.engine import Ctx, Effect, GiveCard, Outcome, Picture, Say, Seat, SetPhase
+from plugins.kernel.contract import Ctx, Effect, GiveCard, Outcome, Picture, Say, Seat, SetPhase
 
 from . import texts as T
 from .content import GRADES, Catalog

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from plugins.kernel.engine import Effect, Eliminate, Finish, Say
+from plugins.kernel.contract import Effect, Eliminate, Finish, Say
 
 from . import texts as T
 from .model import CAUSE_ATTACK, Item, Player, State, alive, drop_all, player, seats

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from plugins.kernel.engine import Actor, Ctx, Effect, Ignored, Picture, Rejected, Say
+from plugins.kernel.contract import Actor, Ctx, Effect, Ignored, Picture, Rejected, Say
 
 from . import events as EV
 from . import texts as T

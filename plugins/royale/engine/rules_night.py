@@ -11,7 +11,7 @@ import math
 from datetime import datetime
 from typing import Any, Callable
 
-from plugins.kernel.engine import Ctx, Effect, Rejected, Say
+from plugins.kernel.contract import Ctx, Effect, Rejected, Say
 
 from . import texts as T
 from .content import GRADES, GREEN_ARMOUR, GREEN_WEAPON, Catalog

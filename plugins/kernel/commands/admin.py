@@ -1,0 +1,57 @@
+"""Kernel commands for the records: the audit log and the export."""
+
+from __future__ import annotations
+
+from ..clock import game_tz
+from ..contract import Rejected
+from ..export import export_game
+from ..models import Audit, Game, Host
+from .table import Call, _game_for, _need_game, _superusers, kernel_command
+
+
+async def _hosted_game(call: Call) -> int:
+    """The game a host's /日志 or /导出 is about: the live one, else the most
+    recent one of this group (in a group) or that this host ran (in private) —
+    the tables are complete only after the end."""
+    found = _game_for(call)
+    uid = call.origin.user_id
+    if isinstance(found, int):
+        gid = found
+    elif call.in_group:
+        last = await Game.filter(group_id=call.origin.group_id).order_by("-id").first()
+        if last is None:
+            raise Rejected("本群还没有开过游戏。")
+        gid = last.id
+    elif isinstance(found, list):
+        gid = _need_game(call, found)
+    else:
+        hosted = await Host.filter(user_id=uid).order_by("-game_id").first()
+        if hosted is None:
+            raise Rejected("你没有主持过游戏。")
+        gid = hosted.game_id  # type: ignore[attr-defined]
+    if uid not in _superusers() and not await Host.exists(game_id=gid, user_id=uid):
+        raise Rejected("只有主持可以这样做。")
+    return gid
+
+
+@kernel_command(("日志",), "/日志 [条数]", "主持，私聊：查看操作日志", who="host", where="private")
+async def audit_log(call: Call) -> None:
+    if call.in_group:
+        raise Rejected("日志可能含私密信息，请私聊我发送 /日志。")
+    n = int(call.rest.strip()) if call.rest.strip().isdigit() else 20
+    gid = await _hosted_game(call)
+    g = await Game.get(id=gid)
+    tz = game_tz(g)
+    rows = list(reversed(await Audit.filter(game_id=gid).order_by("-id").limit(min(n, 200))))
+    lines = [f"最近 {len(rows)} 条日志："] + [
+        f"{r.at.astimezone(tz):%m-%d %H:%M:%S} {r.actor or '-'} {r.action} {r.detail}" for r in rows
+    ]
+    await call.say("\n".join(lines), gid)
+
+
+@kernel_command(("导出",), "/导出", "主持：把本局的表导出为 CSV 和 XLSX", who="host")
+async def export(call: Call) -> None:
+    gid = await _hosted_game(call)
+    folder = await export_game(gid, call.now)
+    await call.say(f"已导出到机器人所在电脑的 {folder}（每张表一个 CSV，另有一个合并的 XLSX）。", gid)
+

@@ -1,0 +1,91 @@
+"""Kernel commands of discipline: cards (3 blue = 1 yellow, 3 yellow = 1 red,
+red = out), the card record, putting a player out and back."""
+
+from __future__ import annotations
+
+from .. import cards as cardmath
+from ..contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Rejected
+from ..models import Card, Player
+from ..roster import Entry, Roster
+from ..txn import Txn
+from .table import Call, _game_for, _host_txn, _need_game, kernel_command
+
+
+async def _card(call: Call, color: str) -> None:
+    parts = call.rest.strip().split(maxsplit=1)
+    word = cardmath.COLORS[color]
+    if len(parts) < 2:
+        raise Rejected(f"请写玩家和理由：/{word} <玩家> <理由>")
+
+    async def work(txn: Txn) -> None:
+        if txn.game.status == "signup":
+            raise Rejected("游戏还没开始，不能判罚。")
+        seat = txn.roster.resolve(parts[0]).seat
+        if await txn.give_card(seat, color, parts[1], call.origin.user_id, call.now):
+            actor = Actor(call.origin.user_id, None, True, call.origin.private)
+            await txn.send_off(seat, parts[1], call.origin, actor, call.now)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("蓝牌",), "/蓝牌 <玩家> <理由>", "主持：判蓝牌（3 蓝 = 1 黄）", who="host")
+async def blue(call: Call) -> None:
+    await _card(call, "blue")
+
+
+@kernel_command(("黄牌",), "/黄牌 <玩家> <理由>", "主持：判黄牌（3 黄 = 1 红）", who="host")
+async def yellow(call: Call) -> None:
+    await _card(call, "yellow")
+
+
+@kernel_command(("红牌",), "/红牌 <玩家> <理由>", "主持：判红牌（罚下）", who="host")
+async def red(call: Call) -> None:
+    await _card(call, "red")
+
+
+@kernel_command(("牌",), "/牌 <玩家>", "查看玩家的判罚记录")
+async def card_record(call: Call) -> None:
+    gid = _need_game(call, _game_for(call))
+    if not call.rest.strip():
+        raise Rejected("请写玩家：/牌 <玩家>")
+    players = await Player.filter(game_id=gid).order_by("seat")
+    entry = Roster([Entry(p.seat, p.alias, p.user_id, p.alive) for p in players]).resolve(call.rest.strip().split()[0])
+    cards = await Card.filter(game_id=gid, seat=entry.seat).order_by("id")
+    t = cardmath.tally([c.color for c in cards])
+    lines = [f"{entry.seat}号 {entry.alias}：{t.describe()}"]
+    lines += [f"· {cardmath.COLORS[c.color]}：{c.reason}" for c in cards]
+    await call.say("\n".join(lines), gid)
+
+
+async def _put(call: Call, name: str) -> None:
+    parts = call.rest.strip().split(maxsplit=1)
+    verb = "出局" if name == KERNEL_OUT else "回场"
+    if len(parts) < 2:
+        raise Rejected(f"请写玩家和理由：/{verb} <玩家> <理由>")
+
+    async def work(txn: Txn) -> None:
+        if txn.game.status not in ("running", "paused"):
+            raise Rejected("游戏不在进行中。")
+        seat = txn.roster.resolve(parts[0]).seat
+        p = txn.seat(seat)
+        if name == KERNEL_OUT and not p.alive:
+            raise Rejected(f"{seat}号 {p.alias} 已经出局了。")
+        if name == KERNEL_BACK and p.alive:
+            raise Rejected(f"{seat}号 {p.alias} 本来就在场上。")
+        actor = Actor(call.origin.user_id, None, True, call.origin.private)
+        await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(name, {"seat": seat, "reason": parts[1]}))
+        await txn.audit(call.origin.user_id, name, f"{seat}号 {p.alias}：{parts[1]}", at=call.now)
+        await txn.say("reply", f"已判 {seat}号「{p.alias}」{verb}：{parts[1]}。", call.origin)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("出局",), "/出局 <玩家> <理由>", "主持：判玩家出局", who="host")
+async def put_out(call: Call) -> None:
+    await _put(call, KERNEL_OUT)
+
+
+@kernel_command(("回场",), "/回场 <玩家> <理由>", "主持：让出局的玩家回到场上", who="host")
+async def put_back(call: Call) -> None:
+    await _put(call, KERNEL_BACK)
+

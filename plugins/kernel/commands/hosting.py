@@ -1,0 +1,267 @@
+"""Kernel commands for hosts: start, co-hosts, phases and deadlines, end,
+settings, announcements and linked groups."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from datetime import timedelta
+
+from ..clock import fmt_local
+from ..contract import PHASE_TIMER, Rejected
+from ..directory import directory
+from ..models import Chat, Host, Timer
+from ..outbox import enqueue
+from ..settings import KERNEL_SETTINGS, deep_merge
+from ..txn import Txn
+from .table import Call, _host_txn, kernel_command
+
+
+@kernel_command(("开始",), "/开始", "主持：开始游戏（发身份等）", who="host", where="group")
+async def start(call: Call) -> None:
+    async def work(txn: Txn) -> None:
+        g, kind = txn.game, txn.kind
+        if g.status != "signup":
+            raise Rejected("游戏已经开始了。")
+        if len(txn.players) < kind.min_players:
+            raise Rejected(f"人数不足：{kind.title}至少需要 {kind.min_players} 人，现在 {len(txn.players)} 人。")
+        await txn.step("start", origin=call.origin, now=call.now)
+        if g.status == "signup":
+            g.status = "running"
+        g.started_at = call.now
+        await g.save()
+        await txn.audit(call.origin.user_id, "start", f"{len(txn.players)} 人", at=call.now)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("加主持",), "/加主持 @某人", "主持：添加副主持", who="host")
+async def add_host(call: Call) -> None:
+    target = call.rest.strip()
+    if not (target.startswith("@") and target[1:].isdigit()):
+        raise Rejected("请 @ 要添加的人：/加主持 @某人")
+    uid = target[1:]
+
+    async def work(txn: Txn) -> None:
+        if uid in txn.hosts:
+            raise Rejected("对方已经是主持了。")
+        if txn.player_of(uid):
+            raise Rejected("对方是本局玩家，不能同时当主持。")
+        await Host.create(game_id=txn.game.id, user_id=uid, added_by=call.origin.user_id)
+        await txn.audit(call.origin.user_id, "add_host", uid, at=call.now)
+        await txn.say("reply", "已添加副主持。", call.origin)
+        txn.refresh_directory = True
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("推进",), "/推进", "主持：立即结束当前阶段", who="host")
+async def advance(call: Call) -> None:
+    async def work(txn: Txn) -> None:
+        if txn.game.status != "running":
+            raise Rejected("游戏不在进行中（暂停时请先 /继续）。")
+        await txn.cancel_timer(PHASE_TIMER)
+        await txn.audit(call.origin.user_id, "advance", txn.game.phase_label or "", at=call.now)
+        await txn.say("group", f"主持结束了当前阶段：{txn.game.phase_label or ''}。", None)
+        await txn.step("deadline", origin=call.origin, now=call.now, key=PHASE_TIMER)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("延时",), "/延时 <分钟>", "主持：当前阶段延后 N 分钟（负数为提前）", who="host")
+async def extend(call: Call) -> None:
+    try:
+        minutes = int(call.rest.strip())
+    except ValueError:
+        raise Rejected("请写分钟数：/延时 10") from None
+
+    async def work(txn: Txn) -> None:
+        stuck = list(await Timer.filter(game_id=txn.game.id, status="stuck"))
+        if stuck:  # a deadline whose work failed: try it again in N minutes
+            if minutes <= 0:
+                raise Rejected("出错停下的截止要往后延：/延时 <正数分钟>，或用 /推进 立即重试。")
+            for t in stuck:
+                t.status, t.attempts, t.ends_at = "armed", 0, call.now + timedelta(minutes=minutes)
+                await t.save()
+                txn.changed_timers.append(t)
+            await txn.audit(call.origin.user_id, "extend", f"出错的截止 {minutes} 分钟后重试", at=call.now)
+            await txn.say("reply", f"好的，{minutes} 分钟后（{fmt_local(stuck[0].ends_at, txn.tz)}）重新处理这一步。", call.origin)
+            return
+        timers = [t for t in await txn.timers() if t.key == PHASE_TIMER]
+        if not timers:
+            raise Rejected("当前阶段没有截止时间，无需延时。")
+        t = timers[0]
+        new = t.ends_at + timedelta(minutes=minutes)
+        if txn.game.status != "paused" and new <= call.now:
+            raise Rejected("调整后的截止时间已过，如要立即结束请用 /推进。")
+        if t.status == "paused":
+            t.remaining = max(0.0, (t.remaining or 0) + minutes * 60)
+            t.ends_at = new
+            await t.save()
+            txn.changed_timers.append(t)
+        else:
+            await txn.set_timer(PHASE_TIMER, new, call.now)
+        await txn.audit(call.origin.user_id, "extend", f"{minutes} 分钟", at=call.now)
+        await txn.say("group", f"主持将「{txn.game.phase_label}」的截止时间调整为 {fmt_local(new, txn.tz)}。", None)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("暂停",), "/暂停", "主持：暂停游戏（计时停止）", who="host")
+async def pause(call: Call) -> None:
+    async def work(txn: Txn) -> None:
+        if txn.game.status != "running":
+            raise Rejected("游戏不在进行中，无法暂停。")
+        for t in await txn.timers():
+            t.status, t.remaining = "paused", max(0.0, (t.ends_at - call.now).total_seconds())
+            await t.save()
+            txn.changed_timers.append(t)
+        txn.game.status = "paused"
+        await txn.game.save()
+        await txn.audit(call.origin.user_id, "pause", "", at=call.now)
+        await txn.say("group", "游戏已暂停，计时停止。主持发送 /继续 后恢复。", None)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("继续",), "/继续", "主持：恢复暂停的游戏", who="host")
+async def resume(call: Call) -> None:
+    async def work(txn: Txn) -> None:
+        if txn.game.status != "paused":
+            raise Rejected("游戏没有暂停。")
+        txn.game.status = "running"
+        await txn.game.save()
+        phase_end = None
+        for t in await txn.timers():
+            t.status = "armed"
+            t.ends_at = call.now + timedelta(seconds=t.remaining or 0)
+            t.remaining = None
+            await t.save()
+            txn.changed_timers.append(t)
+            if t.key == PHASE_TIMER:
+                phase_end = t.ends_at
+        await txn.audit(call.origin.user_id, "resume", "", at=call.now)
+        tail = f"，本阶段截止 {fmt_local(phase_end, txn.tz)}" if phase_end else ""
+        await txn.say("group", f"游戏继续{tail}。", None)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("结束",), "/结束 [理由]", "主持：结束游戏", who="host")
+async def end(call: Call) -> None:
+    reason = call.rest.strip() or "主持结束了游戏"
+
+    async def work(txn: Txn) -> None:
+        if txn.game.status == "ended":
+            raise Rejected("这局游戏已经结束了。")
+        txn.game.end_reason = reason
+        reveal = getattr(txn.kind.engine, "reveal", None)
+        tail = reveal(txn.game.state) if reveal and txn.game.state is not None else ""
+        wipe = getattr(txn.kind.engine, "wipe", None)
+        if wipe and txn.game.state is not None:
+            txn.game.state = wipe(txn.game.state)
+        await txn.finish(f"【{txn.kind.title}】游戏结束：{reason}。", call.now)
+        if tail:
+            await txn.say("group", tail, None)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("配置",), "/配置 [TOML 文本]", "主持：查看或修改本局配置（开始前）", who="host")
+async def configure(call: Call) -> None:
+    text = call.rest.strip()
+
+    async def work(txn: Txn) -> None:
+        g = txn.game
+        if not text:
+            if call.in_group:
+                raise Rejected("配置里可能有私密设置（如暗号），请私聊我发送 /配置 查看。")
+            shown = json.dumps(g.settings, ensure_ascii=False, indent=1)
+            await txn.say("reply", f"本局配置：\n{shown}\n修改：/配置 后接 TOML 文本，只写要改的项。", call.origin)
+            return
+        try:
+            overrides = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise Rejected(f"配置格式有误（TOML）：{exc}") from None
+        live_ok = set(overrides) <= {"anon_speech", "anon_plain", "anon_pictures"}  # switches hosts may flip any time
+        if g.status == "ended" or (g.status != "signup" and not live_ok):
+            raise Rejected("游戏已开始，配置不能再改（匿名发言开关除外；游戏内的调整请用该游戏的主持命令）。")
+        kernel_keys = {k: overrides.pop(k, g.settings.get(k, default)) for k, default in KERNEL_SETTINGS.items()}
+        tz = kernel_keys.pop("timezone")
+        for k, v in kernel_keys.items():
+            if not isinstance(v, bool):
+                raise Rejected(f"{k} 只能是 true 或 false。")
+        merged = deep_merge({k: v for k, v in g.settings.items() if k not in KERNEL_SETTINGS}, overrides)
+        checked = txn.kind.engine.check_settings(merged)
+        try:
+            from zoneinfo import ZoneInfo
+
+            ZoneInfo(tz)
+        except Exception:  # noqa: BLE001
+            raise Rejected(f"时区「{tz}」无效，例如 Asia/Shanghai。") from None
+        g.settings = {**checked, **kernel_keys, "timezone": tz}
+        await g.save()
+        await txn.audit(call.origin.user_id, "configure", text[:500], at=call.now)
+        await txn.say("reply", "配置已更新。", call.origin)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("公告",), "/公告 [@全体] <内容>", "主持：在游戏群发公告（写 @全体 才会提醒全体成员）", who="host")
+async def announce(call: Call) -> None:
+    text = call.rest.strip()
+    at_all = text.startswith("@全体")
+    if at_all:
+        text = text.removeprefix("@全体成员").removeprefix("@全体").strip()
+    if not text:
+        raise Rejected("请写公告内容：/公告 [@全体] <内容>")
+
+    async def work(txn: Txn) -> None:
+        g = txn.game
+        await enqueue("group", g.group_id, f"【公告】{text}", game_id=g.id, self_id=g.self_id, at_all=at_all)
+        await txn.audit(call.origin.user_id, "announce", ("@全体 " if at_all else "") + text[:200], at=call.now)
+
+    await _host_txn(call, work)
+
+
+@kernel_command(("绑定群",), "/绑定群 <游戏群号> <标签>", "主持：在另一个群里发送，把这个群接到游戏上（联赛分组群、审讯房间）", who="host", where="group")
+async def link_chat(call: Call) -> None:
+    parts = call.rest.split()
+    if not call.in_group or len(parts) != 2 or not parts[0].isdigit():
+        raise Rejected("请在要接入的群里发送：/绑定群 <游戏群号> <标签>，例如 /绑定群 123456 A")
+    main, label = parts
+    here = call.origin.group_id or ""
+    await directory.ensure_group(main)
+    gid = directory.group_game.get(main)
+    if gid is None or main in directory.chat_label:
+        raise Rejected(f"群 {main} 现在没有游戏。")
+    if here in directory.group_game:
+        raise Rejected("这个群已经有游戏或已接到别的游戏上，不能再绑定。")
+    if len(label) > 16 or any(ch.isspace() for ch in label):
+        raise Rejected("标签最长 16 个字，不能有空格。")
+
+    async def work(txn: Txn) -> None:
+        if await Chat.exists(game_id=txn.game.id, label=label):
+            raise Rejected(f"标签「{label}」已经用过了，请换一个。")
+        await Chat.create(game_id=txn.game.id, group_id=here, label=label, linked_by=call.origin.user_id)
+        await txn.audit(call.origin.user_id, "link_chat", f"{here} = {label}", at=call.now)
+        await txn.say("reply", f"本群已接到群 {main} 的{txn.kind.title}，标签「{label}」。", call.origin)
+        txn.refresh_directory = True
+
+    await _host_txn(call, work, game_id=gid)
+
+
+@kernel_command(("解绑群",), "/解绑群", "主持：在接入的群里发送，解除绑定", who="host", where="group")
+async def unlink_chat(call: Call) -> None:
+    here = call.origin.group_id or ""
+    if here not in directory.chat_label:
+        raise Rejected("这个群没有绑定到游戏上。")
+
+    async def work(txn: Txn) -> None:
+        await Chat.filter(game_id=txn.game.id, group_id=here).delete()
+        await txn.audit(call.origin.user_id, "unlink_chat", here, at=call.now)
+        await txn.say("reply", "已解除绑定。", call.origin)
+        txn.refresh_directory = True
+
+    await _host_txn(call, work, game_id=directory.group_game[here])
+

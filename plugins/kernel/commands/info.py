@@ -1,0 +1,107 @@
+"""Kernel commands that answer questions: the roster, the status, one's own
+private information, liveness and help."""
+
+from __future__ import annotations
+
+from ..clock import fmt_local, game_tz
+from ..contract import PHASE_TIMER, Rejected
+from ..models import Game, Host, Player, Timer
+from ..registry import get_kind
+from ..helptext import help_text
+from .table import Call, _game_for, _is_group_admin, _kind_of, _need_game, _superusers, kernel_command
+
+
+@kernel_command(("名单",), "/名单", "查看座位、马甲和存活情况")
+async def roster(call: Call) -> None:
+    gid = _need_game(call, _game_for(call))
+    players = await Player.filter(game_id=gid).order_by("seat")
+    if not players:
+        raise Rejected("还没有人报名。")
+    g = await Game.get(id=gid)
+    view = _signup_view(g, players)
+    if view is not None:
+        head, marks = view
+        lines = [f"名单（{head}）："]
+        lines += [f"{p.seat}号 {p.alias}" + (f"（{marks[p.seat]}）" if marks.get(p.seat) else "") for p in players]
+        await call.say("\n".join(lines), gid)
+        return
+    out = _public_out(g, players)
+    lines = [f"名单（{len(players)} 人，存活 {len(players) - len(out)}）："]
+    lines += [f"{p.seat}号 {p.alias}{'（出局）' if p.seat in out else ''}" for p in players]
+    await call.say("\n".join(lines), gid)
+
+
+def _signup_view(g: Game, players: list[Player]) -> tuple[str, dict[int, str]] | None:
+    """Before the start, an engine's own summary and per-seat marks (e.g. main draw / substitute)."""
+    kind = get_kind(g.kind)
+    hook = getattr(kind.engine, "signup_view", None) if kind else None
+    if hook is None or g.state is not None:
+        return None
+    return hook(g.settings, [p.seat for p in players])
+
+
+def _public_out(g: Game, players: list[Player]) -> set[int]:
+    """Seats publicly known to be out (the engine may keep some deaths secret)."""
+    kind = get_kind(g.kind)
+    hook = getattr(kind.engine, "public_out", None) if kind else None
+    if hook is not None and g.state is not None:
+        return set(hook(g.state))
+    return {p.seat for p in players if not p.alive}
+
+
+@kernel_command(("状态",), "/状态", "查看阶段、截止时间和人数")
+async def status(call: Call) -> None:
+    gid = _need_game(call, _game_for(call))
+    g = await Game.get(id=gid)
+    kind = get_kind(g.kind)
+    players = await Player.filter(game_id=gid)
+    names = {"signup": "报名中", "running": "进行中", "paused": "已暂停", "ended": "已结束"}
+    out = _public_out(g, players)
+    view = _signup_view(g, players)
+    counts = view[0] if view is not None else f"玩家 {len(players)} 人，存活 {len(players) - len(out)} 人"
+    lines = [f"【{kind.title if kind else g.kind}】{names.get(g.status, g.status)}，{counts}"]
+    if g.phase_label:
+        lines.append(f"当前阶段：{g.phase_label}")
+    t = await Timer.filter(game_id=gid, key=PHASE_TIMER, status__in=("armed", "paused")).first()
+    if t:
+        lines.append(f"截止：{fmt_local(t.ends_at, game_tz(g))}" + ("（暂停中）" if t.status == "paused" else ""))
+    if kind and g.state is not None:
+        extra = kind.engine.status(g.state)
+        if extra:
+            lines.append(extra)
+    await call.say("\n".join(lines), gid)
+
+
+@kernel_command(("我的身份",), "/我的身份", "私聊：重新获取自己的私密信息", where="private")
+async def whoami(call: Call) -> None:
+    if call.in_group:
+        raise Rejected("请私聊我发送 /我的身份，身份信息只在私聊里发。")
+    gid = _need_game(call, _game_for(call))
+    g = await Game.get(id=gid)
+    p = await Player.get_or_none(game_id=gid, user_id=call.origin.user_id)
+    if p is None:
+        raise Rejected("你不是这局的玩家。")
+    if g.state is None:
+        raise Rejected(f"游戏还没开始。你是 {p.seat}号「{p.alias}」。")
+    kind = get_kind(g.kind)
+    assert kind is not None
+    await call.say(kind.engine.private_info(g.state, p.seat), gid)
+
+
+@kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）")
+async def ping(call: Call) -> None:
+    await call.say("在。")
+
+
+@kernel_command(("帮助",), "/帮助", "查看你在这里能用的命令")
+async def help_(call: Call) -> None:
+    game_id = _game_for(call)
+    uid = call.origin.user_id
+    is_host = uid in _superusers()
+    is_player = False
+    kind = _kind_of(game_id)
+    if isinstance(game_id, int):
+        is_host = is_host or await Host.exists(game_id=game_id, user_id=uid)
+        is_player = await Player.exists(game_id=game_id, user_id=uid)
+    await call.say(help_text(kind, in_group=call.in_group, is_host=is_host, is_player=is_player, is_admin=_is_group_admin(call)))
+

@@ -1,0 +1,253 @@
+"""Kernel commands of the lobby: open a game, sign up and leave, sign-up
+fields, a second account, and choosing which game private commands go to."""
+
+from __future__ import annotations
+
+import secrets
+
+from nonebot import get_plugin_config
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from ..config import Config
+from ..contract import Ignored, Rejected
+from ..delivery import claim_delivery, delivery_committed
+from ..directory import alt_of, directory
+from ..leases import leases
+from ..models import Audit, Focus, Game, Host, Player
+from ..outbox import enqueue
+from ..registry import GameKind, find_kind, kinds
+from ..roster import check_alias
+from ..sending import wake_outbox
+from ..txn import NotOwner, Txn, in_game
+from .table import Call, _game_for, _is_group_admin, _kind_of, _need_game, _superusers, kernel_command
+
+
+@kernel_command(("创建",), "/创建 <游戏>", "开一局游戏（88人场 / 囚犯 / 大逃杀 / 联赛），发起人成为主持", where="group")
+async def create(call: Call) -> None:
+    if not call.in_group:
+        raise Rejected("请在要开游戏的群里发送 /创建 <游戏>。")
+    uid = call.origin.user_id
+    if uid not in _superusers() and not _is_group_admin(call):
+        raise Rejected("只有群主、群管理员或机器人管理员可以开游戏。")
+    word = call.rest.strip()
+    kind = find_kind(word) if word else None
+    if kind is None:
+        names = " / ".join(k.names[0] for k in kinds())
+        raise Rejected(f"请写明游戏：/创建 <游戏>，可选：{names}。")
+    group = call.origin.group_id or ""
+    if group in directory.group_game:
+        raise Rejected("本群已有一局游戏在进行或报名中，一个群同时只能有一局。主持可先 /结束。")
+    try:
+        settings = kind.engine.check_settings({})
+    except Rejected as exc:
+        raise Rejected(f"默认配置有误：{exc}") from None
+    try:
+        game = await _create_game(call, kind, settings, group, uid)
+    except IntegrityError:  # another process opened a game here at the same moment
+        await directory.ensure_group(group)
+        raise Ignored() from None
+    await directory.refresh(game.id)
+    await leases.ensure(game.id)
+    wake_outbox()
+
+
+async def _create_game(call: Call, kind: GameKind, settings: dict, group: str, uid: str) -> Game:
+    async with in_transaction():
+        await claim_delivery(call.now)
+        game = await Game.create(
+            group_id=group,
+            live_group=group,
+            self_id=call.origin.self_id,
+            kind=kind.key,
+            seed=secrets.token_hex(16),
+            settings={**settings, "timezone": settings.get("timezone", _default_tz())},
+            created_by=uid,
+        )
+        await Host.create(game=game, user_id=uid, added_by=uid)
+        await Audit.create(game=game, actor=uid, action="create", detail=kind.key, at=call.now)
+        signup = (
+            f"私聊我发送 /报名 {group} <马甲> 报名（马甲保密）"
+            if kind.private_signup
+            else "发送 /报名 [马甲] 报名"
+        )
+        await enqueue(
+            "group",
+            group,
+            f"【{kind.title}】开局了，主持：{call.origin.name or uid}。{kind.intro}\n{signup}，/名单 查看名单，/帮助 查看命令。",
+            game_id=game.id,
+            self_id=call.origin.self_id,
+        )
+    delivery_committed()
+    return game
+
+
+def _default_tz() -> str:
+    return get_plugin_config(Config).game_timezone
+
+
+@kernel_command(("报名",), "/报名 [马甲]（私聊：/报名 <群号> <马甲>）", "报名参加本群的游戏")
+async def signup(call: Call) -> None:
+    rest = call.rest.strip()
+    if call.in_group:
+        gid = directory.group_game.get(call.origin.group_id or "")
+        alias = rest or call.origin.name
+    else:
+        parts = rest.split(maxsplit=1)
+        if not parts or not parts[0].isdigit():
+            raise Rejected("私聊报名请写群号和马甲：/报名 <群号> <马甲>")
+        await directory.ensure_group(parts[0])
+        gid = directory.group_game.get(parts[0])
+        alias = parts[1] if len(parts) > 1 else ""
+    if gid is None:
+        raise Rejected("这个群现在没有报名中的游戏。")
+    if not await leases.ensure(gid):
+        raise NotOwner()
+    kind = _kind_of(gid)
+    assert kind is not None
+    if call.in_group and kind.private_signup:
+        tip = "（刚才写在群里的马甲已经公开了，建议换一个）" if rest else ""
+        raise Rejected(f"本游戏马甲保密，请私聊我发送：/报名 {call.origin.group_id} <马甲>{tip}")
+    if not call.in_group and not rest.split(maxsplit=1)[1:]:
+        raise Rejected(f"请写上马甲：/报名 {rest} <马甲>")
+
+    async def work(txn: Txn) -> None:
+        g = txn.game
+        if g.status != "signup":
+            raise Rejected("游戏已经开始，不能再报名。")
+        uid = call.origin.user_id
+        if txn.player_of(uid):
+            p = txn.player_of(uid)
+            raise Rejected(f"你已经报名了（{p.seat}号 {p.alias}）。")  # type: ignore[union-attr]
+        if len(txn.players) >= kind.max_players:
+            raise Rejected(f"人数已满（{kind.max_players} 人）。")
+        name = check_alias(alias, [p.alias for p in txn.players])
+        seat = len(txn.players) + 1
+        p = await Player.create(game_id=g.id, user_id=uid, seat=seat, alias=name)
+        txn.players.append(p)
+        await txn.audit(uid, "signup", f"{seat}号 {name}", at=call.now)
+        await txn.say("reply", f"报名成功：{seat}号「{name}」。发送 /退出报名 可退出。", call.origin)
+        txn.refresh_directory = True
+
+    await in_game(gid, _superusers(), work)
+
+
+@kernel_command(("退出报名",), "/退出报名", "开始前退出报名")
+async def leave(call: Call) -> None:
+    gid = _need_game(call, _game_for(call))
+
+    async def work(txn: Txn) -> None:
+        if txn.game.status != "signup":
+            raise Rejected("游戏已经开始，不能退出报名。有特殊情况请联系主持。")
+        p = txn.player_of(call.origin.user_id)
+        if p is None:
+            raise Rejected("你还没有报名。")
+        seat = p.seat
+        await p.delete()
+        for q in txn.players:
+            if q.seat > seat:
+                q.seat -= 1
+                await q.save()
+        txn.players = [q for q in txn.players if q.id != p.id]
+        await txn.audit(call.origin.user_id, "leave", f"{seat}号 {p.alias}", at=call.now)
+        await txn.say("reply", f"已退出报名。后面的玩家座位号依次前移，现有 {len(txn.players)} 人。", call.origin)
+        txn.refresh_directory = True
+
+    await in_game(gid, _superusers(), work)
+
+
+@kernel_command(("资料",), "/资料 [项目=内容 …]", "私聊：开始前填写报名资料（如 随机号码=123 第一志愿=某角色）", where="private")
+async def profile(call: Call) -> None:
+    if call.in_group:
+        raise Rejected("报名资料请私聊我填写：/资料 项目=内容")
+    gid = _need_game(call, _game_for(call))
+    kind = _kind_of(gid)
+    assert kind is not None
+    fields_ = {f.label: f for f in kind.profile_fields}
+    if not fields_:
+        raise Rejected(f"{kind.title}不需要填写报名资料。")
+    pairs = [part for part in call.rest.replace("＝", "=").split() if part]
+
+    async def work(txn: Txn) -> None:
+        p = txn.player_of(call.origin.user_id)
+        if p is None:
+            raise Rejected("请先报名，再填写资料。")
+        data = dict(p.profile or {})
+        if pairs:
+            if txn.game.status != "signup":
+                raise Rejected("游戏已经开始，资料不能再改。")
+            for part in pairs:
+                label, sep, value = part.partition("=")
+                f = fields_.get(label)
+                if not sep or f is None:
+                    raise Rejected(f"看不懂「{part}」。可填：{'、'.join(fields_)}，写成 项目=内容。")
+                if f.kind == "int":
+                    if not value.isdigit() or not f.low <= int(value) <= f.high:
+                        raise Rejected(f"{label} 应为 {f.low}–{f.high} 的整数。")
+                    data[f.key] = int(value)
+                else:
+                    if not value or len(value) > 32:
+                        raise Rejected(f"{label} 请写 1–32 个字。")
+                    data[f.key] = value
+            p.profile = data
+            await p.save()
+            await txn.audit(call.origin.user_id, "profile", f"{p.seat}号：{'、'.join(pairs)}", at=call.now)
+        shown = "，".join(f"{f.label}：{data.get(f.key, '未填')}" for f in kind.profile_fields)
+        head = "已保存。" if pairs else ""
+        await txn.say("reply", f"{head}你的报名资料（{p.seat}号「{p.alias}」）：{shown}。", call.origin)
+
+    await in_game(gid, _superusers(), work)
+
+
+@kernel_command(("小号",), "/小号 <QQ号>（/小号 无 取消）", "私聊：登记一个小号，用它进审讯房间群（只有主持看得到）", where="private")
+async def alt_account(call: Call) -> None:
+    if call.in_group:
+        raise Rejected("小号请私聊我登记：/小号 <QQ号>（写在群里会暴露，建议换一个小号）。")
+    gid = _need_game(call, _game_for(call))
+    kind = _kind_of(gid)
+    if kind is None or not kind.extra.get("alt_accounts"):
+        raise Rejected(f"{kind.title if kind else '这个游戏'}不需要小号。")
+    qq = call.rest.strip()
+    if qq == call.origin.self_id:
+        raise Rejected("那是机器人自己的 QQ 号，请写你的小号。")
+    if qq != "无" and not (qq.isdigit() and len(qq) <= 12):
+        raise Rejected("请写小号的 QQ 号（数字）：/小号 123456789；取消写 /小号 无。")
+
+    async def work(txn: Txn) -> None:
+        p = next((q for q in txn.players if q.user_id == call.origin.user_id), None)
+        if p is None:
+            raise Rejected("请先用报名时的 QQ 报名，再登记小号。")
+        if qq == p.user_id:
+            raise Rejected("这就是你报名用的 QQ，请写另一个号。")
+        if qq != "无" and (txn.is_host(qq) or any(qq in (q.user_id, alt_of(q)) for q in txn.players if q.id != p.id)):
+            raise Rejected("这个 QQ 号已被本局其他人使用，请换一个。")
+        hook = getattr(txn.kind.engine, "may_change_alt", None)
+        why = hook(txn.game.state) if hook and txn.game.state is not None else None
+        if why:
+            raise Rejected(why)
+        data = dict(p.profile or {})
+        if qq == "无":
+            data.pop("alt", None)
+        else:
+            data["alt"] = qq
+        p.profile = data
+        await p.save()
+        txn.refresh_directory = True
+        await txn.audit(p.user_id, "alt", f"{p.seat}号 {p.alias}：{qq}", at=call.now)
+        await txn.say("hosts", f"【小号】{p.seat}号「{p.alias}」" + ("取消了小号。" if qq == "无" else f"登记小号 {qq}。"), None)
+        tail = "已取消小号。" if qq == "无" else f"已登记小号 {qq}：审讯房间群认你的报名 QQ 和这个小号，名片只显示看守或囚犯。只有主持知道。"
+        await txn.say("reply", tail, call.origin)
+
+    await in_game(gid, _superusers(), work)
+
+
+@kernel_command(("切换",), "/切换 <群号>", "私聊：同时在多个游戏中时，选定私聊命令发往哪一局", where="private")
+async def switch(call: Call) -> None:
+    group = call.rest.strip()
+    gid = directory.group_game.get(group)
+    if gid is None or call.origin.user_id not in directory.members.get(gid, set()):
+        raise Rejected("你不在这个群的游戏里。请写你参加的游戏所在的群号。")
+    await Focus.update_or_create(defaults={"game_id": gid}, user_id=call.origin.user_id)
+    directory.focus[call.origin.user_id] = gid
+    await call.say(f"之后的私聊命令发往群 {group} 的游戏。", gid)
+

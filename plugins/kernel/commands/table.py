@@ -1,0 +1,106 @@
+"""The kernel's command table: the call a handler gets, the registry of kernel
+commands, and the helpers they share (which game, host checks)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from nonebot import get_driver
+from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent
+
+from ..contract import CommandSpec, Rejected
+from ..directory import directory
+from ..origin import Origin, reply
+from ..registry import GameKind, get_kind
+from ..txn import Txn, in_game
+
+
+def _superusers() -> set[str]:
+    return set(get_driver().config.superusers)
+
+
+@dataclass
+class Call:
+    bot: Bot
+    event: MessageEvent
+    origin: Origin
+    ticket: int
+    now: datetime
+    word: str
+    rest: str
+
+    @property
+    def in_group(self) -> bool:
+        return isinstance(self.event, GroupMessageEvent)
+
+    async def say(self, text: str, game_id: int | None = None) -> None:
+        await reply(self.origin, text, game_id=game_id)
+
+
+Handler = Callable[[Call], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class KernelCmd:
+    spec: CommandSpec
+    fn: Handler
+
+
+KERNEL: dict[str, KernelCmd] = {}
+
+
+def kernel_command(words: tuple[str, ...], usage: str, help: str, who: str = "anyone", where: str = "any"):
+    def deco(fn: Handler) -> Handler:
+        spec = CommandSpec(words=words, name=fn.__name__, who=who, where=where, usage=usage, help=help)  # type: ignore[arg-type]
+        for w in words:
+            KERNEL[w] = KernelCmd(spec, fn)
+        return fn
+
+    return deco
+
+
+def _game_for(call: Call) -> int | None | list[int]:
+    if call.origin.source == "group":
+        return directory.group_game.get(call.origin.group_id or "")
+    return directory.private_game(call.origin.user_id)
+
+
+def _kind_of(game_id: int | None | list[int]) -> GameKind | None:
+    if not isinstance(game_id, int) or game_id not in directory.kind:
+        return None
+    return get_kind(directory.kind[game_id])
+
+
+def _need_game(call: Call, game_id: int | None | list[int]) -> int:
+    if isinstance(game_id, int):
+        return game_id
+    if call.in_group:
+        raise Rejected("本群现在没有游戏。管理员可以发送 /创建 <游戏> 开一局（88人场 / 囚犯 / 大逃杀 / 联赛）。")
+    if game_id is None:
+        raise Rejected("你现在没有参加任何游戏。请在游戏群里报名，或私聊发送 /报名 <群号> <马甲>。")
+    raise Rejected(
+        "你同时在多个游戏中（群 " + "、".join(_group_of(g) for g in game_id) + "），请先发送 /切换 <群号> 选定一个。"
+    )
+
+
+def _group_of(game_id: int) -> str:
+    return directory.main_group.get(game_id, str(game_id))
+
+
+def _is_group_admin(call: Call) -> bool:
+    ev = call.event
+    return isinstance(ev, GroupMessageEvent) and ev.sender.role in ("owner", "admin")
+
+
+async def _host_txn(call: Call, work: Callable[[Txn], Awaitable[None]], *, game_id: int | None = None) -> None:
+    gid = game_id if game_id is not None else _need_game(call, _game_for(call))
+
+    async def guarded(txn: Txn) -> None:
+        if not txn.is_host(call.origin.user_id):
+            raise Rejected("只有主持可以这样做。")
+        await work(txn)
+
+    await in_game(gid, _superusers(), guarded)
+

@@ -1,0 +1,98 @@
+"""A deadline passed: apply it once, in arrival order. A deadline whose work
+fails is rolled back, retried with back-off, then parked with the hosts told
+(the game never silently stops)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from nonebot import get_driver
+from nonebot.log import logger
+
+from . import timers
+from .contract import HOSTS, Ignored, Rejected
+from .delivery import _claim
+from .models import Timer
+from .order import ordered, stamp
+from .origin import Origin
+from .txn import Txn, in_game
+
+
+async def fire_timer(timer_id: int, superusers: set[str]) -> None:
+    """A deadline passed: apply it once. A timer that was moved, paused,
+    cancelled or already fired is skipped. If its work fails, everything is
+    rolled back and it is retried with back-off, then parked with the hosts
+    told (the game never silently stops)."""
+    _claim.set(None)
+    t = await Timer.get_or_none(id=timer_id)
+    if t is None or t.status != "armed":
+        return
+    ticket, now = stamp()
+
+    async def work(txn: Txn) -> None:
+        current = await Timer.get(id=timer_id)  # re-read under the lock: it may have moved
+        if current.status != "armed" or now + timedelta(seconds=1) < current.ends_at:
+            return  # paused, cancelled, fired, or moved later (the new job will fire it)
+        n = await Timer.filter(id=timer_id, status="armed").update(status="fired", fired_at=now)
+        if n != 1:
+            return
+        if txn.game.status != "running":
+            return
+        await txn.step("deadline", origin=Origin("", "timer"), now=now, key=t.key)
+
+    try:
+        async with ordered(ticket):
+            await in_game(t.game_id, superusers, work)  # type: ignore[attr-defined]
+    except Ignored:
+        pass
+    except Exception as exc:  # noqa: BLE001 - a failed deadline is retried, then parked, never lost
+        logger.opt(exception=exc).error(f"timer {timer_id} ({t.key}) failed")
+        async with ordered(stamp()[0]):
+            await _deadline_failed(timer_id, superusers, exc, now)
+
+
+async def _deadline_failed(timer_id: int, superusers: set[str], exc: Exception, now: datetime) -> None:
+    error = str(exc) if isinstance(exc, Rejected) else f"{type(exc).__name__}: {exc}"
+    retry_at: datetime | None = None
+
+    async def work(txn: Txn) -> None:
+        nonlocal retry_at
+        t = await Timer.get(id=timer_id)
+        if t.status != "armed":
+            return
+        t.attempts += 1
+        t.last_error = error[:500]
+        label = txn.game.phase_label or t.key
+        if t.attempts <= len(timers.DEADLINE_BACKOFF):
+            retry_at = now + timedelta(seconds=timers.DEADLINE_BACKOFF[t.attempts - 1])
+            await t.save()
+            await txn.audit("kernel", "deadline_retry", f"{label}：第 {t.attempts} 次出错，稍后重试（{error[:200]}）", at=now)
+            return
+        t.status = "stuck"
+        await t.save()
+        txn.changed_timers.append(t)
+        await txn.audit("kernel", "deadline_stuck", f"{label}：{error[:200]}", at=now)
+        await txn.say(
+            HOSTS,
+            f"【出错】「{label}」到时后的处理连续 {t.attempts} 次出错，游戏停在这一步，没有任何改动。"
+            f"错误：{error[:200]}\n请发送 /推进 重试这一步，或 /延时 <分钟> 过一会儿再自动处理；仍出错请联系机器人管理员（错误已记录）。",
+            None,
+        )
+
+    try:
+        await in_game(await _game_of_timer(timer_id), superusers, work)
+    except Ignored:
+        return
+    if retry_at is not None:
+        timers.retry(timer_id, retry_at)
+
+
+async def _game_of_timer(timer_id: int) -> int:
+    t = await Timer.get(id=timer_id)
+    return t.game_id  # type: ignore[attr-defined]
+
+
+
+async def fire_job(timer_id: int) -> None:
+    """The scheduler's job (named by reference in :mod:`.timers`)."""
+    await fire_timer(timer_id, set(get_driver().config.superusers))

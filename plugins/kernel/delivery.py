@@ -1,0 +1,58 @@
+"""Exactly once: the delivery key of the message being handled is written in
+the same transaction as what it causes, so a repeated delivery (after a
+restart, or to another process) changes nothing."""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from tortoise.exceptions import IntegrityError
+
+from .contract import Ignored
+from .models import Delivery
+
+if TYPE_CHECKING:
+    from .origin import Origin
+
+
+@dataclass
+class _Claim:
+    key: str
+    owned: bool = False  # recorded by a committed transaction of this handling
+
+
+_claim: ContextVar[_Claim | None] = ContextVar("kernel_delivery", default=None)
+
+
+def handling(origin: Origin) -> None:
+    """Start handling a message: what it causes records its delivery key."""
+    key = origin.dedup_key
+    _claim.set(_Claim(key) if key else None)
+
+
+async def seen(origin: Origin) -> bool:
+    """The message was already acted on (before a restart, or by another process)."""
+    key = origin.dedup_key
+    return key is not None and await Delivery.exists(key=key)
+
+
+async def claim_delivery(now: datetime) -> None:
+    """Inside a transaction: record that the message being handled was acted
+    on, in the same transaction as what it causes; Ignored if it already was."""
+    c = _claim.get()
+    if c is None or c.owned:
+        return
+    try:
+        await Delivery.create(key=c.key, at=now)
+    except IntegrityError:
+        raise Ignored() from None
+
+
+def delivery_committed() -> None:
+    c = _claim.get()
+    if c is not None:
+        c.owned = True
+

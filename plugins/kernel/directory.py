@@ -1,0 +1,116 @@
+"""The routing directory: which live game a group runs and which live games a
+user is in, kept in memory (mirroring the database) so routing a message
+needs no database round trip; with a shared database it looks again for
+what another process may have changed."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .leases import leases
+from .models import Chat, Contact, Focus, Game, Host, Player
+
+LIVE = ("signup", "running", "paused")
+
+
+def alt_of(p: Player) -> str | None:
+    """A player's registered 小号 (second QQ account), if any."""
+    return (p.profile or {}).get("alt")
+
+
+class Directory:
+    """Which live game a group runs and which live games a user is in; kept in
+    memory so routing a message needs no database round trip."""
+
+    def __init__(self) -> None:
+        self.group_game: dict[str, int] = {}  # main and linked groups
+        self.chat_label: dict[str, str] = {}  # linked group -> its label
+        self.main_group: dict[int, str] = {}
+        self.kind: dict[int, str] = {}
+        self.members: dict[int, set[str]] = {}
+        self.focus: dict[str, int] = {}
+
+    async def load(self) -> None:
+        for table in (self.group_game, self.chat_label, self.main_group, self.kind, self.members, self.focus):
+            table.clear()
+        for g in await Game.filter(status__in=LIVE):
+            await self.refresh(g.id)
+        for f in await Focus.all():
+            self.focus[f.user_id] = f.game_id  # type: ignore[attr-defined]
+
+    async def refresh(self, game_id: int) -> None:
+        g = await Game.get_or_none(id=game_id)
+        for grp, gid in list(self.group_game.items()):
+            if gid == game_id:
+                del self.group_game[grp]
+                self.chat_label.pop(grp, None)
+        if g is None or g.status not in LIVE:
+            for table in (self.members, self.main_group, self.kind):
+                table.pop(game_id, None)
+            return
+        self.group_game[g.group_id] = g.id
+        self.main_group[g.id] = g.group_id
+        self.kind[g.id] = g.kind
+        for c in await Chat.filter(game_id=g.id):
+            self.group_game[c.group_id] = g.id
+            self.chat_label[c.group_id] = c.label
+        roster = list(await Player.filter(game_id=g.id))
+        users = {p.user_id for p in roster} | {alt_of(p) for p in roster if alt_of(p)}
+        users |= {h.user_id for h in await Host.filter(game_id=g.id)}
+        self.members[g.id] = users
+
+    async def ensure_group(self, group: str) -> None:
+        """With a shared database another process may have opened, changed or
+        ended the game of this group: look it up unless we serve it."""
+        if not leases.shared or not group:
+            return
+        known = self.group_game.get(group)
+        if known is not None and leases.owns(known):
+            return
+        ids = set(await Game.filter(group_id=group, status__in=LIVE).values_list("id", flat=True))
+        ids |= set(await Chat.filter(group_id=group, game__status__in=LIVE).values_list("game_id", flat=True))
+        if known is not None:
+            ids.add(known)
+        for gid in sorted(ids):
+            await self.refresh(gid)
+
+    async def ensure_user(self, user_id: str) -> None:
+        """The same for the games a user plays or hosts (private routing)."""
+        if not leases.shared:
+            return
+        known = self.games_of(user_id)
+        if known and all(leases.owns(g) for g in known):
+            return
+        ids = set(await Player.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True))
+        ids |= set(await Host.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True))
+        for gid in sorted(ids | set(known)):
+            await self.refresh(gid)
+
+    def games_of(self, user_id: str) -> list[int]:
+        return sorted(gid for gid, users in self.members.items() if user_id in users)
+
+    def private_game(self, user_id: str) -> int | None | list[int]:
+        """The game a private command goes to: the focused one, the only one,
+        None (no game) or the list of candidates (ambiguous)."""
+        games = self.games_of(user_id)
+        f = self.focus.get(user_id)
+        if f in games:
+            return f
+        if len(games) == 1:
+            return games[0]
+        return games or None
+
+
+directory = Directory()
+
+
+_contact_seen: dict[str, str] = {}
+
+
+async def note_contact(user_id: str, self_id: str, now: datetime) -> None:
+    """Remember which bot account a user writes to privately (written on change)."""
+    if _contact_seen.get(user_id) == self_id:
+        return
+    await Contact.update_or_create(defaults={"self_id": self_id, "at": now}, user_id=user_id)
+    _contact_seen[user_id] = self_id
+

@@ -1,0 +1,256 @@
+"""The one router: reads every message, finds the command word in the
+kernel's table or in the game's, checks who and where, and runs it in the
+game's arrival order and transaction. Non-command text goes to the game's
+plain-text route."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from nonebot import get_plugin_config, on_message
+from nonebot.adapters.onebot.v11 import Bot, MessageEvent
+from nonebot.log import logger
+from nonebot.matcher import Matcher
+from nonebot.typing import T_State
+
+from ..commands.speech import _speak
+from ..commands.table import KERNEL, Call, _game_for, _kind_of, _need_game, _superusers
+from ..config import Config
+from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
+from ..delivery import handling
+from ..directory import directory, note_contact
+from ..leases import leases
+from ..order import ordered, stamp, utcnow
+from ..origin import Origin, reply
+from ..outbox import enqueue_api
+from ..parse import parse_args, split_command
+from ..registry import GameKind, kinds
+from ..txn import Txn, in_game
+from .events import _origin, _text_of
+
+
+router = on_message(priority=1, block=False)
+
+
+@router.handle()
+async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher) -> None:
+    raw, images = _text_of(event)
+    parsed = split_command(raw)
+    origin = _origin(event)
+    ticket, now = state.get("kernel_ticket") or stamp()[0], state.get("kernel_recv") or utcnow()
+    async with ordered(ticket):
+        handling(origin)  # what this message causes records its delivery key (exactly once)
+        if origin.source == "group":
+            await directory.ensure_group(origin.group_id or "")
+        else:
+            await directory.ensure_user(origin.user_id)
+            await note_contact(origin.user_id, origin.self_id, now)
+        if parsed is None:
+            route = _plain_route(origin)
+            if route is not None:
+                await _plain_text(origin, now, raw, images, *route)
+            return
+        call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest)
+        handled = await _dispatch(call, parsed.word)
+    if handled:
+        matcher.stop_propagation()
+
+
+def _cap(spec: CommandSpec | None) -> int:
+    cfg = get_plugin_config(Config)
+    if spec is not None and spec.max_chars:
+        return spec.max_chars
+    return cfg.max_host_text_chars if spec is not None and spec.who == "host" else cfg.max_text_chars
+
+
+def check_length(text: str, spec: CommandSpec | None) -> None:
+    cap = _cap(spec)
+    if len(text) > cap:
+        raise Rejected(f"太长了：这条 {len(text)} 字，最多 {cap} 字。请删短，或分几条发送。")
+
+
+async def _dispatch(call: Call, word: str) -> bool:
+    """Run the command; False when the word is not ours."""
+    game_id = _game_for(call)
+    kind = _kind_of(game_id)
+    spec = _game_spec(kind, word, call.in_group) if kind else None
+    if isinstance(game_id, int) and not await leases.ensure(game_id):
+        return True  # another process serves this game and answers
+    try:
+        if spec is not None or word in KERNEL:
+            check_length(call.rest, spec if spec is not None else KERNEL[word].spec)
+            if call.in_group and isinstance(game_id, int) and kind is not None and kind.private_signup:
+                _guard_secret(call, game_id, spec)
+        if spec is not None and isinstance(game_id, int):
+            await _run_game_command(call, game_id, spec)
+        elif word in KERNEL:
+            await KERNEL[word].fn(call)
+        elif kind and _game_spec(kind, word, not call.in_group):
+            other = _game_spec(kind, word, not call.in_group)
+            assert other is not None
+            await call.say(_place_hint(other, call))
+        elif not call.in_group and _any_game_word(word):
+            _need_game(call, game_id)  # a game's command from someone in no game (or several): say so
+            return False
+        else:
+            return False  # not ours: stay silent
+    except Rejected as exc:
+        await refused(call.origin, exc, game_id if isinstance(game_id, int) else None)
+        await _flush_recalls(call.now)
+    except Ignored:
+        pass
+    except Exception as exc:  # noqa: BLE001 - a bug must still get an answer; nothing was applied
+        logger.opt(exception=exc).error(f"command /{word} failed")
+        await call.say("机器人出错了，这条命令没有生效（已记录）。请稍后再试，或联系主持。")
+    return True
+
+
+MENTION = re.compile(r"@\d+")
+
+
+def _guard_secret(call: Call, game_id: int, spec: CommandSpec | None) -> None:
+    """A game with secret aliases: refuse, in the group, a command that would
+    join the sender's or a mentioned QQ account to a seat or alias (a player's
+    own command, a mention); it changes nothing, and the leaking message is
+    recalled where the bot may (it tries; QQ allows it to group admins)."""
+    mention = MENTION.search(call.rest)
+    if not mention and not (spec is not None and spec.who == "player"):
+        return
+    _recall(call, game_id)
+    if mention:
+        raise Rejected("本游戏马甲保密，在群里 @ 玩家会暴露马甲。请私聊我发送这条命令，用座位号或马甲指名。（已尝试撤回原消息）")
+    usage = spec.usage if spec is not None and spec.usage else "/" + call.word
+    raise Rejected(f"本游戏马甲保密，请私聊我发送 {usage}（在群里发会暴露你的马甲，这次没有生效）。（已尝试撤回原消息）")
+
+
+def _recall(call: Call, game_id: int) -> None:
+    """Queue a one-shot delete_msg of the leaking message (no retries, no notice)."""
+    if call.origin.message_id is None:
+        return
+    _pending_recalls.append((call.origin.group_id or "", int(call.origin.message_id), game_id, call.origin.self_id))
+
+
+_pending_recalls: list[tuple[str, int, int, str]] = []
+
+
+async def _flush_recalls(now: datetime) -> None:
+    while _pending_recalls:
+        group, mid, game_id, self_id = _pending_recalls.pop()
+        await enqueue_api(group, "delete_msg", {"message_id": mid}, game_id=game_id, self_id=self_id, now=now, once=True)
+
+
+def _any_game_word(word: str) -> bool:
+    return any(word in spec.words for k in kinds() for spec in k.commands)
+
+
+async def refused(origin: Origin, exc: Rejected, game_id: int | None) -> None:
+    """A command was refused: nothing of it was applied; say why."""
+    await reply(origin, str(exc), game_id=game_id)
+
+
+def _game_spec(kind: GameKind, word: str, in_group: bool) -> CommandSpec | None:
+    for spec in kind.commands:
+        if word in spec.words and (spec.where == "any" or (spec.where == "group") == in_group):
+            return spec
+    return None
+
+
+def _place_hint(spec: CommandSpec, call: Call) -> str:
+    if spec.where == "private":
+        return f"请私聊我发送 {spec.usage or '/' + spec.words[0]}（这条命令只在私聊里用）。"
+    return f"请在游戏群里发送 {spec.usage or '/' + spec.words[0]}。"
+
+
+def _check_who_where(spec: CommandSpec, txn: Txn, call: Call) -> Actor:
+    uid = call.origin.user_id
+    player = txn.player_of(uid)
+    is_host = txn.is_host(uid)
+    if spec.where == "private" and call.in_group:
+        raise Rejected(_place_hint(spec, call))
+    if spec.where == "group" and not call.in_group:
+        raise Rejected(_place_hint(spec, call))
+    if spec.who == "host" and not is_host:
+        raise Rejected("只有主持可以这样做。")
+    if spec.who == "player":
+        if player is None:
+            raise Rejected("你不是本局玩家，不能这样做。")
+        if spec.alive_only and not player.alive:
+            raise Rejected("你已出局，不能再这样做。")
+    if txn.game.status == "paused" and not is_host:
+        raise Rejected("游戏已暂停，请等待主持发送 /继续。")
+    if txn.game.status == "signup":
+        raise Rejected("游戏还没开始（报名中），请等主持发送 /开始。")
+    if txn.game.status == "ended":
+        raise Rejected("这局游戏已经结束了。")
+    return Actor(uid, player.seat if player else None, is_host, call.origin.private, call.origin.chat)
+
+
+async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None:
+    async def work(txn: Txn) -> None:
+        actor = _check_who_where(spec, txn, call)
+        args = parse_args(spec, call.rest, txn.roster)
+        await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(spec.name, args))
+        if spec.extra.get("audit"):  # a game's command that belongs in the audit log (/日志)
+            await txn.audit(call.origin.user_id, spec.name, f"/{spec.words[0]} {call.rest.strip()}"[:200], at=call.now)
+
+    await in_game(game_id, _superusers(), work)
+
+
+def _plain_route(origin: Origin) -> tuple[int, CommandSpec | None] | None:
+    """The game and plain-text spec a non-command message goes to, if any:
+    private text from a player, or group chat from a player in the game group.
+    In a secret-alias game private text may also be speech under the alias
+    (spec None: speech only)."""
+    if origin.source == "group":
+        game_id = directory.group_game.get(origin.group_id or "")
+        if game_id is None or origin.user_id not in directory.members.get(game_id, set()):
+            return None
+        places = ("group", "any")
+    else:
+        found = directory.private_game(origin.user_id)
+        if not isinstance(found, int):
+            return None
+        game_id, places = found, ("private", "any")
+    kind = _kind_of(game_id)
+    spec = next((s for s in kind.commands if not s.words and s.where in places), None) if kind else None
+    if spec is None and origin.private and kind is not None and kind.private_signup:
+        return game_id, None  # maybe speech under the alias (if the host turned plain speech on)
+    return (game_id, spec) if spec else None
+
+
+async def _plain_text(origin: Origin, now: datetime, text: str, images: int, game_id: int, spec: CommandSpec | None) -> None:
+    """Non-command text goes to the game's plain-text route; private text the
+    game has no use for is speech under the alias where the host allows it."""
+
+    async def work(txn: Txn) -> None:
+        player = txn.player_of(origin.user_id)
+        if player is None or txn.game.status not in ("running", "paused"):
+            raise Ignored()  # while paused, text still reaches the game (a draft must not lose it)
+        check_length(text, spec)
+        plain_speech = origin.private and txn.kind.private_signup and txn.game.settings.get("anon_plain", False)
+        if spec is None:
+            if not plain_speech:
+                raise Ignored()
+            await _speak(txn, player, text, images, now)
+            return
+        actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), origin.private, origin.chat)
+        cmd = Command(spec.name, {"text": text, "images": images})
+        try:
+            await txn.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
+        except Ignored:
+            if not plain_speech:
+                raise
+            await _speak(txn, player, text, images, now)
+
+    try:
+        await in_game(game_id, _superusers(), work)
+    except Rejected as exc:
+        await refused(origin, exc, game_id)
+    except Ignored:
+        pass
+    except Exception as exc:  # noqa: BLE001 - a bug must still get an answer; nothing was applied
+        logger.opt(exception=exc).error("plain text failed")
+        if origin.private:
+            await reply(origin, "机器人出错了，这段文字没有记下（已记录）。请稍后再试，或联系主持。", game_id=game_id)
+

@@ -1,0 +1,236 @@
+"""A game transaction: everything loaded for one game inside its arrival
+order and database transaction, running an engine call and applying it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TypeVar
+from zoneinfo import ZoneInfo
+
+from tortoise.transactions import in_transaction
+
+from . import timers
+from .clock import game_tz
+from .contract import GROUP, HOSTS, PHASE_TIMER, REPLY, Actor, Command, Ctx, Ignored, Outcome, Rejected, Seat
+from .contract import Timer as TimerInfo
+from .delivery import claim_delivery, delivery_committed
+from .directory import alt_of, directory
+from .effects import Effects
+from .leases import leases
+from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
+from .order import utcnow
+from .origin import Origin, _reply_target
+from .outbox import enqueue
+from .registry import GameKind, get_kind
+from .roster import Entry, Roster
+from .sending import wake_outbox
+from .settings import engine_settings
+
+T = TypeVar("T")
+
+
+@dataclass
+class Txn(Effects):
+    """Everything loaded for one game inside its lock and transaction."""
+
+    game: Game
+    kind: GameKind
+    players: list[Player]
+    hosts: list[str]
+    superusers: set[str]
+    changed_timers: list[Timer] = field(default_factory=list)
+    refresh_directory: bool = False
+    _contacts: dict[str, str] | None = None
+    joiner: dict[int, str] = field(default_factory=dict)  # seat -> the account that just joined a group
+
+    @classmethod
+    async def open(cls, game_id: int, superusers: set[str]) -> "Txn":
+        game = await Game.get(id=game_id)
+        kind = get_kind(game.kind)
+        if kind is None:
+            raise Rejected(f"本群的游戏类型「{game.kind}」未安装，请联系管理员。")
+        players = list(await Player.filter(game_id=game_id).order_by("seat"))
+        hosts = [h.user_id for h in await Host.filter(game_id=game_id).order_by("id")]
+        return cls(game, kind, players, hosts, superusers)
+
+    @property
+    def roster(self) -> Roster:
+        return Roster([Entry(p.seat, p.alias, p.user_id, p.alive) for p in self.players])
+
+    def player_of(self, user_id: str) -> Player | None:
+        """The player using this QQ account: the sign-up account or their
+        registered 小号 (a second account, e.g. for prison's room groups)."""
+        hit = next((p for p in self.players if p.user_id == user_id), None)
+        return hit or next((p for p in self.players if alt_of(p) == user_id), None)
+
+    def seat(self, seat: int) -> Player:
+        p = next((p for p in self.players if p.seat == seat), None)
+        if p is None:
+            raise Rejected(f"没有 {seat} 号玩家。")
+        return p
+
+    def is_host(self, user_id: str) -> bool:
+        return user_id in self.hosts or user_id in self.superusers
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return game_tz(self.game)
+
+    async def chat_group(self, chat: str) -> str:
+        """QQ group of ``"group"`` or a linked chat's label (the main group if unlinked)."""
+        if chat in (GROUP, "main"):
+            return self.game.group_id
+        c = await Chat.get_or_none(game_id=self.game.id, label=chat.removeprefix("chat:"))
+        return c.group_id if c else self.game.group_id
+
+    async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1, image: str | None = None) -> None:
+        """Queue ``text`` (and a picture) for a Say target: "group", "chat:<label>",
+        "hosts", "reply" or a seat. Answers go first; in a group they name the
+        sender (a picture's caption does not)."""
+        g = self.game
+        reply = _reply_target(origin, self.kind.private_signup) if to == REPLY else None
+        if reply is not None:
+            kind, target, prefix = reply
+            targets = [(kind, target, "" if image else prefix)]
+            priority = 0
+        elif to in (GROUP, REPLY):  # a reply to a timer or the kernel goes to the group
+            targets = [("group", g.group_id, "")]
+        elif isinstance(to, str) and to.startswith("chat:"):
+            targets = [("group", await self.chat_group(to), "")]  # an unlinked chat falls back to the main group
+        elif to == HOSTS:
+            targets = [("private", h, "") for h in self.hosts]
+        else:
+            targets = [("private", self.seat(int(to)).user_id, "")]
+        for kind, target, prefix in targets:
+            self_id = await self.account_for(target) if kind == "private" else g.self_id
+            await enqueue(kind, target, prefix + text, game_id=g.id, self_id=self_id, priority=priority, image=image)
+
+    async def account_for(self, user_id: str) -> str:
+        """The bot account a private message to ``user_id`` goes out through:
+        the one they last wrote to, else the game's."""
+        if self._contacts is None:
+            users = [p.user_id for p in self.players] + self.hosts
+            self._contacts = dict(await Contact.filter(user_id__in=users).values_list("user_id", "self_id"))
+        return self._contacts.get(user_id) or self.game.self_id
+
+    async def audit(self, actor: str, action: str, detail: str, seq: int | None = None, at: datetime | None = None) -> None:
+        await Audit.create(game_id=self.game.id, seq=seq, actor=actor, action=action, detail=detail, at=at or utcnow())
+
+    async def timers(self) -> list[Timer]:
+        return list(await Timer.filter(game_id=self.game.id, status__in=("armed", "paused")).order_by("id"))
+
+    async def set_timer(self, key: str, ends_at: datetime, now: datetime) -> None:
+        paused = self.game.status == "paused"
+        existing = await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused", "stuck")).first()
+        t = existing or Timer(game_id=self.game.id, key=key)
+        t.ends_at = ends_at
+        t.status = "paused" if paused else "armed"
+        t.attempts, t.last_error = 0, None
+        t.remaining = max(0.0, (ends_at - now).total_seconds()) if paused else None
+        await t.save()
+        self.changed_timers.append(t)
+
+    async def cancel_timer(self, key: str) -> None:
+        for t in await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused", "stuck")):
+            t.status = "cancelled"
+            await t.save()
+            self.changed_timers.append(t)
+
+    async def ctx(self, seq: int, now: datetime) -> Ctx:
+        timers = await self.timers()
+        infos = tuple(TimerInfo(t.key, t.ends_at) for t in timers)
+        phase = next((i for i in infos if i.key == PHASE_TIMER), None)
+        settings = engine_settings(self.game.settings)
+        chats = tuple(c.label for c in await Chat.filter(game_id=self.game.id).order_by("id"))
+        return Ctx(
+            chats=chats,
+            now=now,
+            rng=random.Random(f"{self.game.seed}:{seq}"),
+            seq=seq,
+            tz=self.tz,
+            settings=settings,
+            phase=phase,
+            timers=infos,
+        )
+
+    async def step(
+        self,
+        call: str,
+        *,
+        origin: Origin,
+        now: datetime,
+        actor: Actor | None = None,
+        cmd: Command | None = None,
+        key: str | None = None,
+    ) -> Outcome:
+        """Run one engine call as the next command of the game and apply it."""
+        g = self.game
+        seq = g.last_seq + 1
+        ctx = await self.ctx(seq, now)
+        engine = self.kind.engine
+        if call == "start":
+            roster = [Seat(p.seat, p.alias, p.user_id, dict(p.profile or {})) for p in self.players]
+            outcome = engine.start(roster, ctx)
+            name, args = "start", {}
+        elif call == "apply":
+            assert actor is not None and cmd is not None
+            outcome = engine.apply(g.state, actor, cmd, ctx)
+            name, args = cmd.name, cmd.args
+        else:
+            assert key is not None
+            outcome = engine.deadline(g.state, key, ctx)
+            name, args = f"timer:{key}", {}
+        g.state = outcome.state
+        g.last_seq = seq
+        await CommandLog.create(
+            game_id=g.id,
+            seq=seq,
+            user_id=origin.user_id,
+            name=name,
+            args=args,
+            received_at=now,
+            source=origin.source,
+            dedup_key=origin.dedup_key,
+        )
+        await self.apply_effects(outcome.effects, seq, origin, now)
+        await g.save()
+        return outcome
+
+    def who(self, user_id: str) -> str:
+        """How hosts' notes name someone: seat and alias, or the QQ of a non-player."""
+        p = self.player_of(user_id)
+        return f"{p.seat}号「{p.alias}」" if p else f"QQ {user_id}（非玩家）"
+
+
+class NotOwner(Ignored):
+    """Another process serves this game: stay silent, it answers."""
+
+
+async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]) -> T:
+    """Run ``work`` for one game in one transaction (the caller holds the
+    arrival-order lock). A Rejected raised by ``work`` rolls everything back;
+    the delivery key of the message being handled is recorded first, in the
+    same transaction, so a repeated delivery changes nothing."""
+    if not await leases.ensure(game_id):
+        raise NotOwner()
+    async with in_transaction():
+        txn = await Txn.open(game_id, superusers)
+        await claim_delivery(utcnow())
+        result = await work(txn)
+    delivery_committed()
+    await after_commit(txn)
+    return result
+
+
+async def after_commit(txn: Txn) -> None:
+    for t in txn.changed_timers:
+        timers.arm(t)
+    if txn.refresh_directory:
+        await directory.refresh(txn.game.id)
+    if txn.game.status == "ended":
+        await leases.release(txn.game.id)
+    wake_outbox()
+
