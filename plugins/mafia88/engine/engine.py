@@ -12,8 +12,9 @@ from .model import FACTION_NAME, State, alive, iso, name, role, rnd, row, when
 from .rules_round import on_deadline
 from .texts import STEP_LABEL, role_message
 
-HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back", "set_round", "vote_log", "end"}
-PLAYER_ONLY = {"report", "vote", "proxy", "post", "white", "rewrite", "done", "drop", "mine", "text"}
+HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back", "set_round", "vote_log", "end",
+             "override", "publish_now", "dm"}
+PLAYER_ONLY = {"report", "vote", "proxy", "post", "white", "rewrite", "done", "drop", "mine", "text", "check"}
 
 
 def post_number(value: Any) -> int:
@@ -99,6 +100,17 @@ class Mafia88Engine:
             effects = rules_host.set_round(state, a["round"], a["votes"], a["out"], a.get("posts"), ctx)
         elif n == "vote_log":
             effects = rules_host.vote_log(state, a.get("round"))
+        elif n == "override":
+            effects = rules_posts.override(state, actor, a["step"], a["result"], a.get("reason", ""), ctx)
+        elif n == "publish_now":
+            rules_posts.publish_now(state, ctx, effects)
+            from .rules_round import check_end
+
+            check_end(state, effects)
+        elif n == "check":
+            effects = rules_posts.check_identity(state, actor, a["target"], ctx)
+        elif n == "dm":
+            effects = rules_host.private_message(state, actor, a["player"], a["text"], ctx)
         elif n == "end":
             rules_host.end_game(state, a["result"], a.get("reason", ""), effects)
         else:

@@ -157,4 +157,4 @@ def bring_back(state: State, seat: int, reason: str, effects: list) -> bool:
 def post_killed_now(state: State, seat: int) -> bool:
     """Killed by a post in the current round (votes at half weight, §十三.3)."""
     p = state["players"][str(seat)]
-    return (not p["alive"]) and p["out"] is not None and p["out"]["cause"] == "post" and p["out"]["round"] == state["round"]
+    return (not p["alive"]) and p["out"] is not None and p["out"]["cause"] in ("post", "mutual", "mine", "soul") and p["out"]["round"] == state["round"]

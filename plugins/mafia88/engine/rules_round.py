@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from plugins.kernel.clock import next_at
 from plugins.kernel.engine import CancelTimer, Ctx, Finish, Outcome, Say, SetPhase, SetTimer
 
-from .model import FACTION_NAME, State, alive, iso, name, new_round, rnd, role, row, tz, when
+from .model import FACTION_NAME, State, alive, iso, name, new_round, rnd, role, role_name, row, tz, when
 from .resolution import RESULT_STEPS, run
 
 
@@ -94,6 +94,11 @@ def _close(state: State, ctx: Ctx, effects: list) -> None:
 
         for s in failing_reports(state):
             cur["marks"].append({"seat": s, "cause": "report", "reason": "报道不合格或未报道，第1轮结束判出局（§十一.2）"})
+    # §五白1/黑1: a 隐剑/孤杀 that posted the 魔镜 goes out with the result of its last round
+    for c in state.get("countdowns", []):
+        if c["until"] == r and state["players"][str(c["seat"])]["alive"]:
+            cur["marks"].append({"seat": c["seat"], "cause": "countdown",
+                                 "reason": f"贴中魔镜后只能活两轮，第{r}轮结束自动出局（§五白1、黑1）"})
     d = rules_votes.decide(state, r)
     cur["cands"] = [{k: c[k] for k in ("seat", "full", "half", "last")} for c in d["cands"]]
     if "tied" in d:
@@ -131,6 +136,8 @@ def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list) -> None
     lines = [f"【第{r}轮结果】", f"高票出局：{'、'.join(vote_lines) or '无'}", f"贴杀：{'、'.join(posted) or '无'}"]
     if other:
         lines.append("其他出局：" + "；".join(other))
+    for rv in cur.get("reveals", []):
+        lines.append(f"照出真身：{name(state, rv['seat'])} 是{role_name(state, rv['seat'])}（{rv['why']}）。")
     lines += res.notes
     over = _sides_left(state) < 2
     lines.append(f"余 {survivors} 人。" + ("游戏结束，全部身份随后公布。" if over else "出局者身份下轮公布。"))

@@ -8,6 +8,7 @@ from typing import Any
 
 from plugins.kernel.engine import Actor, Ctx, Rejected, Say
 
+from .resolution import POST_CAUSES
 from .model import State, alive, dt, hhmm, iso, name, player, rnd, row
 
 HALF = "half"
@@ -41,7 +42,7 @@ def voter_weight(state: State, seat: int, r: int) -> str | None:
     if p["alive"]:
         return FULL
     out = p["out"]
-    if out and out["cause"] == "post" and out["round"] == r:
+    if out and out["cause"] in POST_CAUSES and out["round"] == r:
         return HALF
     return None
 
