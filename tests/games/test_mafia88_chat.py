@@ -453,6 +453,7 @@ async def test_mafia88_whole_game_through_the_bot(harness):
 
 VARIANT = """/配置 [options]
 first_post_aliases = 0
+role_effects = false
 
 [counts]
 yin_jian = 0

@@ -110,6 +110,12 @@ class Game:
             assert self.state == before, "the engine mutated its input state"
         return self._take(out)
 
+    def close_round(self) -> None:
+        """The vote close, then the decision window of §五/§七 if one opened (nobody chooses)."""
+        self.fire("phase")
+        if self.state["step"] == "deciding":
+            self.fire("phase")
+
     def fire_due(self, until: datetime | None = None) -> None:
         """Fire every extra timer that falls before ``until`` (default: the phase end)."""
         limit = until or (self.phase.ends_at if self.phase else self.now)
@@ -171,7 +177,8 @@ def later(at: datetime, minutes: int) -> datetime:
 ZERO = {k: 0 for k in ("yin_jian", "lianhe_jian", "lianhe_dan", "yi_hun", "du_dan", "fu_huo", "di_lei", "hei_dan",
                        "mo_jing", "gong_bing", "huan_hun")}
 SMALL = {
-    "options": {"first_post_aliases": 0},  # §六.1 is tested on its own (test_roles_posts.py)
+    # part 1 flow: hosts rule special roles by hand; §五–§七 are tested in test_roles_*.py
+    "options": {"first_post_aliases": 0, "role_effects": False},
     "counts": {**ZERO, "you_xia": 6, "an_dan": 1, "gu_sha": 1, "lianhe_sha": 2, "du_sha": 3},
     "rounds": [
         {"votes": 2, "out": 1, "posts": {"孤杀": 1}},

@@ -6,7 +6,7 @@ from typing import Any
 
 from .model import FACTION_NAME, State, name, role
 
-STEP_LABEL = {"round": "投票中", "overtime": "加时投票", "over": "已结束"}
+STEP_LABEL = {"round": "投票中", "overtime": "加时投票", "deciding": "结果前选择", "over": "已结束"}
 
 
 def role_message(state: State, seat: int) -> str:
