@@ -31,8 +31,10 @@ def quiet_round(g: Game, votes_for: int | None = None) -> None:
     """Posts due, publication, everyone votes (nobody goes out: out = 0), result."""
     g.fire_due()
     target = votes_for or g.seats_of("you_xia")[0]
+    voted = {b["voter"] for b in g.state["rounds"][str(g.state["round"])]["ballots"]}
     for s in sorted(g.alive()):
-        g.cmd(s, "vote", targets=[target if s != target else g.seats_of("you_xia")[1]])
+        if s not in voted:
+            g.cmd(s, "vote", targets=[target if s != target else g.seats_of("you_xia")[1]])
     g.fire("phase")
     g.fire_due(g.now)  # a decision window, if one opened, is left to the test
 
@@ -66,3 +68,24 @@ def post_in_round(g: Game, poster: int, target: int, approve: bool = True) -> in
     if approve:
         g.host("approve", post=pid)
     return pid
+
+
+def vote_out(g: Game, targets: list[int]) -> dict[int, list[int]]:
+    """Posts due and publication, then everyone votes so that exactly ``targets``
+    go out; the vote closes. Returns each target's voter line (arrival order)."""
+    r = g.state["round"]
+    g.host("set_round", round=r, votes=1, out=len(targets))
+    g.fire_due()
+    living = sorted(g.alive())
+    others = [s for s in living if s not in targets]
+    sink = others[-1]
+    lines: dict[int, list[int]] = {t: [] for t in targets}
+    g.cmd(sink, "vote", targets=[others[0]])  # the sink is on nobody's voter line
+    for i, s in enumerate(others[:-1]):
+        t = targets[i % len(targets)]
+        g.cmd(s, "vote", targets=[t])
+        lines[t].append(s)
+    for s in targets:
+        g.cmd(s, "vote", targets=[sink])
+    g.fire("phase")
+    return lines

@@ -188,7 +188,7 @@ def take_alongs(state: State, res: Resolution, data: dict[str, Any]) -> None:
     """Voters taken along by a voted-out 联合蛋/独立杀/地雷 (§五白3, 黑3, 黑5)."""
     for t in data.get("takes", []):
         for s in t["seats"]:
-            res.mark(s, "take", f"第{res.round}轮被 {name(state, t['by'])} 带走（{t['clause']}）")
+            res.mark(s, "take", f"第{res.round}轮被 {name(state, t['seat'])} 带走（{t['clause']}）")
 
 
 def pending_marks(state: State, res: Resolution, data: dict[str, Any]) -> None:
