@@ -40,6 +40,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 usage="/追魂 <正文>", help="交被指定的500字追魂"),
     CommandSpec(("感谢信",), "letter_thanks", (ArgSpec("text", "text"),), where="private",
                 usage="/感谢信 <正文>", help="被复活者次日12:00前交500字感谢信（§五白6）"),
+    CommandSpec(("移魂",), "soul_move", (ArgSpec("src", "player"), ArgSpec("dst", "player"), ArgSpec("text", "text")),
+                where="private", usage="/移魂 <被贴杀者> <移到谁> <500字正文>",
+                help="移魂：第二、三轮交贴截止前，把当轮被贴杀者移魂到另一人身上（§五白4）"),
+    CommandSpec(("还魂",), "soul_back", (ArgSpec("target", "player"), ArgSpec("text", "text")), where="private",
+                usage="/还魂 <玩家> <800字正文>", help="还魂：第二、三轮交贴截止前还魂一人（§五黑8）"),
+    CommandSpec(("接头",), "signal", (ArgSpec("text", "text"),), where="private",
+                usage="/接头 <寻找暗号>", help="知道暗号的独立杀和孤杀：用寻找暗号找到对方（§五黑3、§七.3）"),
     # hosts
     CommandSpec(("贴单",), "posts", (ArgSpec("round", "int", optional=True),), where="private", who="host",
                 alive_only=False, usage="/贴单 [轮次]", help="哨子：查看某轮杀帖、字数和状态"),

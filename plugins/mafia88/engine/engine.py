@@ -7,7 +7,7 @@ from typing import Any
 
 from plugins.kernel.engine import KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Outcome, Rejected, Say, Seat
 
-from . import content, rules_decide, rules_host, rules_posts, rules_reports, rules_start, rules_votes
+from . import content, rules_decide, rules_host, rules_souls, rules_posts, rules_reports, rules_start, rules_votes
 from .model import FACTION_NAME, State, alive, iso, name, role, rnd, row, when
 from .rules_round import on_deadline
 from .texts import STEP_LABEL, role_message
@@ -15,7 +15,7 @@ from .texts import STEP_LABEL, role_message
 HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back", "set_round", "vote_log", "end",
              "override", "publish_now", "dm"}
 PLAYER_ONLY = {"report", "vote", "proxy", "post", "white", "rewrite", "done", "drop", "mine", "text", "check",
-               "take", "reveal", "soul", "revive", "letter_soul", "letter_thanks"}
+               "take", "reveal", "soul", "revive", "letter_soul", "letter_thanks", "soul_move", "soul_back", "signal"}
 
 
 def post_number(value: Any) -> int:
@@ -114,6 +114,12 @@ class Mafia88Engine:
             rules_decide.revive(state, actor, a["target"], ctx, effects)
         elif n in ("letter_soul", "letter_thanks"):
             effects = rules_decide.write_letter(state, actor, "追魂" if n == "letter_soul" else "感谢信", a.get("text", ""), ctx)
+        elif n == "soul_move":
+            effects = rules_souls.move(state, actor, a["src"], a["dst"], a.get("text", ""), ctx)
+        elif n == "soul_back":
+            effects = rules_souls.back(state, actor, a["target"], a.get("text", ""), ctx)
+        elif n == "signal":
+            effects = rules_start.signal(state, actor, a.get("text", ""), ctx)
         elif n == "check":
             effects = rules_posts.check_identity(state, actor, a["target"], ctx)
         elif n == "dm":

@@ -12,7 +12,6 @@ from typing import Any
 
 from plugins.kernel.clock import on_day
 from plugins.kernel.engine import Actor, Ctx, Rejected, Say, SetPhase, SetTimer
-from plugins.kernel.textcheck import measure
 
 from .effects import ability, vote_rule
 from .model import FACTION_NAME, State, dt, hhmm, iso, name, rnd, role, role_name, tz, when
@@ -302,9 +301,9 @@ def write_letter(state: State, actor: Actor, word: str, text: str, ctx: Ctx) -> 
     x = mine[0]
     if ctx.now >= dt(x["due"]):
         raise Rejected(f"{word}期限已过（{when(state, x['due'])}）。")
-    from .rules_posts import post_problems
+    from .rules_posts import measure_text, post_problems
 
-    fig = measure(text)
+    fig = measure_text(text)
     bad = post_problems(fig, x["min"], state["cfg"]["limits"])
     if bad:
         raise Rejected(f"{word}未通过：{'；'.join(bad)}。请改好后重新 /{word} <正文>。")

@@ -4,6 +4,7 @@ judgement, white slips, rewrites, giving up, publication and the 12:00 due."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from plugins.kernel.clock import on_day
@@ -32,6 +33,29 @@ from .model import (
     when,
 )
 from .texts import figures_line
+
+_CLAUSE_SPLIT = re.compile(r"[。！？!?；;…\n，,、：:]+")
+MIN_CLAUSE = 4
+
+
+def measure_text(text: str):
+    """The kernel's figures, with repeats also counted clause by clause: a clause
+    repeated with commas (甲，甲，甲) counts like a repeated sentence (§十二.2)."""
+    fig = measure(text)
+    seen: set[str] = set()
+    repeated = 0
+    for part in _CLAUSE_SPLIT.split(text):
+        key = "".join(ch for ch in part if not ch.isspace())
+        if len(key) < MIN_CLAUSE:
+            continue
+        if key in seen:
+            repeated += len(key)
+        else:
+            seen.add(key)
+    if repeated > fig.repeated:
+        fig = dataclasses.replace(fig, repeated=repeated, repeat_ratio=repeated / fig.chars if fig.chars else 0.0)
+    return fig
+
 
 LIVE = ("pending", "approved", "white", "rejected")
 STATUS_NAME = {"pending": "待审", "approved": "已通过", "white": "白条待补", "rejected": "退回待重写", "void": "作废"}
@@ -274,7 +298,7 @@ def finish_draft(state: State, actor: Actor, ctx: Ctx) -> list:
     if d is None:
         raise Rejected("你没有未完成的草稿：先 /出贴 <代号> <目标>。")
     text = "\n".join(d["parts"])
-    fig = measure(text)
+    fig = measure_text(text)
     limits = state["cfg"]["limits"]
     minimum = limits["post_min"] if d["mode"] == "new" else limits["rewrite_min"]
     bad = post_problems(fig, minimum, limits)
@@ -442,8 +466,8 @@ def posts_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
     got = round_posts(state, r)
     whites = sum(1 for p in got if p["kind"] == "white")
     text = f"第{r}轮交贴截止：收到杀帖 {len(got)} 份" + (f"（含白条 {whites} 份）" if whites else "") + "。"
-    if gave_up:
-        text += f"{'、'.join(name(state, s) for s in gave_up)} 未交杀帖，视为放弃贴杀，出局。"
+    if gave_up:  # by seat: code-name order would tell their roles a round early
+        text += f"{'、'.join(name(state, s) for s in sorted(gave_up))} 未交杀帖，视为放弃贴杀，出局。"
     text += f"杀帖将于 {when(state, cur['due']['publish'])} 公布。"
     effects.append(Say("group", text))
     from .resolution import resolve_posts
@@ -491,6 +515,9 @@ def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
         else:
             others.append(name(state, m.seat))
     record_triggered(state, r, triggered, effects)
+    from .rules_souls import publish_texts
+
+    publish_texts(state, r, triggered, effects)
     notes += res.notes
     white_at = white_due_at(state, r)
     cur["due"]["white"] = iso(white_at)

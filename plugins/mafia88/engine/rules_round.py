@@ -37,6 +37,9 @@ def schedule_round(state: State, r: int, base: datetime, effects: list, first: b
             f"请在第1轮投票截止前 /报道（{state['cfg']['limits']['report_min']} 字以上，§十一）。\n" + text
         )
     effects.append(Say("group", text))
+    from .rules_souls import convert_roles
+
+    convert_roles(state, r, effects)
     effects.append(SetPhase("round", f"第{r}轮投票", close))
     effects.append(SetTimer(f"posts_due:{r}", posts))
     effects.append(SetTimer(f"publish:{r}", publish))
@@ -193,6 +196,9 @@ def check_end(state: State, effects: list) -> bool:
     if state["step"] == "over":
         return True
     if _sides_left(state) == 2:
+        from .rules_souls import tell_unions
+
+        tell_unions(state, effects)
         return False
     sides = {role(state, state["players"][str(s)]["role"])["faction"] for s in alive(state)}
     winner = "white" if sides == {"white"} else "black" if sides == {"black"} else ""
