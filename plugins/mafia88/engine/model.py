@@ -86,6 +86,14 @@ def role_name(state: State, seat: int) -> str:
     return role(state, state["players"][str(seat)]["role"])["name"]
 
 
+def role_label(state: State, seat: int) -> str:
+    """The role as dealt and, after a role change (§五白4/黑8), what it became: '还魂→联合杀'."""
+    p = state["players"][str(seat)]
+    now = role(state, p["role"])["name"]
+    dealt = p.get("dealt")
+    return f"{role(state, dealt)['name']}→{now}" if dealt and dealt != p["role"] else now
+
+
 def code_rank(state: State, seat: int) -> tuple[int, int]:
     """Position in §十六's code-name order (role order, then code order)."""
     p = state["players"][str(seat)]

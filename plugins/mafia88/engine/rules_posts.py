@@ -27,6 +27,7 @@ from .model import (
     rnd,
     role,
     seats,
+    role_label,
     role_name,
     row,
     tz,
@@ -547,7 +548,7 @@ def reveal_line(state: State, r: int) -> str:
             seen.append(o["seat"])
     if not seen:
         return ""
-    parts = [f"{name(state, s)}：{role_name(state, s)}（{FACTION_NAME[role(state, state['players'][str(s)]['role'])['faction']]}）" for s in seen]
+    parts = [f"{name(state, s)}：{role_label(state, s)}（{FACTION_NAME[role(state, state['players'][str(s)]['role'])['faction']]}）" for s in seen]
     return f"第{r}轮出局者身份：" + "；".join(parts) + "。"
 
 

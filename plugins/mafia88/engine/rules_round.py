@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from plugins.kernel.clock import next_at
 from plugins.kernel.engine import CancelTimer, Ctx, Finish, Outcome, Say, SetPhase, SetTimer
 
-from .model import FACTION_NAME, State, alive, iso, name, new_round, rnd, role, role_name, row, tz, when
+from .model import FACTION_NAME, State, alive, iso, name, new_round, rnd, role, role_label, role_name, row, tz, when
 from .resolution import RESULT_STEPS, run
 
 
@@ -228,7 +228,7 @@ def reveal(state: State) -> str:
         rl = role(state, p["role"])
         code = f"｜{p['code']}" if p["code"] else ""
         fate = "存活" if p["alive"] else f"第{p['out']['round']}轮出局：{p['out']['reason']}"
-        lines.append(f"{name(state, s)}：{rl['name']}（{FACTION_NAME[rl['faction']]}）{code}｜{fate}")
+        lines.append(f"{name(state, s)}：{role_label(state, s)}（{FACTION_NAME[rl['faction']]}）{code}｜{fate}")
     lines += ["", "【杀帖】"]
     from .rules_posts import STATUS_NAME
 
