@@ -221,3 +221,22 @@ def test_half_votes_of_living_players_only_break_ties_section_5_white_6():
     assert d["out"] == [a]
     c = next(c for c in d["cands"] if c["seat"] == a)
     assert (c["full"], c["half"]) == (5, 1)
+
+
+def test_round_2_window_opens_even_when_the_fu_huo_is_out_so_the_group_learns_nothing_section_5_white_6():
+    g = at_round(2)
+    g.host("out", player=g.seats_of("fu_huo")[0], reason="测试")
+    x = g.seats_of("you_xia")[2]
+    vote_out(g, [x])
+    assert g.state["step"] == "deciding" and any("结果贴将于" in t for t in g.says("group"))
+    g.fire("phase")
+    assert not g.p(x)["alive"]
+    steps = [t for t in g.says("hosts") if t.startswith("第2轮结果结算")][-1]
+    assert f"1. {x}号 {g.p(x)['alias']}（游侠）：第2轮高票出局" in steps
+
+
+def test_round_3_without_choices_publishes_at_once():
+    g = at_round(3)
+    x = g.seats_of("you_xia")[2]
+    vote_out(g, [x])
+    assert g.state["round"] == 4 and not any("结果贴将于" in t for t in g.says("group"))

@@ -92,7 +92,10 @@ def begin(state: State, r: int, voted_out: list[int], ctx: Ctx, effects: list) -
     """Open the decision window if someone must choose. False: publish at once."""
     choices, auto = open_choices(state, r, voted_out)
     holder = revive_holder(state, r, voted_out)
-    if not choices and holder is None:
+    # in the 复活's rounds the window always opens while voted-out players exist: its
+    # absence would tell the group that the 复活 is out (§五白6)
+    revive_round = state["cfg"]["options"]["role_effects"] and r in ability(state, "revive")["rounds"] and bool(voted_out)
+    if not choices and holder is None and not revive_round:
         rnd(state)["decide"] = {"voted_out": voted_out, "choices": [], "auto": auto, "revive": None}
         return False
     minutes = state["cfg"]["times"]["decision_minutes"]
@@ -219,6 +222,8 @@ def maybe_finish(state: State, ctx: Ctx, effects: list) -> None:
         return
     if dec["revive"] and dec["revive"]["picked"] is None:
         return
+    if not dec["choices"] and not dec["revive"]:
+        return  # nobody to wait for, but the window runs its time (see begin)
     from .rules_round import finish_decisions
 
     finish_decisions(state, ctx, effects)

@@ -186,6 +186,10 @@ def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list, takes: 
     over = _sides_left(state) < 2
     lines.append(f"余 {survivors} 人。" + ("游戏结束，全部身份随后公布。" if over else "出局者身份下轮公布。"))
     effects.append(Say("group", "\n".join(lines)))
+    steps = [f"{i}. {name(state, m.seat)}（{role_name(state, m.seat)}）：{m.reason}" for i, m in enumerate(applied, 1)]
+    if revived:
+        steps.append(f"{len(steps) + 1}. {'、'.join(name(state, s) for s in revived)} 被复活（§五白6）")
+    effects.append(Say("hosts", f"第{r}轮结果结算：\n" + ("\n".join(steps) or "无人出局")))
     if not check_end(state, effects):
         schedule_round(state, r + 1, ctx.now, effects)
 

@@ -100,6 +100,11 @@ def convert_roles(state: State, r: int, effects: list) -> None:
 
                 effects.append(Say(s, f"第{r}轮起你转为{role(state, ab['becomes'])['name']}（{ab['clause']}）。\n" + role_message(state, s)))
                 effects.append(Say("hosts", f"{name(state, s)} 由{role(state, ab['role'])['name']}转为{role(state, ab['becomes'])['name']}（{ab['clause']}）。"))
+                # those told the new role's members at the start learn of the newcomer (孤杀, 联合杀)
+                for o in sorted(int(x) for x in state["players"]):
+                    q = state["players"][str(o)]
+                    if o != s and q["alive"] and ab["becomes"] in role(state, q["role"])["knows"]:
+                        effects.append(Say(o, f"第{r}轮起 {name(state, s)} 转为{role(state, ab['becomes'])['name']}（{ab['clause']}）。"))
 
 
 # ---- unions (§八) -----------------------------------------------------------
