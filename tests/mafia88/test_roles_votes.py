@@ -240,3 +240,22 @@ def test_round_3_without_choices_publishes_at_once():
     x = g.seats_of("you_xia")[2]
     vote_out(g, [x])
     assert g.state["round"] == 4 and not any("结果贴将于" in t for t in g.says("group"))
+
+
+def test_high_post_privilege_designation_and_its_due_section_7_2():
+    g = at_round(5)
+    x, y = g.seats_of("you_xia")[2:4]
+    with pytest.raises(Rejected, match="第五轮结束后"):
+        g.host("high_posts", player=x, by="某高贴玩家")
+    quiet_round(g)
+    assert g.state["round"] == 6
+    out = g.host("high_posts", player=x, by="某高贴玩家")
+    assert "500" in out[1].text and out[1].to == x
+    g.host("high_posts", player=y)
+    with pytest.raises(Rejected, match="已被指定过"):
+        g.host("high_posts", player=x)
+    g.cmd(y, "letter_soul", text=essay(520, "情"))
+    for key in sorted(k for k in g.timers if k.startswith("letter:")):
+        g.fire(key)
+    assert not g.p(x)["alive"] and g.p(x)["out"]["cause"] == "high"
+    assert g.p(y)["alive"]

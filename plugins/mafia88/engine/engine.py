@@ -13,7 +13,7 @@ from .rules_round import on_deadline
 from .texts import STEP_LABEL, role_message
 
 HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back", "set_round", "vote_log", "end",
-             "override", "publish_now", "dm"}
+             "override", "publish_now", "dm", "high_posts"}
 PLAYER_ONLY = {"report", "vote", "proxy", "post", "white", "rewrite", "done", "drop", "mine", "text", "check",
                "take", "reveal", "soul", "revive", "letter_soul", "letter_thanks", "soul_move", "soul_back", "signal"}
 
@@ -122,6 +122,8 @@ class Mafia88Engine:
             effects = rules_start.signal(state, actor, a.get("text", ""), ctx)
         elif n == "check":
             effects = rules_posts.check_identity(state, actor, a["target"], ctx)
+        elif n == "high_posts":
+            effects = rules_decide.designate_high(state, actor, a["player"], a.get("by", ""), ctx)
         elif n == "dm":
             effects = rules_host.private_message(state, actor, a["player"], a["text"], ctx)
         elif n == "end":

@@ -280,7 +280,32 @@ def after_result(state: State, r: int, ctx: Ctx, effects: list) -> list[str]:
 
 # ---- letters: 追魂 and 感谢信 ------------------------------------------------
 
-LETTER = {"soul": ("追魂", "§五黑5"), "first_soul": ("追魂", "§七.1"), "thanks": ("感谢信", "§五白6")}
+LETTER = {"soul": ("追魂", "§五黑5"), "first_soul": ("追魂", "§七.1"), "thanks": ("感谢信", "§五白6"),
+          "high": ("追魂", "§七.2")}
+HIGH_FROM_ROUND = 6  # §七.2: designations after round 5; due 12:00 the day after round 6 starts
+
+
+def designate_high(state: State, actor: Actor, writer: int, by: str, ctx: Ctx) -> list:
+    """/高贴指定 <玩家> [指定者]: §七.2 高贴数特权, recorded by a host (post counts live on the forum)."""
+    r = state["round"]
+    if r < HIGH_FROM_ROUND:
+        raise Rejected(f"高贴数特权在第五轮结束后才能指定（§七.2），现在是第{r}轮。")
+    if not state["players"][str(writer)]["alive"]:
+        raise Rejected(f"{name(state, writer)} 已出局；只能指定还活着的玩家（§七.2）。")
+    if any(x["kind"] == "high" and x["writer"] == writer for x in state.get("letters", [])):
+        raise Rejected(f"{name(state, writer)} 已被指定过（§七.2：先指定先得）。")
+    start = dt(state["rounds"][str(HIGH_FROM_ROUND)]["due"]["posts"]) if str(HIGH_FROM_ROUND) in state["rounds"] else ctx.now
+    due = on_day(start, state["cfg"]["times"]["white_due"], tz(state), 1)
+    if due <= ctx.now:
+        due = on_day(ctx.now, state["cfg"]["times"]["white_due"], tz(state), 1)
+    letters = state.setdefault("letters", [])
+    letters.append({"id": len(letters) + 1, "kind": "high", "writer": writer, "for": None, "by": by.strip(), "round": r,
+                    "min": 500, "due": iso(due), "done": False, "text": ""})
+    state.setdefault("audit", []).append({"seq": ctx.seq, "at": iso(ctx.now), "by": actor.user_id,
+                                          "what": f"高贴数特权：{by.strip() or '（未写）'} 指定 {name(state, writer)}"})
+    return [SetTimer(f"letter:{len(letters)}", due),
+            Say(writer, f"你被指定写 500 字情书或追魂（§七.2 高贴数特权），请在 {when(state, iso(due))} 前私聊 /追魂 <正文>，否则出局。"),
+            Say("reply", f"已记录：{name(state, writer)} 须在 {when(state, iso(due))} 前交 500 字（§七.2）。")]
 
 
 def letter_due(state: State, ctx: Ctx) -> str:
@@ -299,7 +324,7 @@ def add_letter(state: State, kind: str, writer: int, for_seat: int, r: int, ctx:
 
 
 def write_letter(state: State, actor: Actor, word: str, text: str, ctx: Ctx) -> list:
-    kinds = ("soul", "first_soul") if word == "追魂" else ("thanks",)
+    kinds = ("soul", "first_soul", "high") if word == "追魂" else ("thanks",)
     mine = [x for x in state.get("letters", []) if x["writer"] == actor.seat and x["kind"] in kinds and not x["done"]]
     if not mine:
         raise Rejected(f"你没有要写的{word}。")
@@ -322,6 +347,8 @@ def write_letter(state: State, actor: Actor, word: str, text: str, ctx: Ctx) -> 
         if bring_back(state, x["for"], f"追魂写成，第{state['round']}轮复活（§五黑5）", effects):
             out += effects
             out.append(Say("group", f"{name(state, x['writer'])} 为 {name(state, x['for'])} 写成追魂，{name(state, x['for'])} 复活（§五黑5）。\n\n{text}"))
+    elif x["for"] is None:
+        out.append(Say("group", f"【{word}｜{name(state, x['writer'])}（§七.2）】\n\n{text}"))
     else:
         out.append(Say("group", f"【{word}｜{name(state, x['writer'])} → {name(state, x['for'])}】\n\n{text}"))
     return out
@@ -343,6 +370,14 @@ def letter_due_fired(state: State, lid: int, ctx: Ctx, effects: list) -> None:
             p.setdefault("half", [])
             p["half"] = sorted(set(p["half"]) | {2, 3})
             effects.append(Say("group", f"{name(state, x['writer'])} 未按时写追魂，第二、三轮只有半票（§七.1）。"))
+    elif x["kind"] == "high" and p["alive"]:
+        from .model import mark_out
+
+        mark_out(state, x["writer"], "high", "未按时写高贴数特权指定的 500 字（§七.2）", effects)
+        effects.append(Say("group", f"{name(state, x['writer'])} 未按时写被指定的 500 字，出局（§七.2）。"))
+        from .rules_round import check_end
+
+        check_end(state, effects)
     elif x["kind"] == "thanks" and p["alive"]:
         nxt = x["round"] + 1
         p.setdefault("half", [])
