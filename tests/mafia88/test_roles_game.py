@@ -136,3 +136,48 @@ def test_replay_of_the_whole_game_is_identical():
     a, b = play(), play()
     assert a.g.state == b.g.state
     assert a.g.log == b.g.log
+
+
+def test_default_88_game_with_every_role_resolved_runs_to_its_end():
+    """The default configuration (§四, §十) with the bot resolving every role:
+    the game ends, nobody goes out twice, and the extra deaths of §五 (同归,
+    带人) are on top of the §十 counts."""
+    from mafia88_helpers import Game
+    from test_full_game import victim_order
+
+    from plugins.kernel.engine import Eliminate, Restore
+    from plugins.mafia88.engine.model import row
+
+    g = Game(88, seed="default-roles", check_pure=False)
+    g.report_all()
+    first = [s for k in ("an_dan", "du_dan", "hei_dan", "mo_jing", "di_lei") for s in g.seats_of(k)]
+    order = first + [s for s in victim_order(g) if s not in first]  # posts reach eggs, 魔镜 and 地雷 early
+    for _ in range(12):
+        if g.state["step"] == "over":
+            break
+        r = g.state["round"]
+        quota = row(g.state, r)["posts"]
+        taken: set[int] = set()
+        victims = [s for s in order if g.p(s)["alive"]]
+        for gkey, n in quota.items():
+            roles = next(x for x in g.state["cfg"]["groups"] if x["key"] == gkey)["roles"]
+            for author in [s for s in sorted(g.alive()) if g.p(s)["role"] in roles and s not in taken][:n]:
+                taken.add(author)
+                g.host("approve", post=g.submit_post(author, victims.pop(0)))
+        g.fire_due()
+        if g.state["step"] == "over":
+            break
+        k = row(g.state, r)["out"]
+        g.vote_all([s for s in order if g.p(s)["alive"]][:k], row(g.state, r)["votes"])
+        g.close_round()
+    assert g.state["step"] == "over"
+    status = {s: True for s in range(1, 89)}
+    for batch in g.log:
+        for e in batch:
+            if isinstance(e, Eliminate):
+                assert status[e.seat]
+                status[e.seat] = False
+            elif isinstance(e, Restore):
+                status[e.seat] = True
+    causes = {o["cause"] for rd in g.state["rounds"].values() for o in rd["outs"]}
+    assert {"post", "vote", "mutual", "mine", "take"} <= causes, causes
