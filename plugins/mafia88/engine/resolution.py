@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .effects import EFFECT_NAME, post_rule
-from .model import State, code_rank, mark_out, name, role, role_name
+from .model import State, code_rank, mark_out, name, role_name
 
 POST_CAUSES = ("post", "mutual", "mine", "soul")  # out at the publication: half vote this round (§十三.3)
 
@@ -67,10 +67,6 @@ class Resolution:
 
 
 # ---- publication -------------------------------------------------------------
-
-def _who(state: State, seat: int) -> str:
-    return f"{name(state, seat)}（{role_name(state, seat)}）"
-
 
 def plan_posts(state: State, r: int, posts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Step 1: one numbered step per post, in code-name order. Pure."""
@@ -205,7 +201,3 @@ def run(state: State, r: int, steps: list[Step], data: dict[str, Any], effects: 
     for step in steps:
         step(state, res, data)
     return res, res.apply(state, effects)
-
-
-def faction_of(state: State, seat: int) -> str:
-    return role(state, state["players"][str(seat)]["role"])["faction"]

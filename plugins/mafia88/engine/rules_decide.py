@@ -201,8 +201,10 @@ def revive(state: State, actor: Actor, target: int, ctx: Ctx, effects: list) -> 
     info = dec.get("revive")
     if not info or info["holder"] != actor.seat:
         raise Rejected("本轮没有可复活的高票者。")
-    if ctx.now >= dt(info["cutoff"]):
-        raise Rejected(f"复活须在结果贴前 {rv['cutoff_minutes']} 分钟（{hhmm(state, info['cutoff'])}）前告知，已超时，视为放弃（§五白6）。")
+    ends = ctx.phase.ends_at if ctx.phase is not None else dt(dec["ends"])  # follows /延时
+    cutoff = iso(ends - timedelta(minutes=rv["cutoff_minutes"]))
+    if ctx.now >= dt(cutoff):
+        raise Rejected(f"复活须在结果贴前 {rv['cutoff_minutes']} 分钟（{hhmm(state, cutoff)}）前告知，已超时，视为放弃（§五白6）。")
     if info["picked"] is not None:
         raise Rejected(f"你已选择复活 {name(state, info['picked'])}，不能更改。")
     if target == actor.seat:

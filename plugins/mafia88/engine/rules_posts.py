@@ -445,7 +445,6 @@ def posts_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
     if cur["posts_done"]:
         return
     cur["posts_done"] = True
-    soul_texts_lapse(state, r, effects)
     for seat_key in sorted(state["drafts"], key=int):
         d = state["drafts"][seat_key]
         if d["mode"] == "new" and d["round"] == r:
@@ -605,11 +604,6 @@ def record_triggered(state: State, r: int, triggered: list, effects: list) -> No
         elif t["kind"] == "check":
             state.setdefault("checks", {})[str(t["seat"])] = {"round": r, "used": False}
             effects.append(Say(t["seat"], "你被贴中同归；你可以指定场上任何一名玩家查看其身份（§五黑5）：私聊 /查身份 <玩家>。"))
-
-
-def soul_texts_lapse(state: State, r: int, effects: list) -> None:
-    """Placeholder hook for 移魂/还魂 drafts at the post due time (see rules_souls)."""
-    return None
 
 
 # ---- host rulings on the resolution (issue 13 item 8) -----------------------

@@ -8,7 +8,7 @@ from typing import Any
 from plugins.kernel.engine import Actor, Ctx, Rejected, Say
 
 from .effects import ability
-from .model import FACTION_NAME, State, dt, iso, name, rnd, role, role_name, when
+from .model import State, dt, iso, name, rnd, role, role_name, when
 
 
 def _holder_checks(state: State, actor: Actor, which: str, ctx: Ctx) -> dict[str, Any]:
@@ -154,7 +154,3 @@ def tell_unions(state: State, effects: list) -> None:
                            for o in others)
             effects.append(Say(s, f"联合（{clause}）：你现在与以下玩家联合：{lst}。"))
         effects.append(Say("hosts", f"联合（{clause}）已私聊告知：{'、'.join(name(state, s) for s in members)}。"))
-
-
-def faction_line(state: State, seat: int) -> str:
-    return FACTION_NAME[role(state, state["players"][str(seat)]["role"])["faction"]]
