@@ -259,3 +259,13 @@ def test_high_post_privilege_designation_and_its_due_section_7_2():
         g.fire(key)
     assert not g.p(x)["alive"] and g.p(x)["out"]["cause"] == "high"
     assert g.p(y)["alive"]
+
+
+def test_a_revived_du_sha_takes_nobody_along_section_5_white_6_black_3():
+    g = at_round(2)
+    fh, du = g.seats_of("fu_huo")[0], g.seats_of("du_sha")[0]
+    lines = vote_out(g, [du])
+    g.cmd(du, "take", targets=[lines[du][0]])
+    g.cmd(fh, "revive", target=du)
+    assert g.state["round"] == 3
+    assert g.p(du)["alive"] and g.p(lines[du][0])["alive"]

@@ -236,6 +236,10 @@ def settle(state: State, r: int, ctx: Ctx) -> tuple[list[dict[str, Any]], list[s
     (take-alongs, notes for the result post)."""
     dec = rnd(state, r)["decide"]
     notes: list[str] = []
+    rv = dec.get("revive")
+    if rv and rv["picked"] is not None:  # a revived player is not out: its take-along or reveal does not happen
+        dec["choices"] = [c for c in dec["choices"] if c["seat"] != rv["picked"]]
+        dec["auto"] = [a for a in dec.get("auto", []) if a["seat"] != rv["picked"]]
     takes = [dict(a) for a in dec.get("auto", [])]
     for c in dec["choices"]:
         if c["picked"] is None and not c.get("optional"):
