@@ -139,8 +139,8 @@ async def test_mafia88_roles_resolved_by_the_bot(harness):
     assert "杀帖已交" in texts(await b.private(qq(gb), "/完成"))
     out = await b.fire("posts_due:2")
     steps = only(out, HOST)
-    assert f"{dl}号是地雷，第2轮 → 出贴者出局，目标不出局" in steps, steps
-    assert f"{an}号是暗蛋，第2轮 → 目标出局" in steps
+    assert f"{dl}号是地雷，第2轮 → 出贴者出局，地雷不出局" in steps, steps
+    assert f"{an}号是暗蛋，第2轮 → 暗蛋出局" in steps
     assert "只有主持" in texts(await b.private(qq(yx[2]), "/改判 1 出局 我想改"))
     n = next(int(m.group(1)) for m in re.finditer(r"^(\d+)\. (\S+)（", steps, re.MULTILINE) if m.group(2) == codes[lj])
     out = await b.private(HOST, f"/改判 {n} 出局 哨群裁定地雷本轮失效")

@@ -103,7 +103,7 @@ def step_text(state: State, r: int, n: int, item: dict[str, Any]) -> str:
         tr = role_name(state, t)
         rule = item["rule"]
         line = (f"{n}. {item['code']}（{role_name(state, a)}，{name(state, a)}）贴 {name(state, t)} → "
-                f"{t}号是{tr}，第{r}轮 → {EFFECT_NAME[item['effect']]}")
+                f"{t}号是{tr}，第{r}轮 → {EFFECT_NAME[item['effect']].replace('目标', tr)}")
         if item["override"]:
             ov = item["override"]
             line += f"（哨子改判：{ov['by']}，{ov['why']}；原判：{EFFECT_NAME[rule['effect']]}）"
