@@ -176,3 +176,18 @@ def test_host_overrides_a_step_before_publication_and_it_is_recorded_issue_13_8(
     with pytest.raises(Rejected, match="已公布"):
         g.host("override", step=1, result="同归", reason="晚了")
     assert "publish:3" not in g.timers
+
+
+def test_export_keeps_overrides_private_messages_and_role_changes():
+    from plugins.mafia88.engine import ENGINE
+
+    g = at_round(4)
+    g.host("dm", player=g.seats_of("you_xia")[0], text="提醒")
+    du, egg = g.seats_of("du_sha")[0], g.seats_of("hei_dan")[0]
+    post_in_round(g, du, egg)
+    g.fire("posts_due:4")
+    g.host("override", step=1, result="出局", reason="测试改判")
+    t = ENGINE.tables(g.state)
+    assert any("改判第4轮第1步" in str(row[3]) and row[2] == "host" for row in t["记录"])
+    assert any("私信" in str(row[3]) for row in t["记录"])
+    assert any(row[2] == "还魂→联合杀" for row in t["身份"])

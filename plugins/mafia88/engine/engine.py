@@ -8,7 +8,7 @@ from typing import Any
 from plugins.kernel.engine import KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Outcome, Rejected, Say, Seat
 
 from . import content, rules_decide, rules_host, rules_souls, rules_posts, rules_reports, rules_start, rules_votes
-from .model import FACTION_NAME, State, alive, iso, name, role, rnd, row, when
+from .model import FACTION_NAME, State, alive, iso, name, role, role_label, rnd, row, when
 from .rules_round import on_deadline
 from .texts import STEP_LABEL, role_message
 
@@ -177,7 +177,7 @@ class Mafia88Engine:
             p = state["players"][str(seat)]
             r = role(state, p["role"])
             rep = p["report"] or {}
-            roles.append([seat, p["alias"], r["name"], FACTION_NAME[r["faction"]], p["code"],
+            roles.append([seat, p["alias"], role_label(state, seat), FACTION_NAME[r["faction"]], p["code"],
                           "/".join(p["signal"]) if p["signal"] else "", "存活" if p["alive"] else "出局",
                           p["out"]["round"] if p["out"] else "", p["out"]["reason"] if p["out"] else "",
                           (rep.get("figures") or {}).get("chars", ""), "是" if rep.get("ok") else "否"])
@@ -203,7 +203,15 @@ class Mafia88Engine:
             res = state["rounds"][key]["result"]
             if res:
                 results.append([int(key), " ".join(str(s) for s in res["voted_out"]), res["survivors"]])
-        return {"身份": roles, "投票": votes, "杀帖": posts, "进程": table, "结果": results}
+        notes = [["序号", "时间", "谁", "什么"]]
+        for x in state.get("audit", []):  # host overrides (/改判) and §七.2 designations
+            notes.append([x["seq"], x["at"], x["by"], x["what"]])
+        for x in state.get("dms", []):  # /私信
+            notes.append([x["seq"], x["at"], x["by"], f"私信 {x['seat']}号：{x['text']}"])
+        for x in state.get("letters", []):
+            state_txt = "已交" if x["done"] else "逾期" if x.get("lapsed") else "待交"
+            notes.append(["", x["due"], x["writer"], f"{x['kind']} {state_txt} {len(x['text'])} 字"])
+        return {"身份": roles, "投票": votes, "杀帖": posts, "进程": table, "结果": results, "记录": notes}
 
 
 ENGINE = Mafia88Engine()
