@@ -41,11 +41,32 @@ def expected(poster: str, target: str, r: int) -> tuple[bool, bool, bool]:
     return True, False, False  # 黑2/黑3: 联合杀 on 独立杀, 独立杀 on 联合杀/独立杀: only the target
 
 
+def clause(poster: str, target: str, r: int) -> str:
+    """The clause each case checks (shown in the test id)."""
+    if poster == "gong_bing":
+        return "§五黑7"
+    if target == "di_lei":
+        return "§五黑5"
+    if target == "mo_jing":
+        return "§五黑6"
+    if target in EGGS:
+        return {"lianhe_dan": "§五白3", "du_dan": "§五白5", "an_dan": "§五白7", "hei_dan": "§五黑4"}[target]
+    if target == "gu_sha":
+        return "§五黑1"
+    if target == "yin_jian" and poster == "gu_sha":
+        return "§五白1"
+    return "§五黑2、黑3"
+
+
+def ascii_clause(c: str) -> str:
+    return c.replace("§五白", "s5white").replace("§五黑", "s5black").replace("、黑", "+black")
+
+
 CASES = [(p, t, r) for r in (3, 4, 5, 6) for p in POSTERS for t in TARGETS
          if p != t and not (p == "gong_bing" and r > 4)]
 
 
-@pytest.mark.parametrize("poster_role,target_role,r", CASES, ids=[f"{p}-{t}-r{r}" for p, t, r in CASES])
+@pytest.mark.parametrize("poster_role,target_role,r", CASES, ids=[f"{p}-{t}-r{r}-{ascii_clause(clause(p, t, r))}" for p, t, r in CASES])
 def test_post_matrix_section_5(poster_role, target_role, r):
     g = at_round(r)
     poster = g.seats_of(poster_role)[0]
@@ -191,3 +212,28 @@ def test_export_keeps_overrides_private_messages_and_role_changes():
     assert any("改判第4轮第1步" in str(row[3]) and row[2] == "host" for row in t["记录"])
     assert any("私信" in str(row[3]) for row in t["记录"])
     assert any(row[2] == "还魂→联合杀" for row in t["身份"])
+
+
+def test_substitutes_post_as_their_own_role_section_9_1():
+    """§九.1: with the 联合杀 out the 孤杀 posts for 联; on the 魔镜 it is still a 孤杀 (§五黑6 countdown)."""
+    g = at_round(3)
+    for s in g.seats_of("lianhe_sha"):
+        g.host("out", player=s, reason="测试")
+    gu, mj = g.seats_of("gu_sha")[0], g.seats_of("mo_jing")[0]
+    g.host("set_round", round=3, votes=1, out=0, posts="联1")
+    g.host("approve", post=g.submit_post(gu, mj))
+    assert g.state["posts"][-1]["group"] == "联"
+    g.fire_due(g.timers["publish:3"])
+    assert not g.p(mj)["alive"] and g.p(gu)["alive"]
+    assert g.state["countdowns"][-1]["seat"] == gu
+
+
+def test_hei_dan_substitute_posting_an_egg_dies_with_it_section_9_1_and_5_white_5():
+    g = at_round(3)
+    for s in g.seats_of("lianhe_sha") + g.seats_of("gu_sha"):
+        g.host("out", player=s, reason="测试")
+    hd, egg = g.seats_of("hei_dan")[0], g.seats_of("du_dan")[0]
+    g.host("set_round", round=3, votes=1, out=0, posts="联1")
+    g.host("approve", post=g.submit_post(hd, egg))
+    g.fire_due(g.timers["publish:3"])
+    assert not g.p(egg)["alive"] and not g.p(hd)["alive"]
