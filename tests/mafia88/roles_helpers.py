@@ -17,14 +17,15 @@ N = sum(ALL_ROLES.values())  # 26
 QUIET = {"votes": 1, "out": 0, "posts": {}}
 
 
-def roles_game(seed: str = "roles", rounds: list | None = None, players: int = N, **overrides) -> Game:
+def roles_game(seed: str = "roles", rounds: list | None = None, players: int = N, json_state: bool = False,
+               **overrides) -> Game:
     settings = {
         "counts": {**ALL_ROLES, "you_xia": ALL_ROLES["you_xia"] + players - N},
         "options": {"report_required": False},
         "rounds": rounds or [dict(QUIET) for _ in range(8)],
         **overrides,
     }
-    return Game(players, seed=seed, settings=settings, check_pure=False)
+    return Game(players, seed=seed, settings=settings, check_pure=False, json_state=json_state)
 
 
 def quiet_round(g: Game, votes_for: int | None = None) -> None:

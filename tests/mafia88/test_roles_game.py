@@ -39,8 +39,8 @@ EXPECTED = {
 
 
 class Script:
-    def __init__(self):
-        self.g = roles_game("whole-game", rounds=ROUNDS, players=30)
+    def __init__(self, json_state: bool = False):
+        self.g = roles_game("whole-game", rounds=ROUNDS, players=30, json_state=json_state)
         g = self.g
         self.S = {}
         for key in sorted({p["role"] for p in g.state["players"].values()}):
@@ -74,8 +74,8 @@ class Script:
         return {inv[o["seat"]]: o["cause"] for o in self.g.state["rounds"][str(r)]["outs"]}
 
 
-def play() -> Script:
-    sc = Script()
+def play(json_state: bool = False) -> Script:
+    sc = Script(json_state)
     g, S = sc.g, sc.S
     # round 1: the 孤杀's first post (8 aliases, one a 联合杀, §六.1); yx1 top-voted names yx9 (§七.1)
     sc.post("gu_sha0", "yx0")
@@ -132,8 +132,8 @@ def test_whole_seeded_game_with_every_role_matches_the_hand_computed_table():
     assert f"{sc.S['yi_hun0']}号 {g.p(sc.S['yi_hun0'])['alias']}：移魂→游侠（白方）" in reveal
 
 
-def test_replay_of_the_whole_game_is_identical():
-    a, b = play(), play()
+def test_replay_of_the_whole_game_is_identical_also_through_json_storage():
+    a, b = play(), play(json_state=True)
     assert a.g.state == b.g.state
     assert a.g.log == b.g.log
 
