@@ -178,8 +178,11 @@ def test_host_overrides_a_step_before_publication_and_it_is_recorded_issue_13_8(
     post_in_round(g, du, egg)
     with pytest.raises(Rejected, match="交贴还没截止"):
         g.host("override", step=1, result="出局", reason="测试")
-    g.fire(f"posts_due:3")
+    with pytest.raises(Rejected, match="交贴还没截止"):
+        g.host("steps")
+    g.fire("posts_due:3")
     preview = g.says("hosts")[-1]
+    assert g.host("steps")[0].text == preview
     assert "第3轮杀帖结算预览" in preview and f"1. {g.p(du)['code']}（独立杀，{du}号" in preview
     assert "同归" in preview and "/改判" in preview
     with pytest.raises(Rejected, match="看不懂结果"):

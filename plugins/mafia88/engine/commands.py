@@ -71,6 +71,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(("改判",), "override", (ArgSpec("step", "int"), ArgSpec("result", "word"), ArgSpec("reason", "text", optional=True)),
                 where="private", who="host", alive_only=False, usage="/改判 <步骤> <结果> <理由>",
                 help="哨子：杀帖公布前改判结算预览中的一步（出局/同归/出贴者出局/照出/照出并出局/倒计时/无人出局）"),
+    CommandSpec(("结算",), "steps", where="private", who="host", alive_only=False, usage="/结算",
+                help="哨子：查看本轮杀帖结算步骤（交贴截止后）"),
     CommandSpec(("发布",), "publish_now", who="host", alive_only=False, usage="/发布",
                 help="哨子：交贴截止后立即公布本轮杀帖和结算"),
     CommandSpec(("私信",), "dm", (ArgSpec("player", "player"), ArgSpec("text", "text")), where="private", who="host",

@@ -13,7 +13,7 @@ from .rules_round import on_deadline
 from .texts import STEP_LABEL, role_message
 
 HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back", "set_round", "vote_log", "end",
-             "override", "publish_now", "dm", "high_posts"}
+             "override", "publish_now", "dm", "high_posts", "steps"}
 PLAYER_ONLY = {"report", "vote", "proxy", "post", "white", "rewrite", "done", "drop", "mine", "text", "check",
                "take", "reveal", "soul", "revive", "letter_soul", "letter_thanks", "soul_move", "soul_back", "signal"}
 
@@ -103,6 +103,8 @@ class Mafia88Engine:
             effects = rules_host.vote_log(state, a.get("round"))
         elif n == "override":
             effects = rules_posts.override(state, actor, a["step"], a["result"], a.get("reason", ""), ctx)
+        elif n == "steps":
+            effects = rules_posts.show_steps(state)
         elif n == "publish_now":
             rules_posts.publish_now(state, ctx, effects)
             from .rules_round import check_end

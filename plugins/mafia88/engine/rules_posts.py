@@ -504,7 +504,8 @@ def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
     from .resolution import resolve_posts
 
     res, triggered = resolve_posts(state, r, posts)
-    effects.append(Say("hosts", explanation(state, r, res, final=True)))
+    cur["explanation"] = explanation(state, r, res, final=True)  # kept: /结算 shows it as it was
+    effects.append(Say("hosts", cur["explanation"]))
     applied = res.apply(state, effects)
     others: list[str] = []
     for m in applied:
@@ -637,6 +638,20 @@ def override(state: State, actor: Actor, step: int, word: str, why: str, ctx: Ct
     res, _ = resolve_posts(state, r, round_posts(state, r))
     return [Say("reply", f"已改判第 {step} 步为「{word.strip()}」（已记录：{actor.user_id}，{why}）。"),
             Say("hosts", explanation(state, r, res, final=False))]
+
+
+def show_steps(state: State) -> list:
+    """/结算: the current round's resolution steps (after the posts are due)."""
+    from .resolution import resolve_posts
+
+    r = state["round"]
+    cur = rnd(state)
+    if not cur["posts_done"]:
+        raise Rejected(f"第{r}轮交贴还没截止（{when(state, cur['due']['posts'])}），截止后才有结算步骤。")
+    if cur.get("explanation"):
+        return [Say("reply", cur["explanation"])]
+    res, _ = resolve_posts(state, r, round_posts(state, r))
+    return [Say("reply", explanation(state, r, res, final=False))]
 
 
 def publish_now(state: State, ctx: Ctx, effects: list) -> None:
