@@ -240,3 +240,19 @@ def test_hei_dan_substitute_posting_an_egg_dies_with_it_section_9_1_and_5_white_
     g.host("approve", post=g.submit_post(hd, egg))
     g.fire_due(g.timers["publish:3"])
     assert not g.p(egg)["alive"] and not g.p(hd)["alive"]
+
+
+def test_a_host_variant_of_the_effects_is_validated_in_chinese():
+    from plugins.mafia88.engine import ENGINE
+
+    bad = {"effects": {"post": [{"poster": ["nobody"], "target": ["*"], "rounds": [3, 1], "effect": "explode"}],
+                       "vote": [{"role": "du_sha", "take": -1}]}}
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings(bad)
+    msg = str(exc.value)
+    assert "effects.post 第1条：poster 里的身份「nobody」不存在" in msg
+    assert "effect 应为 kill" in msg and "rounds 应为 [起始轮, 结束轮]" in msg
+    assert "effects.vote 第1条：take 应为不小于 0 的整数" in msg
+    # a valid variant: the 工兵 probes nothing, everything else as default
+    cfg = ENGINE.check_settings({"effects": {"post": [{"poster": ["gong_bing"], "target": ["*"], "effect": "none"}]}})
+    assert cfg["effects"]["post"][0]["rounds"] == [1, 0] and cfg["effects"]["vote"]
