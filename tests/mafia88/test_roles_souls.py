@@ -156,8 +156,6 @@ def test_signal_carriers_find_each_other_by_code_section_5_black_3_7_3():
 
 
 def test_give_up_line_lists_silent_authors_by_seat_section_12_9():
-    g = small("giveup-seat")
-    g.report_all()
     from test_posts import to_round_2
 
     g = small("giveup-seat")
