@@ -155,6 +155,9 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     out = await t.group(HOST, "/创建 88人场", role="owner")
     assert "88人场" in texts(out) and f"/报名 {h.group_id} <马甲>" in texts(out)
     t.gid = (await Game.get(group_id=h.group_id, status="signup")).id
+    # the §十 survivor counts hold when the hosts rule special roles by hand (the bot's
+    # role effects are played through the bot in test_mafia88_roles_chat.py)
+    assert "配置已更新" in texts(await t.private(HOST, "/配置 [options]\nrole_effects = false"))
     out = await t.group(qq(1), f"/报名 {alias(1)}")
     assert f"请私聊我发送：/报名 {h.group_id} <马甲>" in texts(out)
     for s in range(1, 89):
@@ -239,6 +242,10 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     assert "杀帖未通过" in txt and "不足 801" in txt and "字数 3" in txt, txt
     out = await t.private(qq(gu), essay(600, f"贴{pid}号续"))
     assert "累计 9" in texts(out)
+    out = await t.private(qq(gu), "/完成")
+    assert "孤杀第一贴须有且只有 8 个游戏马甲（§六.1），现有 0 个" in texts(out)  # §六.1, checked at /完成
+    named = [lianhe[0]] + [s for s in youxia if s != target1][:7]
+    await t.private(qq(gu), "我今天想起" + "、".join(alias(s) for s in named) + "这些老朋友。")
     out = await t.private(qq(gu), "/完成")
     assert f"杀帖已交（#{pid}）" in texts(only(out, qq(gu)))
     assert f"新杀帖 #{pid}" in texts(only(out, HOST)) and not [o for o in out if o[0] == "group"]
@@ -445,7 +452,11 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     assert "（托）" in reveal
 
 
-VARIANT = """/配置 [counts]
+VARIANT = """/配置 [options]
+first_post_aliases = 0
+role_effects = false
+
+[counts]
 yin_jian = 0
 lianhe_jian = 0
 lianhe_dan = 0

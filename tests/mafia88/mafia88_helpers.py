@@ -110,6 +110,12 @@ class Game:
             assert self.state == before, "the engine mutated its input state"
         return self._take(out)
 
+    def close_round(self) -> None:
+        """The vote close, then the decision window of §五/§七 if one opened (nobody chooses)."""
+        self.fire("phase")
+        if self.state["step"] == "deciding":
+            self.fire("phase")
+
     def fire_due(self, until: datetime | None = None) -> None:
         """Fire every extra timer that falls before ``until`` (default: the phase end)."""
         limit = until or (self.phase.ends_at if self.phase else self.now)
@@ -134,9 +140,19 @@ class Game:
         effs = effects if effects is not None else [e for batch in self.log for e in batch]
         return [e.text for e in effs if isinstance(e, Say) and e.to == to]
 
+    def first_post_names(self, seat: int) -> str:
+        """§六.1: eight aliases of other players, at least one a 联合杀."""
+        lh = [s for s in self.seats_of("lianhe_sha", living=False)][:1]
+        others = [s for s in sorted(self.state["players"], key=int) if int(s) != seat and int(s) not in lh]
+        named = lh + [int(s) for s in others][: 8 - len(lh)]
+        return "我点名" + "、".join(self.p(s)["alias"] for s in named) + "。"
+
     def submit_post(self, seat: int, target: int, chars: int = 900) -> int:
         code = self.p(seat)["code"]
-        self.cmd(seat, "post", code=code, target=target, text=essay(chars // 2, f"{seat}号"))
+        names = ""
+        if self.p(seat)["role"] == "gu_sha" and not any(p["author"] == seat for p in self.state["posts"]):
+            names = self.first_post_names(seat)
+        self.cmd(seat, "post", code=code, target=target, text=names + essay(chars // 2, f"{seat}号"))
         self.cmd(seat, "text", text=essay(chars - chars // 2, f"{seat}续"))
         self.cmd(seat, "done")
         return len(self.state["posts"])
@@ -161,6 +177,8 @@ def later(at: datetime, minutes: int) -> datetime:
 ZERO = {k: 0 for k in ("yin_jian", "lianhe_jian", "lianhe_dan", "yi_hun", "du_dan", "fu_huo", "di_lei", "hei_dan",
                        "mo_jing", "gong_bing", "huan_hun")}
 SMALL = {
+    # part 1 flow: hosts rule special roles by hand; §五–§七 are tested in test_roles_*.py
+    "options": {"first_post_aliases": 0, "role_effects": False},
     "counts": {**ZERO, "you_xia": 6, "an_dan": 1, "gu_sha": 1, "lianhe_sha": 2, "du_sha": 3},
     "rounds": [
         {"votes": 2, "out": 1, "posts": {"孤杀": 1}},

@@ -1,5 +1,7 @@
 """§十 游戏进程: a whole 88-player game with plain effects (everyone votes,
-every quota post is sent and approved) yields 84, 70, 56, 42, 29, 19, 11, 5, 1."""
+every quota post is sent and approved) yields 84, 70, 56, 42, 29, 19, 11, 5, 1.
+Plain effects = options.role_effects off (the hosts rule by hand); the game with
+every role acting is tests/mafia88/test_roles_game.py."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ from mafia88_helpers import Game
 
 from plugins.kernel.contract import Finish, Say
 from plugins.mafia88.engine.model import row
+
+PLAIN = {"options": {"role_effects": False}}
 
 # Who dies first: non-posting whites (keeping two 游侠 for the end), black
 # non-posters, the swords once their posts are done, then the killers.
@@ -53,7 +57,7 @@ def play_round(g: Game, order: list[int]) -> None:
 
 
 def test_full_game_survivor_counts_section_10():
-    g = Game(88, seed="full-88")
+    g = Game(88, seed="full-88", settings=PLAIN)
     g.report_all()
     order = victim_order(g)
     counts = []
@@ -76,7 +80,7 @@ def test_full_game_survivor_counts_section_10():
 
 
 def test_group_never_hears_a_living_players_role_or_the_signals():
-    g = Game(88, seed="privacy")
+    g = Game(88, seed="privacy", settings=PLAIN)
     g.report_all()
     order = victim_order(g)
     role_names = [r["name"] for r in g.state["cfg"]["roles"]]

@@ -99,7 +99,7 @@ def test_status_and_tables():
     status = ENGINE.status(g.state)
     assert status.startswith("第1轮（投票中）｜存活 13 人｜已投票 1 人")
     tables = ENGINE.tables(g.state)
-    assert set(tables) == {"身份", "投票", "杀帖", "进程", "结果"}
+    assert set(tables) == {"身份", "投票", "杀帖", "进程", "结果", "记录"}
     assert len(tables["身份"]) == 14 and tables["身份"][0][0] == "座位"
     assert tables["投票"][1][4] == 1
     assert essay(5)

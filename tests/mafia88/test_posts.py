@@ -290,7 +290,7 @@ def test_yin_jian_posts_for_the_swords_only_when_both_are_out_9_3():
     g.host("approve", post=g.submit_post(gu, g.seats_of("you_xia")[0]))
     g.fire_due()
     g.vote_all(g.seats_of("you_xia")[1:4])
-    g.fire("phase")
+    g.close_round()
     yj = g.seats_of("yin_jian")[0]
     g.submit_post(yj, g.seats_of("you_xia")[0])
     assert g.state["posts"][-1]["group"] == "隐剑"

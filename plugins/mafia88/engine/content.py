@@ -15,7 +15,7 @@ from plugins.kernel.contract import Rejected
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 FACTIONS = ("white", "black")
 WHEN = ("short", "none", "last")
-DICT_SECTIONS = ("times", "limits", "options")
+DICT_SECTIONS = ("times", "limits", "options", "effects")
 LIST_SECTIONS = ("roles", "groups", "rounds", "signal_pool", "signals")
 KNOWN = DICT_SECTIONS + LIST_SECTIONS + ("counts",)
 TIME_KEYS = ("vote_close", "white_due")
@@ -25,11 +25,13 @@ KERNEL_KEYS = ("timezone",)
 @lru_cache(maxsize=1)
 def _defaults() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name in ("roles", "rounds", "game", "signals"):
+    for name in ("roles", "rounds", "game", "signals", "effects"):
         with open(CONTENT_DIR / f"{name}.toml", "rb") as fh:
             data = tomllib.load(fh)
         if name == "signals":
             out["signal_pool"] = data["pool"]
+        elif name == "effects":
+            out["effects"] = data
         else:
             out.update(data)
     out.setdefault("signals", [])
@@ -134,6 +136,11 @@ def validate(cfg: dict[str, Any]) -> list[str]:
             continue
         gkeys.append(g["key"])
         g.setdefault("substitutes", [])
+        g.setdefault("optional", {})
+        opt = g["optional"]
+        if opt and not (isinstance(opt, dict) and isinstance(opt.get("rounds"), list) and len(opt["rounds"]) == 2
+                        and all(_is_int(x) and x >= 1 for x in opt["rounds"]) and _is_int(opt.get("posts")) and opt["posts"] >= 1):
+            errors.append(f"贴杀组「{g['key']}」的 optional 应为 {{ rounds = [起始轮, 结束轮], posts = 贴数 }}。")
         for k in g.get("roles", []):
             if k not in keys:
                 errors.append(f"贴杀组「{g['key']}」的身份「{k}」不存在。")
@@ -163,9 +170,11 @@ def validate(cfg: dict[str, Any]) -> list[str]:
         if not _is_int(v) or v < 0:
             errors.append(f"limits.{k} 应为不小于 0 的整数。")
     opts = cfg["options"]
-    for k in ("report_required", "auto_approve_pending"):
+    for k in ("report_required", "auto_approve_pending", "role_effects"):
         if not isinstance(opts[k], bool):
             errors.append(f"options.{k} 应为 true 或 false。")
+    if not _is_int(opts["first_post_aliases"]) or opts["first_post_aliases"] < 0:
+        errors.append("options.first_post_aliases 应为不小于 0 的整数。")
     if not _is_int(opts["signal_carriers"]) or opts["signal_carriers"] < 0:
         errors.append("options.signal_carriers 应为不小于 0 的整数。")
     if opts["fill_role"] and opts["fill_role"] not in keys:
@@ -179,6 +188,9 @@ def validate(cfg: dict[str, Any]) -> list[str]:
             if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) and x for x in pair)):
                 errors.append(f"{name} 的每一项应是 [寻找暗号, 接头暗号] 两个文字。")
                 break
+    from .effects import effect_errors
+
+    errors.extend(effect_errors(cfg, keys))
     if carriers and cfg["signals"] and len(cfg["signals"]) != carriers:
         errors.append(f"signals 应正好有 {carriers} 对暗号。")
     elif carriers and not cfg["signals"] and len(cfg["signal_pool"]) < carriers:

@@ -7,13 +7,15 @@ from typing import Any
 
 from plugins.kernel.contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Outcome, Rejected, Say, Seat
 
-from . import content, rules_host, rules_posts, rules_reports, rules_start, rules_votes
-from .model import FACTION_NAME, State, alive, iso, name, role, rnd, row, when
+from . import content, rules_decide, rules_host, rules_souls, rules_posts, rules_reports, rules_start, rules_votes
+from .model import FACTION_NAME, State, alive, iso, name, role, role_label, rnd, row, when
 from .rules_round import on_deadline
 from .texts import STEP_LABEL, role_message
 
-HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back", "set_round", "vote_log", "end"}
-PLAYER_ONLY = {"report", "vote", "proxy", "post", "white", "rewrite", "done", "drop", "mine", "text"}
+HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back", "set_round", "vote_log", "end",
+             "override", "publish_now", "dm", "high_posts", "steps"}
+PLAYER_ONLY = {"report", "vote", "proxy", "post", "white", "rewrite", "done", "drop", "mine", "text", "check",
+               "take", "reveal", "soul", "revive", "letter_soul", "letter_thanks", "soul_move", "soul_back", "signal"}
 
 
 def post_number(value: Any) -> int:
@@ -99,6 +101,33 @@ class Mafia88Engine:
             effects = rules_host.set_round(state, a["round"], a["votes"], a["out"], a.get("posts"), ctx)
         elif n == "vote_log":
             effects = rules_host.vote_log(state, a.get("round"))
+        elif n == "override":
+            effects = rules_posts.override(state, actor, a["step"], a["result"], a.get("reason", ""), ctx)
+        elif n == "steps":
+            effects = rules_posts.show_steps(state)
+        elif n == "publish_now":
+            rules_posts.publish_now(state, ctx, effects)
+            from .rules_round import check_end
+
+            check_end(state, effects)
+        elif n in ("take", "reveal", "soul"):
+            rules_decide.choose(state, actor, n, list(a.get("targets", [])), ctx, effects)
+        elif n == "revive":
+            rules_decide.revive(state, actor, a["target"], ctx, effects)
+        elif n in ("letter_soul", "letter_thanks"):
+            effects = rules_decide.write_letter(state, actor, "追魂" if n == "letter_soul" else "感谢信", a.get("text", ""), ctx)
+        elif n == "soul_move":
+            effects = rules_souls.move(state, actor, a["src"], a["dst"], a.get("text", ""), ctx)
+        elif n == "soul_back":
+            effects = rules_souls.back(state, actor, a["target"], a.get("text", ""), ctx)
+        elif n == "signal":
+            effects = rules_start.signal(state, actor, a.get("text", ""), ctx)
+        elif n == "check":
+            effects = rules_posts.check_identity(state, actor, a["target"], ctx)
+        elif n == "high_posts":
+            effects = rules_decide.designate_high(state, actor, a["player"], a.get("by", ""), ctx)
+        elif n == "dm":
+            effects = rules_host.private_message(state, actor, a["player"], a["text"], ctx)
         elif n == "end":
             rules_host.end_game(state, a["result"], a.get("reason", ""), effects)
         else:
@@ -150,7 +179,7 @@ class Mafia88Engine:
             p = state["players"][str(seat)]
             r = role(state, p["role"])
             rep = p["report"] or {}
-            roles.append([seat, p["alias"], r["name"], FACTION_NAME[r["faction"]], p["code"],
+            roles.append([seat, p["alias"], role_label(state, seat), FACTION_NAME[r["faction"]], p["code"],
                           "/".join(p["signal"]) if p["signal"] else "", "存活" if p["alive"] else "出局",
                           p["out"]["round"] if p["out"] else "", p["out"]["reason"] if p["out"] else "",
                           (rep.get("figures") or {}).get("chars", ""), "是" if rep.get("ok") else "否"])
@@ -176,7 +205,15 @@ class Mafia88Engine:
             res = state["rounds"][key]["result"]
             if res:
                 results.append([int(key), " ".join(str(s) for s in res["voted_out"]), res["survivors"]])
-        return {"身份": roles, "投票": votes, "杀帖": posts, "进程": table, "结果": results}
+        notes = [["序号", "时间", "谁", "什么"]]
+        for x in state.get("audit", []):  # host overrides (/改判) and §七.2 designations
+            notes.append([x["seq"], x["at"], x["by"], x["what"]])
+        for x in state.get("dms", []):  # /私信
+            notes.append([x["seq"], x["at"], x["by"], f"私信 {x['seat']}号：{x['text']}"])
+        for x in state.get("letters", []):
+            state_txt = "已交" if x["done"] else "逾期" if x.get("lapsed") else "待交"
+            notes.append(["", x["due"], x["writer"], f"{x['kind']} {state_txt} {len(x['text'])} 字"])
+        return {"身份": roles, "投票": votes, "杀帖": posts, "进程": table, "结果": results, "记录": notes}
 
 
 ENGINE = Mafia88Engine()

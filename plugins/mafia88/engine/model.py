@@ -86,6 +86,14 @@ def role_name(state: State, seat: int) -> str:
     return role(state, state["players"][str(seat)]["role"])["name"]
 
 
+def role_label(state: State, seat: int) -> str:
+    """The role as dealt and, after a role change (§五白4/黑8), what it became: '还魂→联合杀'."""
+    p = state["players"][str(seat)]
+    now = role(state, p["role"])["name"]
+    dealt = p.get("dealt")
+    return f"{role(state, dealt)['name']}→{now}" if dealt and dealt != p["role"] else now
+
+
 def code_rank(state: State, seat: int) -> tuple[int, int]:
     """Position in §十六's code-name order (role order, then code order)."""
     p = state["players"][str(seat)]
@@ -157,4 +165,4 @@ def bring_back(state: State, seat: int, reason: str, effects: list) -> bool:
 def post_killed_now(state: State, seat: int) -> bool:
     """Killed by a post in the current round (votes at half weight, §十三.3)."""
     p = state["players"][str(seat)]
-    return (not p["alive"]) and p["out"] is not None and p["out"]["cause"] == "post" and p["out"]["round"] == state["round"]
+    return (not p["alive"]) and p["out"] is not None and p["out"]["cause"] in ("post", "mutual", "mine", "soul") and p["out"]["round"] == state["round"]

@@ -1,10 +1,18 @@
-"""Deaths are first *marked*, then applied once, in a fixed priority order.
+"""Resolution in one fixed order (RULES.md "Resolution order").
 
-Part 1 registers only the plain steps (a post kills its target; the top-voted
-go out). Part 2 adds role effects (地雷, 魔镜, 蛋 fireworks/同归, 移魂, 还魂,
-复活, 工兵, 独立杀 taking voters along, …) as further steps: each step reads the
-state and the marks so far and may add or cancel marks before anything is
-applied, so nobody dies twice and the order of submission never matters.
+Publication of a round's posts:
+  1. judge every post against the board as it was when posts closed, in
+     code-name order (§六.2), by the first matching ``[[post]]`` rule
+     (effects.toml) — a host's ``/改判`` replaces a step's effect;
+  2. redirects and counters: 移魂 moves one post death to another player,
+     还魂 cancels that move (§五白4, 黑8);
+  3. deaths are marked first and applied once each (nobody dies twice);
+  4. triggered effects last: 照出真身 (shown with the result post),
+     countdowns (§五白1/黑1), the 地雷's identity check (§五黑5).
+
+The vote result: voted out → 复活 spares one → take-alongs and 魔镜 reveals
+chosen from the voter lines → pending marks (non-voters, reports, countdowns,
+unwritten thank-you letters / 追魂) → applied once each.
 """
 
 from __future__ import annotations
@@ -12,13 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .model import State, mark_out
+from .effects import EFFECT_NAME, post_rule
+from .model import State, code_rank, mark_out, name, role_name
+
+POST_CAUSES = ("post", "mutual", "mine", "soul")  # out at the publication: half vote this round (§十三.3)
 
 
 @dataclass
 class Mark:
     seat: int
-    cause: str  # "post" | "vote" | "novote" | "report" | "giveup" | "white" | "host" | part 2 causes
+    cause: str  # "post" | "mutual" | "mine" | "soul" | "vote" | "take" | "novote" | "report" | "giveup" | ...
     reason: str  # Chinese, shown in the result and the export
     post: int | None = None
     cancelled: bool = False
@@ -29,6 +40,7 @@ class Resolution:
     round: int
     marks: list[Mark] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # extra lines for the announcement
+    steps: list[dict[str, Any]] = field(default_factory=list)  # the explanation for hosts
 
     def mark(self, seat: int, cause: str, reason: str, post: int | None = None) -> None:
         """Mark a death; a seat already marked keeps its first (higher-priority) mark."""
@@ -36,8 +48,11 @@ class Resolution:
             return
         self.marks.append(Mark(seat, cause, reason, post))
 
+    def marked(self, seat: int) -> Mark | None:
+        return next((m for m in self.marks if m.seat == seat and not m.cancelled), None)
+
     def spare(self, seat: int) -> None:
-        """Cancel a pending mark (e.g. a revival in part 2)."""
+        """Cancel a pending mark (移魂, 还魂, 复活)."""
         for m in self.marks:
             if m.seat == seat:
                 m.cancelled = True
@@ -51,31 +66,134 @@ class Resolution:
         return done
 
 
+# ---- publication -------------------------------------------------------------
+
+def plan_posts(state: State, r: int, posts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Step 1: one numbered step per post, in code-name order. Pure."""
+    overrides = state.setdefault("overrides", {})
+    items = []
+    for p in sorted(posts, key=lambda p: (code_rank(state, p["author"]), p["id"])):
+        a, t = p["author"], p["target"]
+        ak, tk = state["players"][str(a)]["role"], state["players"][str(t)]["role"]
+        if state["cfg"]["options"]["role_effects"]:
+            rule = post_rule(state, ak, tk, r)
+        else:
+            rule = {"effect": "kill", "clause": "哨子手动裁决模式：贴中即出局", "check": False}
+        ov = overrides.get(str(p["id"]))
+        effect = ov["effect"] if ov else rule["effect"]
+        items.append({"kind": "post", "post": p["id"], "author": a, "target": t, "code": p["code"],
+                      "effect": effect, "rule": rule, "override": ov})
+    return items
+
+
+def plan_souls(state: State, r: int, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Step 2: 移魂 and 还魂 of this round (rounds 2–3), after the posts."""
+    souls = state.get("souls", {}).get(str(r), {})
+    out = []
+    if "move" in souls:
+        out.append({"kind": "move", **souls["move"]})
+    if "back" in souls:
+        out.append({"kind": "back", **souls["back"]})
+    return out
+
+
+def step_text(state: State, r: int, n: int, item: dict[str, Any]) -> str:
+    if item["kind"] == "post":
+        a, t = item["author"], item["target"]
+        tr = role_name(state, t)
+        rule = item["rule"]
+        line = (f"{n}. {item['code']}（{role_name(state, a)}，{name(state, a)}）贴 {name(state, t)} → "
+                f"{t}号是{tr}，第{r}轮 → {EFFECT_NAME[item['effect']].replace('目标', tr)}")
+        if item["override"]:
+            ov = item["override"]
+            line += f"（哨子改判：{ov['by']}，{ov['why']}；原判：{EFFECT_NAME[rule['effect']]}）"
+        elif rule.get("clause"):
+            line += f"（{rule['clause']}）"
+        if rule.get("check") and item["effect"] == "mutual" and not item["override"]:
+            line += f"；{t}号可查看一名玩家身份"
+        return line
+    if item["kind"] == "move":
+        return (f"{n}. 移魂（{name(state, item['by'])}）：把被贴杀的 {name(state, item['from'])} 移魂到 "
+                f"{name(state, item['to'])} → {item['from']}号复活，{item['to']}号出局（§五白4）")
+    return (f"{n}. 还魂（{name(state, item['by'])}）：还魂 {name(state, item['to'])} → "
+            f"若是被移魂者则复活、移魂失效，否则还魂失效（§五黑8）")
+
+
+def resolve_posts(state: State, r: int, posts: list[dict[str, Any]]) -> tuple[Resolution, list[dict[str, Any]]]:
+    """Steps 1–3 without applying anything: the Resolution to apply and the
+    triggered effects (step 4) to record once it is applied."""
+    res = Resolution(r)
+    items = plan_posts(state, r, posts)
+    items += plan_souls(state, r, items)
+    triggered: list[dict[str, Any]] = []
+    for n, item in enumerate(items, 1):
+        res.steps.append({"n": n, "post": item.get("post"), "kind": item["kind"], "text": step_text(state, r, n, item)})
+        if item["kind"] != "post":
+            continue
+        a, t, e, pid = item["author"], item["target"], item["effect"], item["post"]
+        code = item["code"]
+        if e in ("kill", "mutual", "reveal_kill", "countdown"):
+            res.mark(t, "post", f"第{r}轮被贴杀（{code}）", post=pid)
+        if e == "mutual":
+            res.mark(a, "mutual", f"第{r}轮出贴与 {name(state, t)} 同归")
+        if e == "poster_dies":
+            res.mark(a, "mine", f"第{r}轮出贴贴中地雷，等于自杀（§五黑5）")
+        if e in ("reveal", "reveal_kill", "countdown"):
+            triggered.append({"kind": "reveal", "seat": a, "code": code, "by": t})
+        if e == "countdown":
+            triggered.append({"kind": "countdown", "seat": a, "code": code})
+        if e == "mutual" and item["rule"].get("check") and not item["override"]:
+            triggered.append({"kind": "check", "seat": t})
+    # step 2: redirects, then counters
+    for item in items:
+        if item["kind"] == "move":
+            m = res.marked(item["from"])
+            if m is not None and m.cause == "post" and state["players"][str(item["to"])]["alive"]:
+                res.spare(item["from"])
+                res.mark(item["to"], "soul", f"第{r}轮被移魂，代 {name(state, item['from'])} 出局（§五白4）")
+                item["done"] = True
+                triggered.append({"kind": "moved", "from": item["from"], "to": item["to"]})
+            else:
+                res.notes.append("移魂未生效（所选之人本轮没有被贴杀）。")
+    moved = next((i for i in items if i["kind"] == "move" and i.get("done")), None)
+    for item in items:
+        if item["kind"] == "back":
+            if moved is not None and item["to"] == moved["to"]:
+                res.spare(item["to"])
+                res.mark(moved["from"], "post", f"第{r}轮被贴杀（移魂被还魂破解）")
+                triggered.append({"kind": "backed", "to": item["to"], "from": moved["from"]})
+            else:
+                res.notes.append("还魂未生效。")
+    return res, triggered
+
+
+# ---- the vote result -------------------------------------------------------
+
 Step = Callable[[State, Resolution, dict[str, Any]], None]
 
 
-def post_kills(state: State, res: Resolution, data: dict[str, Any]) -> None:
-    """Plain effect: every published post kills its target (§十二)."""
-    for p in data["posts"]:
-        if state["players"][str(p["target"])]["alive"]:
-            res.mark(p["target"], "post", f"第{res.round}轮被贴杀（{p['code']}）", post=p["id"])
-
-
 def vote_outs(state: State, res: Resolution, data: dict[str, Any]) -> None:
-    """Plain effect: the top-voted go out (§十三)."""
+    """The top-voted go out (§十三); a player the 复活 chose is spared (§五白6)."""
     for s in data["voted_out"]:
+        if s in data.get("revived", []):
+            continue
         res.mark(s, "vote", f"第{res.round}轮高票出局")
 
 
+def take_alongs(state: State, res: Resolution, data: dict[str, Any]) -> None:
+    """Voters taken along by a voted-out 联合蛋/独立杀/地雷 (§五白3, 黑3, 黑5)."""
+    for t in data.get("takes", []):
+        for s in t["seats"]:
+            res.mark(s, "take", f"第{res.round}轮被 {name(state, t['seat'])} 带走（{t['clause']}）")
+
+
 def pending_marks(state: State, res: Resolution, data: dict[str, Any]) -> None:
-    """Non-voters (§十三.2) and failed reports (§十一.2) marked at the close."""
+    """Non-voters (§十三.2), failed reports (§十一.2), countdowns (§五白1/黑1), unwritten letters."""
     for m in data["marks"]:
         res.mark(m["seat"], m["cause"], m["reason"])
 
 
-# Priority order; part 2 inserts its steps here (e.g. before post_kills).
-PUBLICATION_STEPS: list[Step] = [post_kills]
-RESULT_STEPS: list[Step] = [vote_outs, pending_marks]
+RESULT_STEPS: list[Step] = [vote_outs, take_alongs, pending_marks]
 
 
 def run(state: State, r: int, steps: list[Step], data: dict[str, Any], effects: list) -> tuple[Resolution, list[Mark]]:

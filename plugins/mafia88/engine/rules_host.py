@@ -127,3 +127,16 @@ def end_game(state: State, result: str, reason: str, effects: list) -> None:
     if result not in WINNER_WORDS:
         raise Rejected("请写结果：/结束游戏 <白方|黑方|平局> [理由]")
     finish(state, WINNER_WORDS[result], f"哨子宣布结束：{reason.strip() or '全体同意结束'}", effects)
+
+
+def private_message(state: State, actor, seat: int, text: str, ctx: Ctx) -> list:
+    """/私信 <玩家> <内容>: a host writes to one player through the bot; logged in the state."""
+    from .model import iso
+
+    text = text.strip()
+    if not text:
+        raise Rejected("请写内容：/私信 <玩家> <内容>。")
+    if player(state, seat) is None:
+        raise Rejected(f"没有 {seat} 号玩家。")
+    state.setdefault("dms", []).append({"seq": ctx.seq, "at": iso(ctx.now), "by": actor.user_id, "seat": seat, "text": text})
+    return [Say(seat, f"哨子私信：{text}"), Say("reply", f"已私信 {name(state, seat)}（已记录）。")]

@@ -4,6 +4,7 @@ judgement, white slips, rewrites, giving up, publication and the 12:00 due."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from plugins.kernel.clock import on_day
@@ -25,12 +26,37 @@ from .model import (
     player,
     rnd,
     role,
+    seats,
+    role_label,
     role_name,
     row,
     tz,
     when,
 )
 from .texts import figures_line
+
+_CLAUSE_SPLIT = re.compile(r"[。！？!?；;…\n，,、：:]+")
+MIN_CLAUSE = 4
+
+
+def measure_text(text: str):
+    """The kernel's figures, with repeats also counted clause by clause: a clause
+    repeated with commas (甲，甲，甲) counts like a repeated sentence (§十二.2)."""
+    fig = measure(text)
+    seen: set[str] = set()
+    repeated = 0
+    for part in _CLAUSE_SPLIT.split(text):
+        key = "".join(ch for ch in part if not ch.isspace())
+        if len(key) < MIN_CLAUSE:
+            continue
+        if key in seen:
+            repeated += len(key)
+        else:
+            seen.add(key)
+    if repeated > fig.repeated:
+        fig = dataclasses.replace(fig, repeated=repeated, repeat_ratio=repeated / fig.chars if fig.chars else 0.0)
+    return fig
+
 
 LIVE = ("pending", "approved", "white", "rejected")
 STATUS_NAME = {"pending": "待审", "approved": "已通过", "white": "白条待补", "rejected": "退回待重写", "void": "作废"}
@@ -80,8 +106,19 @@ def post_of(state: State, seat: int, r: int) -> dict[str, Any] | None:
     return None
 
 
-def group_for(state: State, seat: int, r: int) -> str:
+def quotas_of(state: State, r: int) -> dict[str, int]:
+    """The round's post quotas, plus optional groups open this round (工兵 rounds 2–4, §五黑7)."""
     quotas = {g: n for g, n in row(state, r)["posts"].items() if n > 0}
+    if state["cfg"]["options"]["role_effects"]:
+        for g in state["cfg"]["groups"]:
+            opt = g.get("optional") or {}
+            if opt and opt["rounds"][0] <= r <= opt["rounds"][1] and g["key"] not in quotas:
+                quotas[g["key"]] = opt["posts"]
+    return quotas
+
+
+def group_for(state: State, seat: int, r: int) -> str:
+    quotas = quotas_of(state, r)
     options: list[tuple[int, int, str]] = []
     full: list[str] = []
     for i, (g, q) in enumerate(quotas.items()):
@@ -96,6 +133,12 @@ def group_for(state: State, seat: int, r: int) -> str:
         return sorted(options)[0][2]
     if full:
         raise Rejected(f"本轮你能出的贴已满（{'、'.join(full)}），不能再交。")
+    mine = state["players"][str(seat)]["role"]
+    for g in state["cfg"]["groups"]:
+        opt = g.get("optional") or {}
+        if opt and mine in g["roles"] and state["cfg"]["options"]["role_effects"]:
+            a, b = opt["rounds"]
+            raise Rejected(f"{role(state, mine)['name']}只能在第{a}至{b}轮出贴（§五黑7），本轮是第{r}轮，不能出贴。")
     raise Rejected("你本轮没有贴杀任务，不能出贴。")
 
 
@@ -216,15 +259,51 @@ def post_problems(fig, minimum: int, limits: dict[str, int]) -> list[str]:
     return out
 
 
+def named_aliases(state: State, text: str, but: int) -> list[int]:
+    """Seats whose alias appears in the text (longest aliases first, so 玩家1
+    inside 玩家12 is not counted), excluding seat ``but``."""
+    covered = [False] * len(text)
+    found: list[int] = []
+    for s in sorted(seats(state), key=lambda s: (-len(state["players"][str(s)]["alias"]), s)):
+        a = state["players"][str(s)]["alias"]
+        start = text.find(a)
+        while start >= 0:
+            if not any(covered[start:start + len(a)]):
+                for i in range(start, start + len(a)):
+                    covered[i] = True
+                if s != but and s not in found:
+                    found.append(s)
+            start = text.find(a, start + 1)
+    return sorted(found)
+
+
+def first_post_problems(state: State, seat: int, d: dict[str, Any], text: str) -> list[str]:
+    """§六.1: the 孤杀's first post names exactly 8 aliases, at least one a 联合杀 (not itself)."""
+    need = state["cfg"]["options"]["first_post_aliases"]
+    if not need or state["players"][str(seat)]["role"] != "gu_sha":
+        return []
+    mine = [p for p in state["posts"] if p["author"] == seat and p["status"] != "void"]
+    if mine and (d["mode"] == "new" or d.get("post") != mine[0]["id"]):
+        return []
+    named = named_aliases(state, text, seat)
+    out = []
+    if len(named) != need:
+        out.append(f"孤杀第一贴须有且只有 {need} 个游戏马甲（§六.1），现有 {len(named)} 个")
+    if not any(state["players"][str(s)]["role"] == "lianhe_sha" for s in named):
+        out.append("孤杀第一贴至少要有一个联合杀马甲（§六.1）")
+    return out
+
+
 def finish_draft(state: State, actor: Actor, ctx: Ctx) -> list:
     d = state["drafts"].get(str(actor.seat))
     if d is None:
         raise Rejected("你没有未完成的草稿：先 /出贴 <代号> <目标>。")
     text = "\n".join(d["parts"])
-    fig = measure(text)
+    fig = measure_text(text)
     limits = state["cfg"]["limits"]
     minimum = limits["post_min"] if d["mode"] == "new" else limits["rewrite_min"]
     bad = post_problems(fig, minimum, limits)
+    bad += first_post_problems(state, actor.seat, d, text)
     if bad:
         raise Rejected(f"杀帖未通过：{'；'.join(bad)}。\n{figures_line(dataclasses.asdict(fig))}\n可继续发送正文补充后再 /完成，或 /撤稿 重写。")
     if d["mode"] == "new":
@@ -232,7 +311,7 @@ def finish_draft(state: State, actor: Actor, ctx: Ctx) -> list:
         r = state["round"]
         if not state["players"][str(d["target"])]["alive"]:
             raise Rejected(f"{name(state, d['target'])} 已出局，请 /撤稿 后换一个目标。")
-        if len(round_posts(state, r, d["group"])) >= row(state, r)["posts"].get(d["group"], 0):
+        if len(round_posts(state, r, d["group"])) >= quotas_of(state, r).get(d["group"], 0):
             raise Rejected(f"「{d['group']}」本轮的贴已满，不能再交；请 /撤稿。")
         post = _new_post(state, actor.seat, r, d["code"], d["target"], d["group"], "post", text, fig, ctx)
         head = f"杀帖已交（#{post['id']}）"
@@ -387,10 +466,14 @@ def posts_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
     got = round_posts(state, r)
     whites = sum(1 for p in got if p["kind"] == "white")
     text = f"第{r}轮交贴截止：收到杀帖 {len(got)} 份" + (f"（含白条 {whites} 份）" if whites else "") + "。"
-    if gave_up:
-        text += f"{'、'.join(name(state, s) for s in gave_up)} 未交杀帖，视为放弃贴杀，出局。"
+    if gave_up:  # by seat: code-name order would tell their roles a round early
+        text += f"{'、'.join(name(state, s) for s in sorted(gave_up))} 未交杀帖，视为放弃贴杀，出局。"
     text += f"杀帖将于 {when(state, cur['due']['publish'])} 公布。"
     effects.append(Say("group", text))
+    from .resolution import resolve_posts
+
+    res, _ = resolve_posts(state, r, round_posts(state, r))
+    effects.append(Say("hosts", explanation(state, r, res, final=False)))
 
 
 def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
@@ -418,19 +501,32 @@ def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
             held.append(f"代号 {p['code']} 的杀帖（目标 {name(state, p['target'])}）")
         else:
             notes.append(f"代号 {p['code']} 的杀帖（目标 {name(state, p['target'])}）正文待补")
-    from .resolution import PUBLICATION_STEPS, run
+    from .resolution import resolve_posts
 
-    res, applied = run(state, r, PUBLICATION_STEPS, {"posts": posts}, effects)
+    res, triggered = resolve_posts(state, r, posts)
+    cur["explanation"] = explanation(state, r, res, final=True)  # kept: /结算 shows it as it was
+    effects.append(Say("hosts", cur["explanation"]))
+    applied = res.apply(state, effects)
+    others: list[str] = []
     for m in applied:
         if m.post is not None:
             state["posts"][m.post - 1]["killed"] = True
-        killed.append(name(state, m.seat))
+        if m.cause == "post":
+            killed.append(name(state, m.seat))
+        else:
+            others.append(name(state, m.seat))
+    record_triggered(state, r, triggered, effects)
+    from .rules_souls import publish_texts
+
+    publish_texts(state, r, triggered, effects)
     notes += res.notes
     white_at = white_due_at(state, r)
     cur["due"]["white"] = iso(white_at)
     effects.append(SetTimer(f"white:{r}", white_at))
     lines = [f"【第{r}轮杀帖公布】贴杀：{'、'.join(killed) if killed else '无'}。"]
-    if killed:
+    if others:
+        lines.append(f"随杀帖出局（同归、贴中地雷或被移魂）：{'、'.join(others)}。")
+    if killed or others:
         lines.append("被贴杀者本轮投票算半票，只在平票时生效（§十三.3）。")
     if notes:
         lines.append("；".join(notes) + f"，须在 {when(state, iso(white_at))} 前补交，否则出贴者出局、目标复活。")
@@ -452,7 +548,7 @@ def reveal_line(state: State, r: int) -> str:
             seen.append(o["seat"])
     if not seen:
         return ""
-    parts = [f"{name(state, s)}：{role_name(state, s)}（{FACTION_NAME[role(state, state['players'][str(s)]['role'])['faction']]}）" for s in seen]
+    parts = [f"{name(state, s)}：{role_label(state, s)}（{FACTION_NAME[role(state, state['players'][str(s)]['role'])['faction']]}）" for s in seen]
     return f"第{r}轮出局者身份：" + "；".join(parts) + "。"
 
 
@@ -475,3 +571,117 @@ def white_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
         lines.append(f"代号 {p['code']} 的杀帖未按时补交，{name(state, p['author'])} 出局" + (f"，{name(state, p['target'])} 复活" if back else ""))
     if lines:
         effects.append(Say("group", "；".join(lines) + "。"))
+
+
+def explanation(state: State, r: int, res, final: bool) -> str:
+    """The resolution as numbered steps, for hosts only (issue 13 item 8)."""
+    cur = rnd(state, r)
+    if final:
+        head = f"第{r}轮杀帖结算（已公布）："
+    else:
+        head = (f"第{r}轮杀帖结算预览，{when(state, cur['due']['publish'])} 按此公布。"
+                f"改判：/改判 <步骤> <结果> <理由>（结果：{'、'.join(OVERRIDE_WORDS)}）；立即公布：/发布")
+    lines = [head] + [s["text"] for s in res.steps]
+    if not res.steps:
+        lines.append("本轮没有杀帖。")
+    lines += res.notes
+    return "\n".join(lines)
+
+
+OVERRIDE_WORDS = {"出局": "kill", "同归": "mutual", "出贴者出局": "poster_dies", "照出": "reveal",
+                  "照出并出局": "reveal_kill", "倒计时": "countdown", "无人出局": "none"}
+
+
+def record_triggered(state: State, r: int, triggered: list, effects: list) -> None:
+    """Step 4 of the publication: reveals, countdowns, the 地雷's identity check."""
+    cur = rnd(state, r)
+    cd = state["cfg"]["effects"]["countdown_rounds"]
+    for t in triggered:
+        if t["kind"] == "reveal":
+            cur.setdefault("reveals", []).append({"seat": t["seat"], "why": f"代号 {t['code']} 贴中魔镜"})
+        elif t["kind"] == "countdown" and state["players"][str(t["seat"])]["alive"]:
+            state.setdefault("countdowns", []).append({"seat": t["seat"], "until": r + cd - 1, "code": t["code"]})
+            effects.append(Say(t["seat"], f"你的杀帖贴中魔镜，真身将随本轮结果贴公布；你只能活到第{r + cd - 1}轮结果贴（§五白1、黑1）。"))
+        elif t["kind"] == "check":
+            state.setdefault("checks", {})[str(t["seat"])] = {"round": r, "used": False}
+            effects.append(Say(t["seat"], "你被贴中同归；你可以指定场上任何一名玩家查看其身份（§五黑5）：私聊 /查身份 <玩家>。"))
+
+
+# ---- host rulings on the resolution (issue 13 item 8) -----------------------
+
+def override(state: State, actor: Actor, step: int, word: str, why: str, ctx: Ctx) -> list:
+    """/改判 <步骤> <结果> <理由>: replace the effect of one post step before publication."""
+    r = state["round"]
+    cur = rnd(state)
+    if state["step"] != "round" or cur["published"]:
+        raise Rejected(f"第{r}轮杀帖已公布，不能再改判；如需判罚请用 /判出局 或 /判复活。")
+    if not cur["posts_done"]:
+        raise Rejected(f"第{r}轮交贴还没截止（{when(state, cur['due']['posts'])}），截止后会私聊发结算步骤，再改判。")
+    effect = OVERRIDE_WORDS.get(word.strip())
+    if effect is None:
+        raise Rejected(f"看不懂结果「{word}」，请写：{'、'.join(OVERRIDE_WORDS)}。例：/改判 2 同归 规则§五白2")
+    why = why.strip()
+    if not why:
+        raise Rejected("请写改判理由：/改判 <步骤> <结果> <理由>。")
+    from .resolution import resolve_posts
+
+    res, _ = resolve_posts(state, r, round_posts(state, r))
+    st = next((s for s in res.steps if s["n"] == step), None)
+    if st is None:
+        raise Rejected(f"没有第 {step} 步；本轮结算共 {len(res.steps)} 步（见私聊的结算预览）。")
+    if st["kind"] != "post":
+        raise Rejected(f"第 {step} 步是移魂/还魂，不能改判结果；请用 /判出局 或 /判复活。")
+    state.setdefault("overrides", {})[str(st["post"])] = {
+        "effect": effect, "by": actor.user_id, "why": why, "seq": ctx.seq, "at": iso(ctx.now), "step": step}
+    state.setdefault("audit", []).append({"seq": ctx.seq, "at": iso(ctx.now), "by": actor.user_id,
+                                          "what": f"改判第{r}轮第{step}步（#{st['post']}）为「{word.strip()}」：{why}"})
+    res, _ = resolve_posts(state, r, round_posts(state, r))
+    return [Say("reply", f"已改判第 {step} 步为「{word.strip()}」（已记录：{actor.user_id}，{why}）。"),
+            Say("hosts", explanation(state, r, res, final=False))]
+
+
+def show_steps(state: State) -> list:
+    """/结算: the current round's resolution steps (after the posts are due)."""
+    from .resolution import resolve_posts
+
+    r = state["round"]
+    cur = rnd(state)
+    if not cur["posts_done"]:
+        raise Rejected(f"第{r}轮交贴还没截止（{when(state, cur['due']['posts'])}），截止后才有结算步骤。")
+    if cur.get("explanation"):
+        return [Say("reply", cur["explanation"])]
+    res, _ = resolve_posts(state, r, round_posts(state, r))
+    return [Say("reply", explanation(state, r, res, final=False))]
+
+
+def publish_now(state: State, ctx: Ctx, effects: list) -> None:
+    """/发布: publish the round's posts now (after the posts are due)."""
+    from plugins.kernel.engine import CancelTimer
+
+    r = state["round"]
+    cur = rnd(state)
+    if state["step"] != "round" or cur["published"]:
+        raise Rejected(f"第{r}轮杀帖已经公布。")
+    if not cur["posts_done"]:
+        raise Rejected(f"第{r}轮交贴还没截止（{when(state, cur['due']['posts'])}），截止后才能发布。")
+    publish(state, r, ctx, effects)
+    effects.append(CancelTimer(f"publish:{r}"))
+    effects.insert(0, Say("reply", f"第{r}轮杀帖已发布。"))
+
+
+def check_identity(state: State, actor: Actor, target: int, ctx: Ctx) -> list:
+    """§五黑5: a 地雷 that went out 同归 (rounds 4–5) names one player and is told their identity."""
+    chk = state.get("checks", {}).get(str(actor.seat))
+    if chk is None:
+        raise Rejected("你没有查看身份的权利（§五黑5：只有第四、五轮被贴中同归的地雷可以查看一人）。")
+    if chk["used"]:
+        raise Rejected("你已经查看过一次身份，不能再查（§五黑5）。")
+    if target == actor.seat:
+        raise Rejected("不能查看自己的身份，请指定场上另一名玩家。")
+    if not state["players"][str(target)]["alive"]:
+        raise Rejected(f"{name(state, target)} 已出局，请指定场上的玩家（§五黑5）。")
+    chk["used"] = True
+    chk["target"] = target
+    return [Say("reply", f"{name(state, target)} 的身份：{role_name(state, target)}"
+                         f"（{FACTION_NAME[role(state, state['players'][str(target)]['role'])['faction']]}）。"),
+            Say("hosts", f"{name(state, actor.seat)}（地雷）查看了 {name(state, target)} 的身份。")]

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from plugins.kernel.clock import next_at
 from plugins.kernel.contract import CancelTimer, Ctx, Finish, Outcome, Say, SetPhase, SetTimer
 
-from .model import FACTION_NAME, State, alive, iso, name, new_round, rnd, role, row, tz, when
+from .model import FACTION_NAME, State, alive, iso, name, new_round, rnd, role, role_label, role_name, row, tz, when
 from .resolution import RESULT_STEPS, run
 
 
@@ -37,6 +37,9 @@ def schedule_round(state: State, r: int, base: datetime, effects: list, first: b
             f"请在第1轮投票截止前 /报道（{state['cfg']['limits']['report_min']} 字以上，§十一）。\n" + text
         )
     effects.append(Say("group", text))
+    from .rules_souls import convert_roles
+
+    convert_roles(state, r, effects)
     effects.append(SetPhase("round", f"第{r}轮投票", close))
     effects.append(SetTimer(f"posts_due:{r}", posts))
     effects.append(SetTimer(f"publish:{r}", publish))
@@ -51,10 +54,17 @@ def on_deadline(state: State, key: str, ctx: Ctx) -> Outcome:
     if key == "phase":
         if state["step"] == "overtime":
             _finish_overtime(state, ctx, effects)
+        elif state["step"] == "deciding":
+            finish_decisions(state, ctx, effects)
         else:
             _close(state, ctx, effects)
         return Outcome(state, effects)
     kind, _, num = key.partition(":")
+    if kind == "letter" and num.isdigit():
+        from .rules_decide import letter_due_fired
+
+        letter_due_fired(state, int(num), ctx, effects)
+        return Outcome(state, effects)
     if not num.isdigit() or num not in state["rounds"]:
         return Outcome(state, effects)
     r = int(num)
@@ -94,12 +104,20 @@ def _close(state: State, ctx: Ctx, effects: list) -> None:
 
         for s in failing_reports(state):
             cur["marks"].append({"seat": s, "cause": "report", "reason": "报道不合格或未报道，第1轮结束判出局（§十一.2）"})
+    # §五白1/黑1: a 隐剑/孤杀 that posted the 魔镜 goes out with the result of its last round
+    for c in state.get("countdowns", []):
+        if c["until"] == r and state["players"][str(c["seat"])]["alive"]:
+            cur["marks"].append({"seat": c["seat"], "cause": "countdown",
+                                 "reason": f"贴中魔镜后只能活两轮，第{r}轮结束自动出局（§五白1、黑1）"})
+    for d in state.get("doomed", []):  # §五白6: a revived player who wrote no thank-you letter
+        if d["round"] == r and state["players"][str(d["seat"])]["alive"]:
+            cur["marks"].append({"seat": d["seat"], "cause": "thanks", "reason": d["reason"]})
     d = rules_votes.decide(state, r)
     cur["cands"] = [{k: c[k] for k in ("seat", "full", "half", "last")} for c in d["cands"]]
     if "tied" in d:
         rules_votes.start_overtime(state, d, ctx, effects)
         return
-    _result(state, d["out"], ctx, effects)
+    _begin_result(state, d["out"], ctx, effects)
 
 
 def _finish_overtime(state: State, ctx: Ctx, effects: list) -> None:
@@ -107,18 +125,45 @@ def _finish_overtime(state: State, ctx: Ctx, effects: list) -> None:
 
     out = rules_votes.resolve_overtime(state, ctx)
     state["step"] = "round"
-    _result(state, out, ctx, effects)
+    _begin_result(state, out, ctx, effects)
 
 
-def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list) -> None:
+def _begin_result(state: State, voted_out: list[int], ctx: Ctx, effects: list) -> None:
+    """§五: a decision window first when someone chooses from their voter lines."""
+    from .rules_decide import begin
+
+    if not begin(state, state["round"], voted_out, ctx, effects):
+        finish_decisions(state, ctx, effects)
+
+
+def finish_decisions(state: State, ctx: Ctx, effects: list) -> None:
+    from .rules_decide import settle
+
+    r = state["round"]
+    dec = rnd(state)["decide"]
+    takes, notes = settle(state, r, ctx)
+    state["step"] = "round"
+    rv = dec.get("revive")
+    revived = [rv["picked"]] if rv and rv["picked"] is not None else []
+    _result(state, dec["voted_out"], ctx, effects, takes=takes, revived=revived, notes=notes)
+
+
+def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list, takes: list | None = None,
+            revived: list | None = None, notes: list | None = None) -> None:
     """The result post: marks are applied once each (nobody dies twice)."""
+    from .rules_decide import after_result
+
     r = state["round"]
     cur = rnd(state)
     votes = {c["seat"]: c for c in cur.get("cands", [])}
     vote_lines: list[str] = []
     other: list[str] = []
-    res, applied = run(state, r, RESULT_STEPS, {"voted_out": voted_out, "marks": cur["marks"]}, effects)
+    data = {"voted_out": voted_out, "marks": cur["marks"], "takes": takes or [], "revived": revived or []}
+    res, applied = run(state, r, RESULT_STEPS, data, effects)
+    taken = [m for m in applied if m.cause == "take"]
     for m in applied:
+        if m.cause == "take":
+            continue
         if m.cause == "vote":
             c = votes.get(m.seat)
             vote_lines.append(f"{name(state, m.seat)}（{c['full']} 票）" if c else name(state, m.seat))
@@ -131,10 +176,20 @@ def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list) -> None
     lines = [f"【第{r}轮结果】", f"高票出局：{'、'.join(vote_lines) or '无'}", f"贴杀：{'、'.join(posted) or '无'}"]
     if other:
         lines.append("其他出局：" + "；".join(other))
+    for rv in cur.get("reveals", []):
+        lines.append(f"照出真身：{name(state, rv['seat'])} 是{role_name(state, rv['seat'])}（{rv['why']}）。")
+    lines += notes or []  # who took whom along (§五白3、黑3、黑5)
+    if taken and not notes:
+        lines.append("陪同出局：" + "、".join(name(state, m.seat) for m in taken))
+    lines += after_result(state, r, ctx, effects)
     lines += res.notes
     over = _sides_left(state) < 2
     lines.append(f"余 {survivors} 人。" + ("游戏结束，全部身份随后公布。" if over else "出局者身份下轮公布。"))
     effects.append(Say("group", "\n".join(lines)))
+    steps = [f"{i}. {name(state, m.seat)}（{role_name(state, m.seat)}）：{m.reason}" for i, m in enumerate(applied, 1)]
+    if revived:
+        steps.append(f"{len(steps) + 1}. {'、'.join(name(state, s) for s in revived)} 被复活（§五白6）")
+    effects.append(Say("hosts", f"第{r}轮结果结算：\n" + ("\n".join(steps) or "无人出局")))
     if not check_end(state, effects):
         schedule_round(state, r + 1, ctx.now, effects)
 
@@ -145,6 +200,9 @@ def check_end(state: State, effects: list) -> bool:
     if state["step"] == "over":
         return True
     if _sides_left(state) == 2:
+        from .rules_souls import tell_unions
+
+        tell_unions(state, effects)
         return False
     sides = {role(state, state["players"][str(s)]["role"])["faction"] for s in alive(state)}
     winner = "white" if sides == {"white"} else "black" if sides == {"black"} else ""
@@ -174,7 +232,7 @@ def reveal(state: State) -> str:
         rl = role(state, p["role"])
         code = f"｜{p['code']}" if p["code"] else ""
         fate = "存活" if p["alive"] else f"第{p['out']['round']}轮出局：{p['out']['reason']}"
-        lines.append(f"{name(state, s)}：{rl['name']}（{FACTION_NAME[rl['faction']]}）{code}｜{fate}")
+        lines.append(f"{name(state, s)}：{role_label(state, s)}（{FACTION_NAME[rl['faction']]}）{code}｜{fate}")
     lines += ["", "【杀帖】"]
     from .rules_posts import STATUS_NAME
 

@@ -82,3 +82,28 @@ def start(roster: list[Seat], ctx: Ctx) -> Outcome:
     effects.append(Say("hosts", "\n".join(host_lines)))
     schedule_round(state, 1, ctx.now, effects, first=True)
     return Outcome(state, effects)
+
+
+def signal(state, actor, text: str, ctx: Ctx) -> list:
+    """/接头 <寻找暗号> (§五黑3, §七.3): a 暗号 holder (the three carriers and the
+    孤杀) names another carrier's seek phrase; both are told privately."""
+    from .model import name
+
+    me = state["players"][str(actor.seat)]
+    if not me["signal"] and not role(state, me["role"])["signals"]:
+        raise Rejected("你没有暗号，不能接头（§七.3：只有三个独立杀和孤杀知道暗号）。")
+    phrase = text.strip().strip("「」\"“”")
+    owner = next((int(s) for s, p in sorted(state["players"].items(), key=lambda kv: int(kv[0]))
+                  if p["signal"] and phrase in p["signal"]), None)
+    if owner is None:
+        raise Rejected("没有这个暗号，请核对后再发：/接头 <寻找暗号>。")
+    if owner == actor.seat:
+        raise Rejected("这是你自己的暗号；请发另一个独立杀的寻找暗号。")
+    seek, reply = state["players"][str(owner)]["signal"]
+    who = role(state, me["role"])["name"]
+    state.setdefault("contacts", []).append({"seq": ctx.seq, "from": actor.seat, "to": owner})
+    alive = "" if state["players"][str(owner)]["alive"] else "（已出局）"
+    return [
+        Say("reply", f"接头成功：暗号「{seek}」/「{reply}」的独立杀是 {name(state, owner)}{alive}。"),
+        Say(owner, f"{name(state, actor.seat)}（{who}）用你的寻找暗号「{seek}」找到了你，接头暗号「{reply}」。"),
+    ]

@@ -8,6 +8,7 @@ from typing import Any
 
 from plugins.kernel.contract import Actor, Ctx, Rejected, Say
 
+from .resolution import POST_CAUSES
 from .model import State, alive, dt, hhmm, iso, name, player, rnd, row
 
 HALF = "half"
@@ -39,9 +40,9 @@ def voter_weight(state: State, seat: int, r: int) -> str | None:
     (§十三.3), None for anyone else who is out."""
     p = state["players"][str(seat)]
     if p["alive"]:
-        return FULL
+        return HALF if r in p.get("half", []) else FULL  # §五白6, §七.1: a living player may hold a half vote
     out = p["out"]
-    if out and out["cause"] == "post" and out["round"] == r:
+    if out and out["cause"] in POST_CAUSES and out["round"] == r:
         return HALF
     return None
 
@@ -65,6 +66,8 @@ def vote(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     seat = _voter_checks(state, actor)
     if state["step"] == "overtime":
         return overtime_vote(state, seat, targets, ctx)
+    if state["step"] == "deciding":
+        raise Rejected(f"第{state['round']}轮投票已截止，结果贴稍后公布；下一轮开始后再投。")
     r = state["round"]
     cur = rnd(state)
     close = close_time(state, ctx)
@@ -86,7 +89,10 @@ def vote(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     b = {"seq": ctx.seq, "n": cur["next_n"], "at": iso(ctx.now), "voter": seat, "targets": chosen, "proxy": False}
     cur["next_n"] += 1
     cur["ballots"].append(b)
-    half = "（你本轮被贴杀，此票算半票，仅在平票时生效）" if voter_weight(state, seat, r) == HALF else ""
+    half = ""
+    if voter_weight(state, seat, r) == HALF:
+        why = "你本轮只有半票（§五白6、§七.1）" if state["players"][str(seat)]["alive"] else "你本轮被贴杀，此票算半票（§十三.3）"
+        half = f"（{why}，仅在平票时生效）"
     # the round is named: a vote sent just after a close lands in the next round, and says so
     return [Say("reply", f"已投票：{'、'.join(name(state, t) for t in chosen)}，第{r}轮第 {b['n']} 票（序号 #{ctx.seq}）。{half}投出的票不能更改。")]
 
@@ -97,6 +103,8 @@ def proxy(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     seat = _voter_checks(state, actor)
     if state["step"] == "overtime":
         raise Rejected("加时投票不接受托票，请直接 /投票。")
+    if state["step"] == "deciding":
+        raise Rejected(f"第{state['round']}轮投票已截止，不能再托票。")
     r = state["round"]
     cur = rnd(state)
     close = close_time(state, ctx)

@@ -6,7 +6,7 @@ from typing import Any
 
 from .model import FACTION_NAME, State, name, role
 
-STEP_LABEL = {"round": "投票中", "overtime": "加时投票", "over": "已结束"}
+STEP_LABEL = {"round": "投票中", "overtime": "加时投票", "deciding": "结果前选择", "over": "已结束"}
 
 
 def role_message(state: State, seat: int) -> str:
@@ -30,9 +30,13 @@ def role_message(state: State, seat: int) -> str:
     if shown is real and p["signal"]:
         seek, reply = p["signal"]
         lines.append(f"你的暗号：寻找暗号「{seek}」，接头暗号「{reply}」。")
+        others = [pair for pair in state["signals"] if list(pair) != list(p["signal"])]
+        if others:  # §五黑3, §七.3: the three carriers can find each other
+            lines.append("另外两个独立杀的暗号（寻找/接头）：" + "；".join(f"「{a}」/「{b}」" for a, b in others)
+                         + "。私聊 /接头 <寻找暗号> 可找到对方。")
     if shown is real and real["signals"] and state["signals"]:
         pairs = "；".join(f"「{a}」/「{b}」" for a, b in state["signals"])
-        lines.append(f"三个独立杀的暗号（寻找/接头）：{pairs}。")
+        lines.append(f"三个独立杀的暗号（寻找/接头）：{pairs}。私聊 /接头 <寻找暗号> 可找到对方。")
     if shown is real and posting_roles(state).count(real["key"]):
         lines.append("出贴：私聊发 /出贴 <代号> <目标> 再发正文，写完发 /完成。")
     return "\n".join(lines)
