@@ -212,13 +212,13 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     short_one, redo_one = youxia[0], youxia[1]
     for s in range(1, 89):
         if s == short_one:
-            out = await t.group(qq(s), "/报道 " + essay(120, f"{s}报"))
+            out = await t.private(qq(s), "/报道 " + essay(120, f"{s}报"))
             txt = texts(out)
             assert "报道已统计：字数 1" in txt and "不合格" in txt and "不足 301" in txt, txt
             continue
-        where = t.group if s % 2 else t.private
-        out = await where(qq(s), "/报道 " + essay(320, f"{s}报"))
-        assert "报道已统计：字数 3" in texts(out) and texts(out).endswith("。合格。"), texts(out)
+        out = await t.private(qq(s), "/报道 " + essay(320, f"{s}报"))
+        assert "报道已统计：字数 3" in texts(only(out, qq(s))) and texts(only(out, qq(s))).endswith("。合格。"), texts(out)
+        assert f"【{s}号 {alias(s)} 报道】" in texts(only(out, h.group_id))  # §十一 跟帖报道, under the alias
     out = await t.private(qq(short_one), "/报道 " + essay(330, f"{short_one}补"))  # fixed later
     assert "合格" in texts(out) and "不合格" not in texts(out)
     out = await t.private(HOST, f"/退回报道 {redo_one} 体裁是菜谱（§十一.4）")
@@ -283,26 +283,28 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     proxy_one, late_one = youxia[-3], youxia[-4]
     voters = [s for s in living if s not in (proxy_one,)]
     # bad votes
-    assert "已出局" in texts(await t.group(qq(keeper), f"/投票 {target1}"))
-    assert "没有 99 号" in texts(await t.group(qq(keeper), "/投票 99"))
-    assert "不是本局玩家" in texts(await t.group("3999", f"/投票 {vict[0]}"))
-    assert "最多投 2 票" in texts(await t.group(qq(keeper), f"/投票 {vict[0]} {vict[1]} {vict[2]}"))
+    assert "已出局" in texts(await t.private(qq(keeper), f"/投票 {target1}"))
+    assert "没有 99 号" in texts(await t.private(qq(keeper), "/投票 99"))
+    assert "没有参加任何游戏" in texts(await t.private("3999", f"/投票 {vict[0]}"))
+    assert "最多投 2 票" in texts(await t.private(qq(keeper), f"/投票 {vict[0]} {vict[1]} {vict[2]}"))
     status = texts(await t.group(qq(keeper), "/状态"))
     assert "第1轮（投票中）｜存活 87 人｜已投票 0 人｜每人 2 票，票出 3，贴杀 孤杀1" in status, status
     n = 0
     for i, s in enumerate(voters):
         picks = [vict[i % out_k], vict[(i + 1) % out_k]]
-        if i == 1:  # by @mention in the group
+        if i == 1:  # in the group (by @mention): refused, not counted (§十五.3 aliases are secret)
             out = await t.group(qq(s), "/投票 ", at=[qq(picks[0]), qq(picks[1])])
+            assert "马甲保密" in texts(out) and alias(picks[0]) not in texts(out)
+            out = await t.private(qq(s), f"/投票 {picks[0]} {alias(picks[1])}")
         elif i % 2:
             out = await t.private(qq(s), f"/投票 {alias(picks[0])} {picks[1]}")
         else:
-            out = await t.group(qq(s), f"/投票 {picks[0]} {alias(picks[1])}")
+            out = await t.private(qq(s), f"/投票 {picks[0]} {alias(picks[1])}")
         n += 1
         txt = texts(out)
         assert f"第1轮第 {n} 票（序号 #" in txt, txt
         if i == 0:
-            assert "不能更改" in texts(await t.group(qq(s), f"/投票 {picks[0]}"))
+            assert "不能更改" in texts(await t.private(qq(s), f"/投票 {picks[0]}"))
             assert "已投票的玩家不能托票" in texts(await t.private(qq(s), f"/托票 {picks[0]}"))
     # the post-killed target votes half
     out = await t.private(qq(target1), f"/投票 {vict[0]}")
@@ -347,7 +349,7 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     for v in vict:
         assert f"{v}号 {alias(v)}（" in res
     assert len(await t.alive()) == SURVIVORS[0]
-    assert "报道已截止" in texts(await t.group(qq(keeper), "/报道 " + essay(320, "迟")))
+    assert "报道已截止" in texts(await t.private(qq(keeper), "/报道 " + essay(320, "迟")))
     pid += 1
 
     # ---- rounds 2..9 -------------------------------------------------------------
@@ -413,7 +415,7 @@ async def test_mafia88_whole_game_through_the_bot(harness):
             out = await t.group(HOST, f"/判出局 {someone} 场外串联")
             assert texts(out) == f"{someone}号 {alias(someone)} 被哨子判出局：场外串联。"
             assert f"{someone}号 {alias(someone)}（出局）" in texts(await t.group(qq(keeper), "/名单"))
-            assert "已出局" in texts(await t.group(qq(someone), "/投票 1"))
+            assert "已出局" in texts(await t.private(qq(someone), "/投票 1"))
             out = await t.private(HOST, f"/判复活 {alias(someone)} 证据不足")
             assert f"已让 {someone}号 {alias(someone)} 回到场上" in texts(only(out, HOST))
             assert f"{someone}号 {alias(someone)} 经哨子判定回到场上：证据不足" in texts(only(out, h.group_id))
@@ -422,7 +424,7 @@ async def test_mafia88_whole_game_through_the_bot(harness):
         for i, s in enumerate(living):
             picks = {vict[i % out_k], vict[(i + 1) % out_k]}
             cmd = "/投票 " + " ".join(str(p) for p in sorted(picks)[:votes_k])
-            out = await (t.private if i % 2 else t.group)(qq(s), cmd)
+            out = await t.private(qq(s), cmd)
             assert f"第{r}轮第 " in texts(out), texts(out)
         if r == 2:
             # post-killed players vote half
@@ -529,7 +531,7 @@ async def test_mafia88_variant_white_slip_giveup_overtime_and_host_end(harness):
     assert f"白条 #1：代号 {t.codes[gu]}" in texts(only(out, HOST)) and not only(out, h.group_id)
     for s in range(1, 14):
         if s != Y:
-            assert "轮第" in texts(await t.group(qq(s), f"/投票 {V1}"))
+            assert "轮第" in texts(await t.private(qq(s), f"/投票 {V1}"))
     out = await t.group(HOST, "/推进")  # close early: posts due and publication run first
     g = texts(only(out, h.group_id))
     assert "主持结束了当前阶段：第1轮投票" in g
@@ -572,10 +574,10 @@ async def test_mafia88_variant_white_slip_giveup_overtime_and_host_end(harness):
     g = texts(only(out, h.group_id))
     lo, hi = sorted((A, B))
     assert f"平票且票同时到达：{lo}号 {alias(lo)}、{hi}号 {alias(hi)} 争 1 个出局名额" in g, g
-    assert "加时只投一票" in texts(await t.group(qq(an), f"/投票 {A} {B}"))
+    assert "加时只投一票" in texts(await t.private(qq(an), f"/投票 {A} {B}"))
     assert "你已出局" in texts(await t.private(qq(yx[4]), f"/投票 {A}"))
-    assert "加时票已投" in texts(await t.group(qq(an), f"/投票 {A}"))
-    assert "已投过加时票" in texts(await t.group(qq(an), f"/投票 {B}"))
+    assert "加时票已投" in texts(await t.private(qq(an), f"/投票 {A}"))
+    assert "已投过加时票" in texts(await t.private(qq(an), f"/投票 {B}"))
     out = await t.fire("phase")
     g = texts(only(out, h.group_id))
     assert f"高票出局：{A}号 {alias(A)}" in g and "【第3轮】" in g, g
@@ -637,7 +639,7 @@ async def test_kernel_draft_text_sent_while_paused_is_not_lost(harness):
 async def test_kernel_vote_with_chinese_list_separators(harness):
     t = await _variant_started(harness)
     a, b, c = t.seats("游侠")[:3]
-    out = texts(await t.group(qq(a), f"/投票 {b}、{c}"))
+    out = texts(await t.private(qq(a), f"/投票 {b}、{c}"))
     assert "已投票" in out, out
 
 

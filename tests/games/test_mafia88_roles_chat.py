@@ -12,7 +12,8 @@ from harness import texts
 from mafia88_helpers import essay
 
 from plugins.kernel.models import Game, Player, Timer
-from plugins.kernel.runtime import fire_timer, utcnow
+from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.order import utcnow
 
 HOST = "1"
 COUNTS = {"yin_jian": 1, "lianhe_jian": 2, "lianhe_dan": 2, "yi_hun": 1, "du_dan": 1, "fu_huo": 1, "an_dan": 1,
@@ -106,9 +107,9 @@ async def test_mafia88_roles_resolved_by_the_bot(harness):
     target = du[0]
     voters = [s for s in sorted(await b.alive()) if s not in (target, yx[1])]
     for s in voters:
-        await b.group(qq(s), f"/投票 {target}")
-    await b.group(qq(target), f"/投票 {yx[1]}")
-    await b.group(qq(yx[1]), f"/投票 {yx[2]}")
+        await b.private(qq(s), f"/投票 {target}")
+    await b.private(qq(target), f"/投票 {yx[1]}")
+    await b.private(qq(yx[1]), f"/投票 {yx[2]}")
     ph = await Timer.get(game_id=b.gid, key="phase", status="armed")
     await Timer.filter(id=ph.id).update(ends_at=utcnow() - timedelta(seconds=1))
     await fire_timer(ph.id, set())
@@ -119,7 +120,7 @@ async def test_mafia88_roles_resolved_by_the_bot(harness):
     assert "可从票你的线上选 1 人" in prompt
     out = await b.private(qq(target), f"/带人 {yx[1]}")  # voted for someone else: not on the line
     assert "不在票你的线上（§五黑3" in texts(out)
-    assert "投票已截止" in texts(await b.group(qq(voters[0]), f"/投票 {target}"))
+    assert "投票已截止" in texts(await b.private(qq(voters[0]), f"/投票 {target}"))
     await b.private(qq(target), f"/指定追魂 {voters[-1]}")
     out = await b.private(qq(target), f"/带人 {alias(voters[2])}")
     res = only(out, h.group_id)

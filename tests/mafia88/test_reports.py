@@ -88,3 +88,20 @@ def test_reports_close_with_round_1_11_2():
         g.cmd(g.alive()[0], "report", text=essay(320))
     with pytest.raises(Rejected, match="第1轮已结束"):
         g.host("reject_report", player=g.alive()[0], reason="x")
+
+
+def test_valid_report_is_posted_in_the_group_under_the_alias_11():
+    """§十一 跟帖报道: once counted, a valid report goes to the group under the alias (issue 12)."""
+    g = small()
+    out = g.cmd(1, "report", text=essay(320, "跟帖"))
+    group = [e.text for e in out if getattr(e, "to", None) == "group"]
+    assert len(group) == 1 and group[0].startswith("【1号 ") and "报道】" in group[0]
+    out = g.cmd(2, "report", text=essay(120, "短"))
+    assert not [e for e in out if getattr(e, "to", None) == "group"]  # a failing one is not posted
+
+
+def test_overlong_report_is_refused_and_changes_nothing():
+    g = small()
+    with pytest.raises(Rejected, match="报道太长"):
+        g.cmd(1, "report", text=essay(3100, "长"))
+    assert g.state["players"]["1"]["report"] is None

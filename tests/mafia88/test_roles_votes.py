@@ -8,7 +8,7 @@ import pytest
 from mafia88_helpers import essay
 from roles_helpers import at_round, quiet_round, vote_out
 
-from plugins.kernel.engine import Rejected
+from plugins.kernel.contract import Rejected
 
 
 def settle(g):

@@ -170,7 +170,7 @@ def validate(cfg: dict[str, Any]) -> list[str]:
         if not _is_int(v) or v < 0:
             errors.append(f"limits.{k} 应为不小于 0 的整数。")
     opts = cfg["options"]
-    for k in ("report_required", "auto_approve_pending", "role_effects"):
+    for k in ("report_required", "auto_approve_pending", "role_effects", "publish_reports"):
         if not isinstance(opts[k], bool):
             errors.append(f"options.{k} 应为 true 或 false。")
     if not _is_int(opts["first_post_aliases"]) or opts["first_post_aliases"] < 0:

@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from plugins.kernel.clock import on_day
-from plugins.kernel.engine import Actor, Ctx, Rejected, Say, SetPhase, SetTimer
+from plugins.kernel.contract import Actor, Ctx, Rejected, Say, SetPhase, SetTimer
 
 from .effects import ability, vote_rule
 from .model import FACTION_NAME, State, dt, hhmm, iso, name, rnd, role, role_name, tz, when

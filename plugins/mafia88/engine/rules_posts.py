@@ -227,6 +227,10 @@ def append_text(state: State, actor: Actor, text: str, images: int = 0) -> list:
         raise Ignored()
     d = state["drafts"][str(actor.seat)]
     if text.strip():
+        cap = state["cfg"]["limits"].get("post_max", 6000)
+        total = sum(len(x) for x in d["parts"]) + len(text)
+        if total > cap:
+            raise Rejected(f"杀帖正文太长：加上这段共 {total} 字，最多 {cap} 字。这段没有收下，请删短后再发。")
         d["parts"].append(text)
     count = measure("\n".join(d["parts"])).chars
     note = "（图片不计入正文）" if images else ""
@@ -656,7 +660,7 @@ def show_steps(state: State) -> list:
 
 def publish_now(state: State, ctx: Ctx, effects: list) -> None:
     """/发布: publish the round's posts now (after the posts are due)."""
-    from plugins.kernel.engine import CancelTimer
+    from plugins.kernel.contract import CancelTimer
 
     r = state["round"]
     cur = rnd(state)

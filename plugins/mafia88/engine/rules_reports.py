@@ -26,6 +26,8 @@ def report(state: State, actor: Actor, text: str, ctx: Ctx) -> list:
     redo = bool(prev and prev.get("rejected"))
     limits = state["cfg"]["limits"]
     minimum = limits["report_redo_min"] if redo else limits["report_min"]
+    if len(text) > limits.get("report_max", 3000):
+        raise Rejected(f"报道太长：{len(text)} 字，最多 {limits.get('report_max', 3000)} 字。请删短后重新 /报道。")
     fig = measure(text)
     bad = problems(fig, minimum, limits)
     state["players"][str(actor.seat)]["report"] = {
@@ -36,7 +38,10 @@ def report(state: State, actor: Actor, text: str, ctx: Ctx) -> list:
     if bad:
         close = rnd(state)["due"]["close"]
         return [Say("reply", f"报道已统计：{line}。不合格：{'；'.join(bad)}。请在第1轮投票截止（{when(state, close)}）前重新 /报道，否则出局（§十一.2）。")]
-    return [Say("reply", f"报道已统计：{line}。合格。")]
+    fx = [Say("reply", f"报道已统计：{line}。合格。")]
+    if state["cfg"]["options"].get("publish_reports", True):  # §十一: 跟帖报道, under the alias (12.2)
+        fx.append(Say("group", f"【{name(state, actor.seat)} 报道】\n{text}"))
+    return fx
 
 
 def reject_report(state: State, seat: int, reason: str, ctx: Ctx) -> list:

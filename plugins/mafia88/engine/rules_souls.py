@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.engine import Actor, Ctx, Rejected, Say
+from plugins.kernel.contract import Actor, Ctx, Rejected, Say
 
 from .effects import ability
 from .model import State, dt, iso, name, rnd, role, role_name, when
