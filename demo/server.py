@@ -14,6 +14,7 @@ import contextlib
 import ipaddress
 import json
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -182,8 +183,7 @@ def describe_call(action: str, p: dict[str, Any], users: Users) -> tuple[str, st
         return None
     group, user = p.get("group_id"), p.get("user_id")
     if action in ("send_group_msg", "send_private_msg", "send_msg"):
-        private = action == "send_private_msg" or (action == "send_msg" and p.get("message_type") == "private"
-                                                  or group is None)
+        private = group is None or p.get("message_type") == "private"
         chat = f"private:{user}" if private else f"group:{group}"
         return chat, "bot", message_parts(p.get("message"), users)
     who = users.name(user) if user is not None else ""
@@ -227,6 +227,7 @@ class Room:
         self.game_open = False  # a /创建 was said in the demo group since the last /结束
         self.script: dict[str, Any] | None = None
         self._task: asyncio.Task | None = None
+        self.run = secrets.token_hex(4)  # a page left open from an earlier run reloads
 
     # ---- the log -------------------------------------------------------------
     def add(self, chat: str, kind: str, sender: str, parts: list[dict[str, str]]) -> None:
@@ -362,13 +363,14 @@ def make_app(room: Room, bot_log: Path):
 
     @app.get("/api/state")
     async def state():
-        return {"group": GROUP, "users": room.users.list, "script": room.script, "bot_log": str(bot_log),
+        return {"run": room.run, "group": GROUP, "users": room.users.list, "script": room.script, "bot_log": str(bot_log),
                 "games": [{"key": k, "title": g["title"], "summary": g["summary"]} for k, g in room.openings.items()]}
 
     @app.get("/api/log")
     async def log(since: int = 0, wait: float = 0):
-        entries = await room.since(max(since, 0), min(max(wait, 0), 20))
-        return {"entries": entries, "next": since + len(entries), "script": room.script}
+        since = min(max(since, 0), len(room.entries))
+        entries = await room.since(since, min(max(wait, 0), 20))
+        return {"entries": entries, "next": since + len(entries), "script": room.script, "run": room.run}
 
     @app.post("/api/say")
     async def say(body: dict[str, Any]):

@@ -4,7 +4,7 @@
 
 const $ = (id) => document.getElementById(id);
 const COLORS = ["#4e7cf6", "#f77234", "#14c9c9", "#9a5cf0", "#f5319d", "#3bb346", "#e8a400", "#5d7092"];
-const state = { users: [], names: {}, group: "", chats: {}, open: "", next: 0, speaker: "" };
+const state = { run: "", users: [], names: {}, group: "", chats: {}, open: "", next: 0, speaker: "" };
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -129,6 +129,7 @@ async function poll() {
     try {
       const r = await fetch(`/api/log?since=${state.next}&wait=15`);
       const data = await r.json();
+      if (data.run !== state.run) { location.reload(); return; }
       for (const e of data.entries) add(e);
       state.next = data.next;
       showScript(data.script);
@@ -158,6 +159,7 @@ async function play(key) {
 
 async function start() {
   const info = await (await fetch("/api/state")).json();
+  state.run = info.run;
   state.users = info.users;
   state.group = info.group;
   for (const u of info.users) state.names[u.id] = u.name;
