@@ -228,6 +228,7 @@ class Room:
         self.script: dict[str, Any] | None = None
         self._task: asyncio.Task | None = None
         self.run = secrets.token_hex(4)  # a page left open from an earlier run reloads
+        self.bot_alive = True
 
     # ---- the log -------------------------------------------------------------
     def add(self, chat: str, kind: str, sender: str, parts: list[dict[str, str]]) -> None:
@@ -384,6 +385,8 @@ def make_app(room: Room, bot_log: Path):
             raise HTTPException(400, "私聊只能由这个私聊的主人发言。")
         if not text:
             raise HTTPException(400, "请先输入要说的话。")
+        if not room.bot_alive:
+            raise HTTPException(503, "机器人已经停止，请看终端里的日志路径，重新运行 make demo。")
         await room.say(user, chat, text)
         return {"ok": True}
 
@@ -428,6 +431,15 @@ def _port_taken(host: str, port: int) -> bool:
     return False
 
 
+async def watch_bot(bot: BotProcess, room: Room) -> None:
+    """Tell the page when the bot process stops (a crash): the log says why."""
+    while bot.proc is not None and bot.proc.poll() is None:
+        await asyncio.sleep(1)
+    room.bot_alive = False
+    room.note(f"【演练】机器人进程已退出（退出码 {bot.proc.returncode if bot.proc else '?'}），"
+              f"原因请看日志 {bot.log}。请结束后重新运行 make demo。")
+
+
 async def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -464,9 +476,11 @@ async def serve(args: argparse.Namespace) -> int:
                 return 1
             await asyncio.sleep(0.1)
         connect.result()
+        watch = asyncio.create_task(watch_bot(bot, room))
         shown = f"[{args.host}]" if ":" in args.host else args.host
         print(f"演练室已就绪：http://{shown}:{args.port}/ （仅本机可访问，不是生产环境；Ctrl+C 结束）", flush=True)
         await server.serve()
+        watch.cancel()
         return 0
     finally:
         if room.ob is not None:

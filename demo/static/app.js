@@ -94,7 +94,7 @@ function openChat(key) {
   $("speaker").value = state.speaker;
   $("title").replaceChildren(chatTitle(key), el("small", "", kind === "group"
     ? "群里说话：选说话人后输入；主持人是群主，也是机器人的管理员"
-    : "私聊：以这位玩家的身份和机器人单独说话"));
+    : `私聊：以 ${state.names[id] || id} 的身份和机器人单独说话（换说话人即换到他的私聊）`));
   drawOpen();
 }
 
@@ -141,20 +141,25 @@ async function poll() {
   }
 }
 
+async function problem(r, fallback) {
+  try { return (await r.json()).detail || fallback; } catch (err) { return fallback; }
+}
+
 async function send(ev) {
   ev.preventDefault();
   const text = $("text").value.trim();
   if (!text) return;
   $("text").value = "";
   const r = await fetch("/api/say", { method: "POST", headers: { "Content-Type": "application/json" },
-                                      body: JSON.stringify({ user: state.speaker, chat: state.open, text }) });
-  if (!r.ok) $("hint").textContent = (await r.json()).detail || "发送失败";
+                                      body: JSON.stringify({ user: state.speaker, chat: state.open, text }) })
+    .catch(() => null);
+  if (!r || !r.ok) $("hint").textContent = await problem(r, "发送失败：演练室没有回应。");
 }
 
 async function play(key) {
   openChat(`group:${state.group}`);
-  const r = await fetch(`/api/play/${key}`, { method: "POST" });
-  if (!r.ok) $("hint").textContent = (await r.json()).detail || "演示没有开始";
+  const r = await fetch(`/api/play/${key}`, { method: "POST" }).catch(() => null);
+  if (!r || !r.ok) $("hint").textContent = await problem(r, "演示没有开始：演练室没有回应。");
 }
 
 async function start() {
