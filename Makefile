@@ -1,9 +1,12 @@
 # Two commands: `make run` (install and start the bot), `make test` (install and run every test).
+# `make demo`: the rehearsal room (the bot and a fake QQ in the browser, loopback only).
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test migrate
+.PHONY: run test install install-test migrate demo
+DEMO_HOST ?= 127.0.0.1
+DEMO_PORT ?= 8765
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,9 +18,13 @@ install: $(BIN)/python
 
 install-test: $(BIN)/python
 	$(BIN)/pip install -q -e ".[test]"
+	$(BIN)/python tests/demo/browser_setup.py  # Debian's chromium + fonts-noto-cjk via apt-get when missing (as root)
 
 run: install
 	$(BIN)/python bot.py
+
+demo: install
+	$(BIN)/python -m demo --host $(DEMO_HOST) --port $(DEMO_PORT)
 
 migrate: install
 	$(BIN)/python bot.py migrate

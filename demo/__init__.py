@@ -1,0 +1,1 @@
+"""The rehearsal room: a fake QQ in the browser beside the real bot (make demo)."""
