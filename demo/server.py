@@ -21,10 +21,11 @@ import socket
 import sys
 import tempfile
 import time
-import tomllib
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = Path(__file__).resolve().parent / "static"
@@ -73,7 +74,7 @@ def load_openings(path: Path = Path(__file__).with_name("openings.toml")) -> dic
     return data
 
 
-def expand(game: dict[str, Any], step: dict[str, Any], users: "Users", extra: dict[str, str]) -> list[tuple[str, str, str]]:
+def expand(game: dict[str, Any], step: dict[str, Any], users: Users, extra: dict[str, str]) -> list[tuple[str, str, str]]:
     """One step -> (user id, where, text) for each speaker, placeholders filled."""
     m = BY_RE.match(step["by"])
     assert m is not None

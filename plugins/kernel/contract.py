@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol, Union
+from typing import Any, Literal, Protocol
 from zoneinfo import ZoneInfo
 
 JSON = Any
@@ -190,7 +190,7 @@ class Finish:
     summary: str
 
 
-Effect = Union[Say, Eliminate, Restore, SetPhase, SetTimer, CancelTimer, GiveCard, Picture, GroupAdmin, Rename, Finish]
+Effect = Say | Eliminate | Restore | SetPhase | SetTimer | CancelTimer | GiveCard | Picture | GroupAdmin | Rename | Finish
 
 PHASE_TIMER = "phase"
 

@@ -84,7 +84,7 @@ def lock_sqlite(db_url: str) -> None:
 
     path = Path(db_url.removeprefix("sqlite://"))
     path.parent.mkdir(parents=True, exist_ok=True)
-    f = open(str(path) + ".lock", "a+")  # noqa: SIM115 - held open on purpose
+    f = open(str(path) + ".lock", "a+")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

@@ -45,7 +45,7 @@ async def fire_timer(timer_id: int, superusers: set[str]) -> None:
             await in_game(t.game_id, superusers, work)  # type: ignore[attr-defined]
     except Ignored:
         pass
-    except Exception as exc:  # noqa: BLE001 - a failed deadline is retried, then parked, never lost
+    except Exception as exc:
         logger.opt(exception=exc).error(f"timer {timer_id} ({t.key}) failed")
         async with ordered(stamp()[0]):
             await _deadline_failed(timer_id, superusers, exc, now)

@@ -89,7 +89,7 @@ class Directory:
     def games_of(self, user_id: str) -> list[int]:
         return sorted(gid for gid, users in self.members.items() if user_id in users)
 
-    def private_game(self, user_id: str) -> int | None | list[int]:
+    def private_game(self, user_id: str) -> int | list[int] | None:
         """The game a private command goes to: the focused one, the only one,
         None (no game) or the list of candidates (ambiguous)."""
         games = self.games_of(user_id)

@@ -13,10 +13,10 @@ from nonebot import get_plugin_config
 from openpyxl import Workbook
 
 from . import cards as cardmath
+from .clock import game_tz
 from .config import Config
 from .models import Audit, Card, CommandLog, Game, Host, Player
 from .registry import get_kind
-from .clock import game_tz
 
 
 def _safe(name: str) -> str:

@@ -131,7 +131,7 @@ class Leases:
                 await self.renew()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - keep renewing
+            except Exception as exc:
                 logger.opt(exception=exc).error("kernel: lease renewal failed")
             await asyncio.sleep(self.ttl / 3)
 

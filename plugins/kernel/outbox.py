@@ -189,10 +189,10 @@ class OutboxWorker:
             await self.send(row.self_id, row.target_type, row.target_id, text, **extra)
         except NoBot:
             self.nobot_until = now + timedelta(seconds=2)
-        except Exception as exc:  # noqa: BLE001 - any failed send is retried
+        except Exception as exc:
             try:
                 await self._failed(row, now, exc)
-            except Exception as e2:  # noqa: BLE001
+            except Exception as e2:
                 logger.opt(exception=e2).error("outbound queue: recording a failure failed")
         else:
             self.failures_in_a_row = 0
@@ -276,7 +276,7 @@ class OutboxWorker:
                 delay = await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - keep the queue alive
+            except Exception as exc:
                 logger.opt(exception=exc).error("outbound queue tick failed")
                 delay = 5.0
             if delay > 0:
@@ -297,6 +297,6 @@ class OutboxWorker:
             self._task.cancel()
             try:
                 await self._task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001
+            except (asyncio.CancelledError, Exception):
                 pass
             self._task = None

@@ -6,10 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .contract import CommandSpec
-from .contract import Rejected
+from .contract import CommandSpec, Rejected
 from .roster import Roster
-
 
 LIST_SEP = re.compile(r"[\s、，,；;]+")  # "3 4", "3、4", "3，4" all name two players
 

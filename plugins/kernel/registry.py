@@ -6,8 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import CommandSpec
-from .contract import Engine
+from .contract import CommandSpec, Engine
 
 
 @dataclass(frozen=True)
@@ -22,7 +21,7 @@ class GameKind:
     private_signup: bool = False  # aliases are secret: sign-up answers privately
     intro: str = ""  # one line shown at /创建
     renderers: dict[str, Callable[[Any], bytes]] = field(default_factory=dict)  # Picture name -> PNG bytes
-    profile_fields: tuple["ProfileField", ...] = ()
+    profile_fields: tuple[ProfileField, ...] = ()
     extra: dict = field(default_factory=dict)
 
 

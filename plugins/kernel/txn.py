@@ -47,7 +47,7 @@ class Txn(Effects):
     joiner: dict[int, str] = field(default_factory=dict)  # seat -> the account that just joined a group
 
     @classmethod
-    async def open(cls, game_id: int, superusers: set[str]) -> "Txn":
+    async def open(cls, game_id: int, superusers: set[str]) -> Txn:
         game = await Game.get(id=game_id)
         kind = get_kind(game.kind)
         if kind is None:

@@ -4,8 +4,9 @@ settings, announcements and linked groups."""
 from __future__ import annotations
 
 import json
-import tomllib
 from datetime import timedelta
+
+import tomllib
 
 from ..clock import fmt_local
 from ..contract import PHASE_TIMER, Rejected
@@ -197,7 +198,7 @@ async def configure(call: Call) -> None:
             from zoneinfo import ZoneInfo
 
             ZoneInfo(tz)
-        except Exception:  # noqa: BLE001
+        except Exception:
             raise Rejected(f"时区「{tz}」无效，例如 Asia/Shanghai。") from None
         g.settings = {**checked, **kernel_keys, "timezone": tz}
         await g.save()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ..clock import fmt_local, game_tz
 from ..contract import PHASE_TIMER, Rejected
+from ..helptext import help_text
 from ..models import Game, Host, Player, Timer
 from ..registry import get_kind
-from ..helptext import help_text
 from .table import Call, _game_for, _is_group_admin, _kind_of, _need_game, _superusers, kernel_command
 
 

@@ -61,19 +61,19 @@ def kernel_command(words: tuple[str, ...], usage: str, help: str, who: str = "an
     return deco
 
 
-def _game_for(call: Call) -> int | None | list[int]:
+def _game_for(call: Call) -> int | list[int] | None:
     if call.origin.source == "group":
         return directory.group_game.get(call.origin.group_id or "")
     return directory.private_game(call.origin.user_id)
 
 
-def _kind_of(game_id: int | None | list[int]) -> GameKind | None:
+def _kind_of(game_id: int | list[int] | None) -> GameKind | None:
     if not isinstance(game_id, int) or game_id not in directory.kind:
         return None
     return get_kind(directory.kind[game_id])
 
 
-def _need_game(call: Call, game_id: int | None | list[int]) -> int:
+def _need_game(call: Call, game_id: int | list[int] | None) -> int:
     if isinstance(game_id, int):
         return game_id
     if call.in_group:

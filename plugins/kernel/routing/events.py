@@ -12,7 +12,6 @@ from ..clean import clean_text, fold_alias
 from ..order import stamp
 from ..origin import Origin
 
-
 _SEEN: dict[str, None] = {}
 
 

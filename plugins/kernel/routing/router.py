@@ -29,7 +29,6 @@ from ..registry import GameKind, kinds
 from ..txn import Txn, in_game
 from .events import _origin, _text_of
 
-
 router = on_message(priority=1, block=False)
 
 
@@ -100,7 +99,7 @@ async def _dispatch(call: Call, word: str) -> bool:
         await _flush_recalls(call.now)
     except Ignored:
         pass
-    except Exception as exc:  # noqa: BLE001 - a bug must still get an answer; nothing was applied
+    except Exception as exc:
         logger.opt(exception=exc).error(f"command /{word} failed")
         await call.say("机器人出错了，这条命令没有生效（已记录）。请稍后再试，或联系主持。")
     return True
@@ -249,7 +248,7 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
         await refused(origin, exc, game_id)
     except Ignored:
         pass
-    except Exception as exc:  # noqa: BLE001 - a bug must still get an answer; nothing was applied
+    except Exception as exc:
         logger.opt(exception=exc).error("plain text failed")
         if origin.private:
             await reply(origin, "机器人出错了，这段文字没有记下（已记录）。请稍后再试，或联系主持。", game_id=game_id)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from plugins.kernel.clock import parse_hhmm
 from plugins.kernel.settings import deep_merge

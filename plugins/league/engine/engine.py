@@ -6,8 +6,20 @@ import copy
 import pickle
 from typing import Any
 
-from plugins.kernel.contract import (KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Eliminate, Outcome,
-                                   Picture, Rejected, Restore, Say, Seat)
+from plugins.kernel.contract import (
+    KERNEL_BACK,
+    KERNEL_OUT,
+    Actor,
+    Command,
+    Ctx,
+    Eliminate,
+    Outcome,
+    Picture,
+    Rejected,
+    Restore,
+    Say,
+    Seat,
+)
 
 from . import rules_admin, rules_day, rules_games
 from .content import deep_merge, load_defaults, validate

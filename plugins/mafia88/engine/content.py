@@ -4,10 +4,11 @@ host's variant over it, and validation with one Chinese line per mistake."""
 from __future__ import annotations
 
 import copy
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from plugins.kernel.clock import parse_hhmm
 from plugins.kernel.contract import Rejected

@@ -7,8 +7,8 @@ from typing import Any
 
 from plugins.kernel.contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Outcome, Rejected, Say, Seat
 
-from . import content, rules_decide, rules_host, rules_souls, rules_posts, rules_reports, rules_start, rules_votes
-from .model import FACTION_NAME, State, alive, iso, name, role, role_label, rnd, row, when
+from . import content, rules_decide, rules_host, rules_posts, rules_reports, rules_souls, rules_start, rules_votes
+from .model import FACTION_NAME, State, alive, iso, name, rnd, role, role_label, row, when
 from .rules_round import on_deadline
 from .texts import STEP_LABEL, role_message
 

@@ -17,8 +17,9 @@ unwritten thank-you letters / 追魂) → applied once each.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .effects import EFFECT_NAME, post_rule
 from .model import State, code_rank, mark_out, name, role_name

@@ -26,10 +26,10 @@ from .model import (
     player,
     rnd,
     role,
-    seats,
     role_label,
     role_name,
     row,
+    seats,
     tz,
     when,
 )

@@ -8,8 +8,8 @@ from typing import Any
 
 from plugins.kernel.contract import Actor, Ctx, Rejected, Say
 
-from .resolution import POST_CAUSES
 from .model import State, alive, dt, hhmm, iso, name, player, rnd, row
+from .resolution import POST_CAUSES
 
 HALF = "half"
 FULL = "full"

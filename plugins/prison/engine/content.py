@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import copy
-import tomllib
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from plugins.kernel.clock import parse_hhmm
 from plugins.kernel.contract import Rejected

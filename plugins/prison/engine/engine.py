@@ -6,7 +6,17 @@ import copy
 from typing import Any
 
 from plugins.kernel.contract import (
-    KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ctx, Ignored, Outcome, Rejected, Say, Seat,
+    KERNEL_BACK,
+    KERNEL_OUT,
+    PHASE_TIMER,
+    Actor,
+    Command,
+    Ctx,
+    Ignored,
+    Outcome,
+    Rejected,
+    Say,
+    Seat,
 )
 
 from . import content, rules_auction, rules_day, rules_end, rules_misc, rules_night, rules_setup

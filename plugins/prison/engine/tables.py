@@ -7,7 +7,6 @@ from typing import Any
 from . import model as m
 from . import texts as t
 
-
 PLAYERS_HEAD = [
     "座位", "马甲", "QQ", "昵称", "联系方式", "第一志愿", "第二志愿", "随机数", "阵营", "身份", "罪名",
     "爱", "恨", "状态", "出局日", "出局原因", "积分", "报名马甲", "马甲获得方式", "花费硬币", "硬币余额",

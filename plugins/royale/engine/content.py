@@ -9,10 +9,11 @@ content files: ``rules``, ``places``, ``weather``, ``airdrops`` (world.toml),
 from __future__ import annotations
 
 import copy
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from plugins.kernel.clock import parse_hhmm
 from plugins.kernel.contract import Rejected

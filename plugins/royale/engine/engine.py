@@ -5,8 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from plugins.kernel.contract import (
-    KERNEL_BACK, KERNEL_OUT, PHASE_TIMER, Actor, Command, Ctx, Effect, Finish, Ignored, Outcome,
-    Picture, Rejected, Restore, Say, Seat,
+    KERNEL_BACK,
+    KERNEL_OUT,
+    PHASE_TIMER,
+    Actor,
+    Command,
+    Ctx,
+    Effect,
+    Finish,
+    Ignored,
+    Outcome,
+    Picture,
+    Rejected,
+    Restore,
+    Say,
+    Seat,
 )
 
 from . import content

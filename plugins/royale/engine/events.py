@@ -12,14 +12,23 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from plugins.kernel.contract import Effect, Rejected, Say
 
 from . import texts as T
 from .content import GRADES, Catalog
 from .model import (
-    CAUSE_EVENT, Player, State, alive, heal, new_item, open_places, player, refresh,
+    CAUSE_EVENT,
+    Player,
+    State,
+    alive,
+    heal,
+    new_item,
+    open_places,
+    player,
+    refresh,
 )
 from .rules_death import kill, kill_npc, new_batch
 

@@ -9,12 +9,22 @@ from typing import Any
 from plugins.kernel.clock import next_at, parse_hhmm
 from plugins.kernel.contract import Ctx, Effect, GiveCard, Outcome, Picture, Say, Seat, SetPhase
 
+from . import events as EV
 from . import texts as T
 from .content import GRADES, Catalog
-from . import events as EV
 from .model import (
-    CAUSE_BLEED, CAUSE_CLOSURE, CAUSE_DROWN, State, alive, ensure, heal, new_item, new_player,
-    open_places, people_at, player,
+    CAUSE_BLEED,
+    CAUSE_CLOSURE,
+    CAUSE_DROWN,
+    State,
+    alive,
+    ensure,
+    heal,
+    new_item,
+    new_player,
+    open_places,
+    people_at,
+    player,
 )
 from .rules_death import check_end, kill, kill_npc, new_batch
 

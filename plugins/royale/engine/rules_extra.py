@@ -7,7 +7,8 @@ refusal raises Rejected before any change.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from plugins.kernel.contract import Actor, Ctx, Effect, Ignored, Picture, Rejected, Say
 

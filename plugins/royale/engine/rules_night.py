@@ -8,16 +8,31 @@ state the caller already copied; a refusal raises Rejected before any change
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from plugins.kernel.contract import Ctx, Effect, Rejected, Say
 
 from . import texts as T
 from .content import GRADES, GREEN_ARMOUR, GREEN_WEAPON, Catalog
 from .model import (
-    CAUSE_BOMB, Player, State, equipped, find_own, find_place, hands_used, heal, is_equipped, new_item,
-    npc, npcs_at, people_at, player, refresh, remove_item,
+    CAUSE_BOMB,
+    Player,
+    State,
+    equipped,
+    find_own,
+    find_place,
+    hands_used,
+    heal,
+    is_equipped,
+    new_item,
+    npc,
+    npcs_at,
+    people_at,
+    player,
+    refresh,
+    remove_item,
 )
 from .rules_death import check_end, kill, kill_by_attack, kill_npc, new_batch
 

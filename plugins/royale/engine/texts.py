@@ -170,7 +170,7 @@ CLAIMED_ITEM = "已领取【{name}】，放进了背包。"
 CLAIMED_DROP = "空投「{name}」落在「{place}」。"
 
 
-def item_line(cat: "Catalog", item: dict[str, Any]) -> str:
+def item_line(cat: Catalog, item: dict[str, Any]) -> str:
     """'竹制长矛（绿色武器 伤害15）'."""
     kind = item["kind"]
     if kind in ("weapon", "armour"):
