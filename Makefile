@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test migrate demo
+.PHONY: run test install install-test migrate demo lint lock
 DEMO_HOST ?= 127.0.0.1
 DEMO_PORT ?= 8765
 
@@ -12,12 +12,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
+# requirements.lock pins every package (reproducible installs); refresh it with `make lock`.
 install: $(BIN)/python
-	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q -c requirements.lock -e ".[postgres,pictures]"
 	@test -f .env || cp .env.example .env
 
 install-test: $(BIN)/python
-	$(BIN)/pip install -q -e ".[test]"
+	$(BIN)/pip install -q -c requirements.lock -e ".[test]"
 	$(BIN)/python tests/demo/browser_setup.py  # Debian's chromium + fonts-noto-cjk via apt-get when missing (as root)
 
 run: install
@@ -32,7 +33,15 @@ migrate: install
 test: install-test
 	$(BIN)/python -m pytest -q
 
+# Lint and types (ruff, mypy; settings in pyproject.toml). CI runs it before the tests.
+lint: install-test
+	$(BIN)/ruff check plugins bot.py demo
+	$(BIN)/mypy
+
 # Load benchmarks through the real WebSocket (bench/run.py; figures in bench/RESULTS.md). Not a test.
 .PHONY: bench
 bench: install-test
 	$(BIN)/python bench/run.py
+
+lock: install-test
+	$(BIN)/pip freeze --exclude-editable | grep -v "^-e" > requirements.lock

@@ -55,6 +55,7 @@ async def _pending_changes(config: dict) -> int:
 
     async with TortoiseContext() as ctx:
         await ctx.init(config=config)
+        assert ctx.apps is not None
         writers = await MigrationAutodetector(ctx.apps, config["apps"]).changes()
     for w in writers:
         print(f"missing migration for app {w.app_label}: run `python bot.py makemigrations`")

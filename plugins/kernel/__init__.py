@@ -10,6 +10,7 @@ and register a :class:`~plugins.kernel.registry.GameKind`; they import only
 
 from nonebot import get_driver, get_plugin_config, require
 from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
+from nonebot.drivers import ASGIMixin
 from nonebot.plugin import PluginMetadata
 
 require("nonebot_plugin_apscheduler")  # before anything that schedules
@@ -38,6 +39,7 @@ config = get_plugin_config(Config)
 driver = get_driver()
 _onebot = get_plugin_config(OneBotConfig)
 check_bind(str(driver.config.host), _onebot.onebot_access_token)
+assert isinstance(driver, ASGIMixin), "the kernel needs an ASGI driver (DRIVER=~fastapi)"
 driver.server_app.add_middleware(Gate, token=_onebot.onebot_access_token, http_events=config.onebot_http_events)
 
 

@@ -42,7 +42,7 @@ async def fire_timer(timer_id: int, superusers: set[str]) -> None:
 
     try:
         async with ordered(ticket):
-            await in_game(t.game_id, superusers, work)  # type: ignore[attr-defined]
+            await in_game(t.game_id, superusers, work)
     except Ignored:
         pass
     except Exception as exc:
@@ -89,7 +89,7 @@ async def _deadline_failed(timer_id: int, superusers: set[str], exc: Exception, 
 
 async def _game_of_timer(timer_id: int) -> int:
     t = await Timer.get(id=timer_id)
-    return t.game_id  # type: ignore[attr-defined]
+    return t.game_id
 
 
 

@@ -36,7 +36,7 @@ class Directory:
         for g in await Game.filter(status__in=LIVE):
             await self.refresh(g.id)
         for f in await Focus.all():
-            self.focus[f.user_id] = f.game_id  # type: ignore[attr-defined]
+            self.focus[f.user_id] = f.game_id
 
     async def refresh(self, game_id: int) -> None:
         g = await Game.get_or_none(id=game_id)
@@ -55,7 +55,7 @@ class Directory:
             self.group_game[c.group_id] = g.id
             self.chat_label[c.group_id] = c.label
         roster = list(await Player.filter(game_id=g.id))
-        users = {p.user_id for p in roster} | {alt_of(p) for p in roster if alt_of(p)}
+        users = {p.user_id for p in roster} | {a for p in roster if (a := alt_of(p))}
         users |= {h.user_id for h in await Host.filter(game_id=g.id)}
         self.members[g.id] = users
 
@@ -67,8 +67,8 @@ class Directory:
         known = self.group_game.get(group)
         if known is not None and leases.owns(known):
             return
-        ids = set(await Game.filter(group_id=group, status__in=LIVE).values_list("id", flat=True))
-        ids |= set(await Chat.filter(group_id=group, game__status__in=LIVE).values_list("game_id", flat=True))
+        ids = {int(str(i)) for i in await Game.filter(group_id=group, status__in=LIVE).values_list("id", flat=True)}
+        ids |= {int(str(i)) for i in await Chat.filter(group_id=group, game__status__in=LIVE).values_list("game_id", flat=True)}
         if known is not None:
             ids.add(known)
         for gid in sorted(ids):
@@ -81,8 +81,8 @@ class Directory:
         known = self.games_of(user_id)
         if known and all(leases.owns(g) for g in known):
             return
-        ids = set(await Player.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True))
-        ids |= set(await Host.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True))
+        ids = {int(str(i)) for i in await Player.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True)}
+        ids |= {int(str(i)) for i in await Host.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True)}
         for gid in sorted(ids | set(known)):
             await self.refresh(gid)
 

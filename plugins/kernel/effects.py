@@ -4,6 +4,8 @@ transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,54 +40,96 @@ from .origin import Origin
 from .outbox import enqueue_api
 
 if TYPE_CHECKING:
-    pass
+    from .models import Game, Player
+    from .registry import GameKind
+
+
+@dataclass(frozen=True)
+class _Step:
+    """The command whose effects are being applied."""
+
+    seq: int
+    origin: Origin
+    now: datetime
+    sent_off: list[tuple[int, str]]
 
 
 class Effects:
     """What an engine's effects do to the database and the queue: one method
     per effect type, dispatched by type (mixed into :class:`Txn`)."""
 
+    if TYPE_CHECKING:  # provided by Txn
+        game: Game
+        kind: GameKind
+        changed_timers: list[Timer]
+        joiner: dict[int, str]
+
+        def seat(self, seat: int) -> Player: ...
+        async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1,
+                      image: str | None = None) -> None: ...
+        async def audit(self, actor: str, action: str, detail: str, seq: int | None = None,
+                        at: datetime | None = None) -> None: ...
+        async def set_timer(self, key: str, ends_at: datetime, now: datetime) -> None: ...
+        async def cancel_timer(self, key: str) -> None: ...
+        async def chat_group(self, chat: str) -> str: ...
+        async def step(self, call: str, *, origin: Origin, now: datetime, actor: Actor | None = None,
+                       cmd: Command | None = None, key: str | None = None) -> Any: ...
+
     async def apply_effects(self, effects: list[Any], seq: int, origin: Origin, now: datetime) -> None:
+        """Apply effects in order; a card that adds up to a red then sends its player off."""
         sent_off: list[tuple[int, str]] = []
         for e in effects:
-            if isinstance(e, Say):
-                await self.say(e.to, e.text, origin, priority=0 if e.to == REPLY else 1)
-            elif isinstance(e, Eliminate):
-                p = self.seat(e.seat)
-                p.alive, p.out_reason = False, e.reason
-                await p.save()
-                await self.audit("engine", "out", f"{p.seat}号 {p.alias}：{e.reason}", seq, now)
-            elif isinstance(e, Restore):
-                p = self.seat(e.seat)
-                p.alive, p.out_reason = True, None
-                await p.save()
-                await self.audit("engine", "back", f"{p.seat}号 {p.alias}：{e.reason}", seq, now)
-            elif isinstance(e, SetPhase):
-                self.game.phase_key, self.game.phase_label = e.key, e.label
-                if e.ends_at is None:
-                    await self.cancel_timer(PHASE_TIMER)
-                else:
-                    await self.set_timer(PHASE_TIMER, e.ends_at, now)
-                await self.audit("engine", "phase", f"{e.label}（{e.key}）", seq, now)
-            elif isinstance(e, SetTimer):
-                await self.set_timer(e.key, e.ends_at, now)
-            elif isinstance(e, CancelTimer):
-                await self.cancel_timer(e.key)
-            elif isinstance(e, GiveCard):
-                if await self.give_card(e.seat, e.color, e.reason, "系统", now, e.public):
-                    sent_off.append((e.seat, e.public or e.reason))
-            elif isinstance(e, Picture):
-                await self.picture(e, origin, now)
-            elif isinstance(e, GroupAdmin):
-                await self.group_admin(e, now)
-            elif isinstance(e, Rename):
-                await self.rename(dict(e.aliases), seq, now)
-            elif isinstance(e, Finish):
-                await self.finish(e.summary, now, seq)
-            else:  # pragma: no cover - a programming error in an engine
+            handler = _HANDLERS.get(type(e))
+            if handler is None:  # pragma: no cover - a programming error in an engine
                 raise TypeError(f"unknown effect {e!r}")
+            await handler(self, e, _Step(seq, origin, now, sent_off))
         for seat, reason in sent_off:
             await self.send_off(seat, reason, Origin("", "kernel"), Actor("", None, True, True), now)
+
+    async def _on_say(self, e: Say, st: _Step) -> None:
+        await self.say(e.to, e.text, st.origin, priority=0 if e.to == REPLY else 1)
+
+    async def _on_eliminate(self, e: Eliminate, st: _Step) -> None:
+        p = self.seat(e.seat)
+        p.alive, p.out_reason = False, e.reason
+        await p.save()
+        await self.audit("engine", "out", f"{p.seat}号 {p.alias}：{e.reason}", st.seq, st.now)
+
+    async def _on_restore(self, e: Restore, st: _Step) -> None:
+        p = self.seat(e.seat)
+        p.alive, p.out_reason = True, None
+        await p.save()
+        await self.audit("engine", "back", f"{p.seat}号 {p.alias}：{e.reason}", st.seq, st.now)
+
+    async def _on_phase(self, e: SetPhase, st: _Step) -> None:
+        self.game.phase_key, self.game.phase_label = e.key, e.label
+        if e.ends_at is None:
+            await self.cancel_timer(PHASE_TIMER)
+        else:
+            await self.set_timer(PHASE_TIMER, e.ends_at, st.now)
+        await self.audit("engine", "phase", f"{e.label}（{e.key}）", st.seq, st.now)
+
+    async def _on_set_timer(self, e: SetTimer, st: _Step) -> None:
+        await self.set_timer(e.key, e.ends_at, st.now)
+
+    async def _on_cancel_timer(self, e: CancelTimer, st: _Step) -> None:
+        await self.cancel_timer(e.key)
+
+    async def _on_card(self, e: GiveCard, st: _Step) -> None:
+        if await self.give_card(e.seat, e.color, e.reason, "系统", st.now, e.public):
+            st.sent_off.append((e.seat, e.public or e.reason))
+
+    async def _on_picture(self, e: Picture, st: _Step) -> None:
+        await self.picture(e, st.origin, st.now)
+
+    async def _on_group_admin(self, e: GroupAdmin, st: _Step) -> None:
+        await self.group_admin(e, st.now)
+
+    async def _on_rename(self, e: Rename, st: _Step) -> None:
+        await self.rename(dict(e.aliases), st.seq, st.now)
+
+    async def _on_finish(self, e: Finish, st: _Step) -> None:
+        await self.finish(e.summary, st.now, st.seq)
 
     async def rename(self, aliases: dict[int, str], seq: int, now: datetime) -> None:
         """New aliases, applied in two passes so that swapped names never collide."""
@@ -117,6 +161,7 @@ class Effects:
     async def group_admin(self, e: GroupAdmin, now: datetime) -> None:
         g = self.game
         group = await self.chat_group(e.chat)
+        params: dict[str, Any]
         if e.action in ("mute_all", "unmute_all"):
             action, params = "set_group_whole_ban", {"group_id": int(group), "enable": e.action == "mute_all"}
         elif e.action == "set_card":
@@ -170,3 +215,19 @@ class Effects:
             await self.say(GROUP, summary, None)
         await self.audit("engine" if seq else "host", "end", summary[:200], seq, now)
         self.refresh_directory = True
+
+
+_HANDLERS: dict[type, Callable[[Any, Any, _Step], Awaitable[None]]] = {
+    Say: Effects._on_say,
+    Eliminate: Effects._on_eliminate,
+    Restore: Effects._on_restore,
+    SetPhase: Effects._on_phase,
+    SetTimer: Effects._on_set_timer,
+    CancelTimer: Effects._on_cancel_timer,
+    GiveCard: Effects._on_card,
+    Picture: Effects._on_picture,
+    GroupAdmin: Effects._on_group_admin,
+    Rename: Effects._on_rename,
+    Finish: Effects._on_finish,
+}
+"""One handler per effect type."""

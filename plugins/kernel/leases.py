@@ -105,7 +105,7 @@ class Leases:
         await Lease.filter(owner=PROCESS).update(expires_at=until)
         if not await Lease.exists(key=NODE_KEY):
             await Lease.create(key=NODE_KEY, owner=PROCESS, expires_at=until)
-        mine = {int(k.split(":", 1)[1]) for k in await Lease.filter(owner=PROCESS, key__startswith="game:").values_list("key", flat=True)}
+        mine = {int(str(k).split(":", 1)[1]) for k in await Lease.filter(owner=PROCESS, key__startswith="game:").values_list("key", flat=True)}
         for gid in list(self.valid_until):
             if gid in mine:
                 self.valid_until[gid] = until
@@ -113,13 +113,13 @@ class Leases:
                 logger.warning(f"kernel: lost the lease of game {gid}")
                 self.valid_until.pop(gid, None)
         # games nobody serves (never leased, or the owner died)
-        live = await Game.filter(status__in=LIVE).values_list("id", flat=True)
+        live = [int(str(i)) for i in await Game.filter(status__in=LIVE).values_list("id", flat=True)]
         held = {k: o for k, o in await Lease.filter(key__startswith="game:", expires_at__gte=now).values_list("key", "owner")}
         for gid in sorted(live):
             if game_key(gid) not in held or (not self.shared and gid not in self.valid_until):
                 await self._take(gid, now)
         # a dead process's messages that belong to no game
-        dead = [k.split(":", 1)[1] for k in await Lease.filter(key__startswith="node:", expires_at__lt=now).values_list("key", flat=True)]
+        dead = [str(k).split(":", 1)[1] for k in await Lease.filter(key__startswith="node:", expires_at__lt=now).values_list("key", flat=True)]
         if dead:
             await Outbox.filter(owner__in=dead, status="pending").update(owner=PROCESS)
             await Lease.filter(key__in=[f"node:{d}" for d in dead]).delete()

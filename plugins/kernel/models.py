@@ -3,6 +3,8 @@ command log, the outbound queue, cards and the audit log all live here."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tortoise import fields
 from tortoise.models import Model
 
@@ -14,8 +16,8 @@ class Game(Model):
     kind = fields.CharField(max_length=32)
     status = fields.CharField(max_length=16, default="signup")  # signup|running|paused|ended
     seed = fields.CharField(max_length=64)
-    settings = fields.JSONField(default=dict)
-    state = fields.JSONField(null=True)
+    settings: dict[str, Any] = fields.JSONField(default=dict)
+    state: Any = fields.JSONField(null=True)
     last_seq = fields.IntField(default=0)
     phase_key = fields.CharField(max_length=64, null=True)
     phase_label = fields.CharField(max_length=128, null=True)
@@ -33,7 +35,8 @@ class Game(Model):
 
 class Host(Model):
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("kernel.Game", related_name="hosts")
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField("kernel.Game", related_name="hosts")
+    game_id: int
     user_id = fields.CharField(max_length=32)
     added_by = fields.CharField(max_length=32)
     added_at = fields.DatetimeField(auto_now_add=True)
@@ -45,13 +48,14 @@ class Host(Model):
 
 class Player(Model):
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("kernel.Game", related_name="players")
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField("kernel.Game", related_name="players")
+    game_id: int
     user_id = fields.CharField(max_length=32)
     seat = fields.IntField()
     alias = fields.CharField(max_length=32)
     alive = fields.BooleanField(default=True)
-    out_reason = fields.TextField(null=True)
-    profile = fields.JSONField(default=dict)  # sign-up fields (/资料)
+    out_reason: str | None = fields.TextField(null=True)
+    profile: dict[str, Any] = fields.JSONField(default=dict)  # sign-up fields (/资料)
     joined_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
@@ -63,14 +67,15 @@ class Timer(Model):
     """A deadline. Armed rows are re-armed in the scheduler at start-up."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("kernel.Game", related_name="timers")
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField("kernel.Game", related_name="timers")
+    game_id: int
     key = fields.CharField(max_length=64)
     ends_at = fields.DatetimeField()
     status = fields.CharField(max_length=16, default="armed")  # armed|paused|fired|cancelled
     remaining = fields.FloatField(null=True)  # seconds left, while paused
     fired_at = fields.DatetimeField(null=True)
     attempts = fields.IntField(default=0)  # failed firings so far (then retried with back-off, then parked)
-    last_error = fields.TextField(null=True)
+    last_error: str | None = fields.TextField(null=True)
 
     class Meta:
         table = "timer"
@@ -80,11 +85,12 @@ class CommandLog(Model):
     """Every accepted command, timer firing and kernel action, in game order."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("kernel.Game", related_name="commands")
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField("kernel.Game", related_name="commands")
+    game_id: int
     seq = fields.IntField()
     user_id = fields.CharField(max_length=32, default="")
     name = fields.CharField(max_length=64)
-    args = fields.JSONField(default=dict)
+    args: dict[str, Any] = fields.JSONField(default=dict)
     received_at = fields.DatetimeField()
     source = fields.CharField(max_length=16)  # group|private|timer|kernel
     dedup_key = fields.CharField(max_length=128, null=True, unique=True)
@@ -96,7 +102,8 @@ class CommandLog(Model):
 
 class Audit(Model):
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("kernel.Game", related_name="audit", null=True)
+    game: fields.ForeignKeyRelation[Game] | None = fields.ForeignKeyField("kernel.Game", related_name="audit", null=True)
+    game_id: int | None
     seq = fields.IntField(null=True)
     actor = fields.CharField(max_length=32, default="")
     action = fields.CharField(max_length=64)
@@ -109,7 +116,8 @@ class Audit(Model):
 
 class Card(Model):
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("kernel.Game", related_name="cards")
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField("kernel.Game", related_name="cards")
+    game_id: int
     seat = fields.IntField()
     user_id = fields.CharField(max_length=32)
     color = fields.CharField(max_length=8)  # blue|yellow|red
@@ -127,7 +135,8 @@ class Outbox(Model):
     state change that caused them, so nothing acknowledged is lost."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("kernel.Game", related_name="outbox", null=True)
+    game: fields.ForeignKeyRelation[Game] | None = fields.ForeignKeyField("kernel.Game", related_name="outbox", null=True)
+    game_id: int | None
     self_id = fields.CharField(max_length=32, default="")
     target_type = fields.CharField(max_length=8)  # private|group|api (text = JSON {action, params})
     target_id = fields.CharField(max_length=32)
@@ -153,7 +162,8 @@ class Chat(Model):
     interrogation room). Commands there go to the game; ``label`` names it."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("kernel.Game", related_name="chats")
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField("kernel.Game", related_name="chats")
+    game_id: int
     group_id = fields.CharField(max_length=32, db_index=True)
     label = fields.CharField(max_length=32)
     linked_by = fields.CharField(max_length=32)
@@ -168,7 +178,8 @@ class Focus(Model):
     """Which game a user's private commands go to when they are in several."""
 
     user_id = fields.CharField(max_length=32, primary_key=True)
-    game = fields.ForeignKeyField("kernel.Game", related_name="focused_by")
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField("kernel.Game", related_name="focused_by")
+    game_id: int
 
     class Meta:
         table = "focus"

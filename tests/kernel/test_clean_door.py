@@ -83,3 +83,27 @@ async def test_a_game_command_from_someone_in_no_game_is_answered(harness):
     h = harness
     out = await h.private("5151", "/票 3")
     assert "你现在没有参加任何游戏" in texts(out)
+
+
+async def test_command_start_from_the_nonebot_config(harness, monkeypatch):
+    import nonebot
+
+    h = harness
+    monkeypatch.setattr(nonebot.get_driver().config, "command_start", {"#"})
+    assert "在。" in texts(await h.group("5", "#在吗"))
+    assert not await h.group("5", "/在吗")  # "/" is no longer a command prefix: plain text, silence
+    monkeypatch.setattr(nonebot.get_driver().config, "command_start", {"/"})
+    assert "在。" in texts(await h.group("5", "／在吗"))  # the fullwidth slash counts as "/"
+
+
+def test_kernel_config_is_validated():
+    import pytest
+    from pydantic import ValidationError
+
+    from plugins.kernel.config import Config
+
+    for bad in ({"game_timezone": "Mars/Base"}, {"send_interval": -1}, {"lease_seconds": 0},
+                {"database_url": "mysql://x"}):
+        with pytest.raises(ValidationError):
+            Config(**bad)
+    assert Config(game_timezone="Europe/Berlin").game_timezone == "Europe/Berlin"

@@ -28,7 +28,7 @@ async def _hosted_game(call: Call) -> int:
         hosted = await Host.filter(user_id=uid).order_by("-game_id").first()
         if hosted is None:
             raise Rejected("你没有主持过游戏。")
-        gid = hosted.game_id  # type: ignore[attr-defined]
+        gid = hosted.game_id
     if uid not in _superusers() and not await Host.exists(game_id=gid, user_id=uid):
         raise Rejected("只有主持可以这样做。")
     return gid

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import tomllib
 
@@ -195,8 +196,6 @@ async def configure(call: Call) -> None:
         merged = deep_merge({k: v for k, v in g.settings.items() if k not in KERNEL_SETTINGS}, overrides)
         checked = txn.kind.engine.check_settings(merged)
         try:
-            from zoneinfo import ZoneInfo
-
             ZoneInfo(tz)
         except Exception:
             raise Rejected(f"时区「{tz}」无效，例如 Asia/Shanghai。") from None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from nonebot import get_plugin_config, on_message
+from nonebot import get_driver, get_plugin_config, on_message
 from nonebot.adapters.onebot.v11 import Bot, MessageEvent
 from nonebot.log import logger
 from nonebot.matcher import Matcher
@@ -35,7 +35,7 @@ router = on_message(priority=1, block=False)
 @router.handle()
 async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher) -> None:
     raw, images = _text_of(event)
-    parsed = split_command(raw)
+    parsed = split_command(raw, command_starts())
     origin = _origin(event)
     ticket, now = state.get("kernel_ticket") or stamp()[0], state.get("kernel_recv") or utcnow()
     async with ordered(ticket):
@@ -54,6 +54,15 @@ async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher
         handled = await _dispatch(call, parsed.word)
     if handled:
         matcher.stop_propagation()
+
+
+def command_starts() -> tuple[str, ...]:
+    """NoneBot's COMMAND_START (default "/"), plus the fullwidth "／" when "/" is one;
+    an empty prefix is ignored (it would make every message a command)."""
+    starts = [s for s in get_driver().config.command_start if s] or ["/"]
+    if "/" in starts:
+        starts.append("／")
+    return tuple(sorted(set(starts), key=len, reverse=True))
 
 
 def _cap(spec: CommandSpec | None) -> int:
