@@ -93,3 +93,36 @@ async def harness(nonebug_init: None):
 import itertools as _it  # noqa: E402
 
 _groups = _it.count(700001)
+
+
+@pytest.fixture
+async def leak_scan(monkeypatch):
+    """Issue 12 item 6: record every group message the harness drains in this
+    test; at the end, scan those of each game played against its secrets."""
+    from harness import Harness
+    from leakscan import scan, secrets_of
+
+    from plugins.kernel.models import Game, Player
+    from plugins.kernel.registry import get_kind
+
+    sent: dict[str, list[str]] = {}
+    real = Harness.drain
+
+    async def drain(self, limit: int = 5000):
+        out = await real(self, limit)
+        for kind, target, text in out:
+            if kind == "group":
+                sent.setdefault(target, []).append(text)
+        return out
+
+    monkeypatch.setattr(Harness, "drain", drain)
+    yield sent
+    checked = 0
+    for g in await Game.filter(group_id__in=list(sent)).order_by("id"):
+        kind = get_kind(g.kind)
+        players = list(await Player.filter(game_id=g.id).order_by("seat"))
+        s = secrets_of(g.kind, g.state, players, bool(kind and kind.private_signup))
+        leaks = scan(sent[g.group_id], s)
+        assert not leaks, f"{g.kind}: " + "\n".join(leaks[:10])
+        checked += 1
+    assert checked, "the leak scan saw no game"

@@ -11,12 +11,15 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from harness import texts
 from helpers_league import plain_sheet
 
-from plugins.kernel.models import Game, Outbox, Timer
 from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.models import Game, Outbox, Timer
 from plugins.kernel.order import utcnow
+
+pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
 
 
 def _zone_at_noon() -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 from harness import texts
 from mafia88_helpers import essay
 
-from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.order import utcnow
+
+pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
 
 HOST = "1"
 SURVIVORS = [84, 70, 56, 42, 29, 19, 11, 5, 1]  # §十

@@ -2,10 +2,24 @@
 room join requests are approved for the sign-up QQ or that 小号, cards and
 room lines show only 看守 / 囚犯, and only hosts learn the number."""
 
+import pytest
 from harness import joined_payload, request_payload, texts
 from test_prison_chat import (
-    ALIASES, DEAL, HOST, advance, api_calls, day1, group_to, host_mapping, love_hate, private_to, qq, state_of,
+    ALIASES,
+    DEAL,
+    HOST,
+    advance,
+    api_calls,
+    day1,
+    group_to,
+    host_mapping,
+    love_hate,
+    private_to,
+    qq,
+    state_of,
 )
+
+pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
 
 ALT = "77777"
 

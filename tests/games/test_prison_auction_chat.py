@@ -8,9 +8,12 @@ import csv
 import re
 from pathlib import Path
 
+import pytest
 from harness import texts
 
 from plugins.kernel.models import Game, Player
+
+pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
 
 HOST = "1"
 ALIASES = ["青龙", "白虎", "基德", "玄武", "麒麟", "凤凰", "貔貅", "饕餮", "穷奇", "梼杌", "混沌", "白泽"]

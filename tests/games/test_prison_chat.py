@@ -15,11 +15,14 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from harness import joined_payload, private_payload, request_payload, texts
 
-from plugins.kernel.models import Card, Game, Player, Timer
 from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.models import Card, Game, Player, Timer
 from plugins.kernel.order import utcnow
+
+pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
 
 HOST = "1"
 ALIASES = ["青龙", "白虎", "朱雀", "玄武", "麒麟", "凤凰", "貔貅", "饕餮", "穷奇", "梼杌", "混沌", "白泽"]

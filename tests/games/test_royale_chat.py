@@ -1,9 +1,12 @@
 """Royale through the bot (issue 5): sign-up, start, a night by private
 message, the morning post; night deaths stay off /名单 until morning."""
 
+import pytest
 from harness import texts
 
 from plugins.kernel.models import Game, Player
+
+pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
 
 
 async def test_royale_night_through_the_bot(harness):

@@ -96,8 +96,11 @@ async def _dispatch(call: Call, word: str) -> bool:
             await KERNEL[word].fn(call)
         elif kind and _game_spec(kind, word, not call.in_group):
             other = _game_spec(kind, word, not call.in_group)
-            assert other is not None
-            await call.say(_place_hint(other, call))
+            assert other is not None and isinstance(game_id, int)
+            if call.in_group and kind.private_signup:
+                _recall(call, game_id)  # a private command written in the group can hint at a role
+                raise Rejected(_place_hint(other, call) + "（在群里发会暴露身份，已尝试撤回原消息）")
+            raise Rejected(_place_hint(other, call))
         elif not call.in_group and _any_game_word(word):
             _need_game(call, game_id)  # a game's command from someone in no game (or several): say so
             return False
