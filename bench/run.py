@@ -270,6 +270,22 @@ class Bench:
         lat = [d - t for (t, _), d in zip(futs, done)]
         return lat, max(done) - futs[0][0]
 
+    async def private_burst(self, users: list[str], text_for, pred=None, spread: float = 1.0):
+        """As ``group_burst``, by private message (88人场 votes are private: aliases are secret)."""
+        ob = self.ob
+        assert ob is not None
+        futs: list[tuple[float, asyncio.Future[float]]] = []
+        begin = time.perf_counter()
+        for i, u in enumerate(users):
+            delay = begin + spread * i / len(users) - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            fut = ob.expect("private", u, lambda s: pred is None or pred(s))
+            futs.append((await ob.send_private(u, text_for(i, u)), fut))
+        done = [await asyncio.wait_for(f, 300) for _, f in futs]
+        lat = [d - t for (t, _), d in zip(futs, done)]
+        return lat, max(done) - futs[0][0]
+
     async def closed_loop(self, scripts: dict[str, list[str]]):
         """Every user sends its script by private message, each line as soon as the
         reply to the previous one arrived. Returns (latencies, wall)."""
@@ -305,7 +321,7 @@ async def votes(b: Bench, group: str, gid: int, users: list[str], floor: bool = 
     out: dict = {}
     await b.db.drained()
     if floor:
-        out["f_lat"], out["f_wall"] = await b.group_burst(group, users, lambda i, u: "/在吗", lambda s: "在。" in s)
+        out["f_lat"], out["f_wall"] = await b.private_burst(users, lambda i, u: "/在吗", lambda s: "在。" in s)
         await b.db.drained()
     before = b.db.one("SELECT coalesce(max(seq),0) FROM command_log WHERE game_id=?", gid)
     sql = "SELECT count(*) FROM command_log WHERE game_id=? AND name='vote' AND seq>?"
@@ -317,8 +333,8 @@ async def votes(b: Bench, group: str, gid: int, users: list[str], floor: bool = 
         return time.perf_counter() - begin
 
     poller = asyncio.create_task(poll_counted())
-    out["lat"], out["wall"] = await b.group_burst(group, users, lambda i, u: f"/投票 {(i + 1) % n + 1}",
-                                                  lambda s: "已投票" in s)
+    out["lat"], out["wall"] = await b.private_burst(users, lambda i, u: f"/投票 {(i + 1) % n + 1}",
+                                                    lambda s: "已投票" in s)
     out["counted_after"] = await asyncio.wait_for(poller, 30)
     await b.db.drained()
     rows = b.db.q("SELECT user_id FROM command_log WHERE game_id=? AND name='vote' AND seq>? ORDER BY seq", gid, before)
@@ -331,8 +347,8 @@ async def votes(b: Bench, group: str, gid: int, users: list[str], floor: bool = 
 
 
 async def vote_burst(b: Bench, gid: int) -> str:
-    """88 distinct players each send /投票 within one second; the floor: the same 88
-    players send /在吗 in the same group with the same spread."""
+    """88 distinct players each send /投票 by private message within one second; the floor:
+    the same 88 players send /在吗 privately with the same spread."""
     n = len(M88_PLAYERS)
     r = await votes(b, GROUP_M88, gid, M88_PLAYERS)
     lat, f_lat = r["lat"], r["f_lat"]
@@ -343,7 +359,7 @@ async def vote_burst(b: Bench, gid: int) -> str:
     size = b.db.one("SELECT length(CAST(state AS BLOB)) FROM game WHERE id=?", gid) or 0
     state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", gid))
     reports = sum(1 for p in state["players"].values() if (p.get("report") or {}).get("ok"))
-    return (f"vote burst (88 /投票 in 1 s, group, round 1 after {reports} valid reports: game state {size / 1024:.0f} KiB; "
+    return (f"vote burst (88 private /投票 in 1 s, round 1 after {reports} valid reports: game state {size / 1024:.0f} KiB; "
             f"queue unpaced SEND_INTERVAL=0): "
             f"p50 {ms(p50)} ({ratio(p50, f50)} floor {ms(f50)}), p99 {ms(p99)} ({ratio(p99, f99)} floor {ms(f99)}), "
             f"{tput:.0f} cmd/s ({tput / f_tput:.2f}× floor {f_tput:.0f} cmd/s; first send to last reply), "
@@ -358,10 +374,10 @@ async def vote_burst_paced(b: Bench, gid: int) -> str:
     lat = r["lat"]
     unpaced = b.floors.get("votes_counted_after")
     vs = f" (unpaced bot: {unpaced:.2f} s)" if unpaced else ""
-    return (f"vote burst at the production group pace (GROUP_SEND_INTERVAL={PACE_GROUP}; 88 /投票 in 1 s): "
+    return (f"vote burst at the production pace (private confirmations paced; 88 private /投票 in 1 s): "
             f"all {len(r['counted'])}/{n} counted {r['counted_after']:.2f} s after the first send{vs}, "
             f"order {'ok' if r['order_ok'] else 'WRONG'}; the replies wait for the pace: p50 {statistics.median(lat):.1f} s, "
-            f"last {max(lat):.1f} s (replies queued for one group leave together, up to one message each {PACE_GROUP} s)")
+            f"last {max(lat):.1f} s (private confirmations leave one by one at the private pace)")
 
 
 def royale_scripts(state: dict) -> dict[str, list[str]]:
