@@ -13,7 +13,7 @@ from . import timers
 from .contract import HOSTS, Ignored, Rejected
 from .delivery import _claim
 from .models import Timer
-from .order import ordered, stamp
+from .order import utcnow
 from .origin import Origin
 from .txn import Txn, in_game
 
@@ -27,7 +27,7 @@ async def fire_timer(timer_id: int, superusers: set[str]) -> None:
     t = await Timer.get_or_none(id=timer_id)
     if t is None or t.status != "armed":
         return
-    ticket, now = stamp()
+    now = utcnow()
 
     async def work(txn: Txn) -> None:
         current = await Timer.get(id=timer_id)  # re-read under the lock: it may have moved
@@ -41,14 +41,12 @@ async def fire_timer(timer_id: int, superusers: set[str]) -> None:
         await txn.step("deadline", origin=Origin("", "timer"), now=now, key=t.key)
 
     try:
-        async with ordered(ticket):
-            await in_game(t.game_id, superusers, work)
+        await in_game(t.game_id, superusers, work)  # in the game's arrival order
     except Ignored:
         pass
     except Exception as exc:
         logger.opt(exception=exc).error(f"timer {timer_id} ({t.key}) failed")
-        async with ordered(stamp()[0]):
-            await _deadline_failed(timer_id, superusers, exc, now)
+        await _deadline_failed(timer_id, superusers, exc, now)
 
 
 async def _deadline_failed(timer_id: int, superusers: set[str], exc: Exception, now: datetime) -> None:

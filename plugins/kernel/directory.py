@@ -39,25 +39,29 @@ class Directory:
             self.focus[f.user_id] = f.game_id
 
     async def refresh(self, game_id: int) -> None:
+        """Re-read one game's routes. Everything is read first, then swapped in
+        without awaiting, so a routing step never sees half an update."""
         g = await Game.get_or_none(id=game_id)
+        live = g is not None and g.status in LIVE
+        chats = list(await Chat.filter(game_id=game_id)) if live else []
+        roster = list(await Player.filter(game_id=game_id)) if live else []
+        hosts = list(await Host.filter(game_id=game_id)) if live else []
         for grp, gid in list(self.group_game.items()):
             if gid == game_id:
                 del self.group_game[grp]
                 self.chat_label.pop(grp, None)
-        if g is None or g.status not in LIVE:
+        if g is None or not live:
             for table in (self.members, self.main_group, self.kind):
                 table.pop(game_id, None)
             return
         self.group_game[g.group_id] = g.id
         self.main_group[g.id] = g.group_id
         self.kind[g.id] = g.kind
-        for c in await Chat.filter(game_id=g.id):
+        for c in chats:
             self.group_game[c.group_id] = g.id
             self.chat_label[c.group_id] = c.label
-        roster = list(await Player.filter(game_id=g.id))
         users = {p.user_id for p in roster} | {a for p in roster if (a := alt_of(p))}
-        users |= {h.user_id for h in await Host.filter(game_id=g.id)}
-        self.members[g.id] = users
+        self.members[g.id] = users | {h.user_id for h in hosts}
 
     async def ensure_group(self, group: str) -> None:
         """With a shared database another process may have opened, changed or

@@ -1,13 +1,17 @@
 """Arrival order: every message gets a ticket and a fine receive time the
-moment it arrives; commands and deadlines then run one at a time in ticket
-order (routing itself depends on earlier commands, and SQLite serialises
-writes anyway)."""
+moment it arrives. A short routing step runs under one lock in ticket order
+(which game a message goes to depends on earlier commands, e.g. a sign-up
+arriving with /创建); the command then runs under its game's own lock, whose
+place in line was reserved during routing — so each game sees its commands
+in arrival order and games never wait for each other (on PostgreSQL they run
+truly side by side; SQLite still serialises the writes)."""
 
 from __future__ import annotations
 
 import asyncio
 import heapq
 import itertools
+from contextvars import ContextVar, Token
 from datetime import datetime, timezone
 
 
@@ -31,12 +35,22 @@ class OrderedLock:
         self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
         self._n = itertools.count()
 
-    async def acquire(self, ticket: int) -> None:
+    def reserve(self, ticket: int) -> asyncio.Future[None]:
+        """Take a place in line now (done at once when the lock is free); await it later."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if not self._held and not self._waiters:
             self._held = True
+            fut.set_result(None)
+        else:
+            heapq.heappush(self._waiters, (ticket, next(self._n), fut))
+        return fut
+
+    async def acquire(self, ticket: int) -> None:
+        await self.wait(self.reserve(ticket))
+
+    async def wait(self, fut: asyncio.Future[None]) -> None:
+        if fut.done():
             return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (ticket, next(self._n), fut))
         try:
             await fut
         except asyncio.CancelledError:
@@ -71,3 +85,40 @@ class ordered:
     async def __aexit__(self, *exc: object) -> None:
         ORDER.release()
 
+
+
+_game_locks: dict[int, OrderedLock] = {}
+
+
+def game_lock(game_id: int) -> OrderedLock:
+    """The arrival-ordered lock of one game."""
+    lock = _game_locks.get(game_id)
+    if lock is None:
+        lock = _game_locks[game_id] = OrderedLock()
+    return lock
+
+
+_holding: ContextVar[tuple[int, ...]] = ContextVar("kernel_game_locks", default=())
+
+
+class game_turn:
+    """``async with game_turn(game_id):`` — run in the game's arrival order, holding its
+    lock (a no-op when this task already holds it). ``reserved`` is a place taken
+    earlier, during routing, with ``game_lock(game_id).reserve(ticket)``."""
+
+    def __init__(self, game_id: int, reserved: asyncio.Future[None] | None = None):
+        self.game_id = game_id
+        self.lock = game_lock(game_id)
+        self.reserved = reserved
+        self.token: Token[tuple[int, ...]] | None = None
+
+    async def __aenter__(self) -> None:
+        if self.game_id in _holding.get():
+            return
+        await self.lock.wait(self.reserved if self.reserved is not None else self.lock.reserve(stamp()[0]))
+        self.token = _holding.set((*_holding.get(), self.game_id))
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.token is not None:
+            _holding.reset(self.token)
+            self.lock.release()

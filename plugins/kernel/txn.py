@@ -21,7 +21,7 @@ from .directory import alt_of, directory
 from .effects import Effects
 from .leases import leases
 from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
-from .order import utcnow
+from .order import game_turn, utcnow
 from .origin import Origin, _reply_target
 from .outbox import enqueue
 from .registry import GameKind, get_kind
@@ -216,12 +216,13 @@ async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awai
     same transaction, so a repeated delivery changes nothing."""
     if not await leases.ensure(game_id):
         raise NotOwner()
-    async with in_transaction():
-        txn = await Txn.open(game_id, superusers)
-        await claim_delivery(utcnow())
-        result = await work(txn)
-    delivery_committed()
-    await after_commit(txn)
+    async with game_turn(game_id):  # the game's arrival order (already held when routed here)
+        async with in_transaction():
+            txn = await Txn.open(game_id, superusers)
+            await claim_delivery(utcnow())
+            result = await work(txn)
+        delivery_committed()
+        await after_commit(txn)
     return result
 
 

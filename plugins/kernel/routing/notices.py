@@ -9,7 +9,7 @@ from nonebot.adapters.onebot.v11 import GroupIncreaseNoticeEvent, GroupRequestEv
 
 from ..commands.table import _kind_of, _superusers
 from ..directory import directory
-from ..order import ordered, stamp
+from ..order import utcnow
 from ..origin import Origin
 from ..outbox import enqueue_api
 from ..txn import Txn, in_game
@@ -37,7 +37,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
     may_join = getattr(engine, "may_join", None)
     if game_id is None or may_join is None:
         return
-    ticket, now = stamp()
+    now = utcnow()
 
     async def work(txn: Txn) -> None:
         p = txn.player_of(uid)
@@ -54,8 +54,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
         if not ok:
             await txn.say("hosts", f"【加群】{who} 申请加入「{chat}」，已拒绝。", None)
 
-    async with ordered(ticket):
-        await in_game(game_id, _superusers(), work)
+    await in_game(game_id, _superusers(), work)  # in the game's arrival order
 
 
 member_joined = on_notice(priority=1, block=False)
@@ -73,7 +72,7 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
     joined = getattr(engine, "joined", None)
     if game_id is None or (joined is None and may_join is None) or uid == str(event.self_id):
         return
-    ticket, now = stamp()
+    now = utcnow()
 
     async def work(txn: Txn) -> None:
         p = txn.player_of(uid)
@@ -92,6 +91,5 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
         await txn.apply_effects(list(effects), txn.game.last_seq, Origin(uid, "kernel"), now)
         await txn.audit(uid, "joined", f"{chat}：{who}", at=now)
 
-    async with ordered(ticket):
-        await in_game(game_id, _superusers(), work)
+    await in_game(game_id, _superusers(), work)  # in the game's arrival order
 

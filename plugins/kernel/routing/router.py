@@ -21,7 +21,7 @@ from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
 from ..delivery import handling
 from ..directory import directory, note_contact
 from ..leases import leases
-from ..order import ordered, stamp, utcnow
+from ..order import game_lock, game_turn, ordered, stamp, utcnow
 from ..origin import Origin, reply
 from ..outbox import enqueue_api
 from ..parse import parse_args, split_command
@@ -32,26 +32,46 @@ from .events import _origin, _text_of
 router = on_message(priority=1, block=False)
 
 
+ROUTING_WORDS = frozenset({"创建", "报名", "退出报名", "小号", "切换", "加主持", "结束", "绑定群", "解绑群"})
+"""Kernel commands that change where later messages go: they run inside the routing step."""
+
+
 @router.handle()
 async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher) -> None:
     raw, images = _text_of(event)
     parsed = split_command(raw, command_starts())
     origin = _origin(event)
     ticket, now = state.get("kernel_ticket") or stamp()[0], state.get("kernel_recv") or utcnow()
-    async with ordered(ticket):
+    call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest) if parsed else None
+    route: tuple[int, CommandSpec | None] | None = None
+    target: int | list[int] | None = None
+    async with ordered(ticket):  # the routing step, in arrival order
         handling(origin)  # what this message causes records its delivery key (exactly once)
         if origin.source == "group":
             await directory.ensure_group(origin.group_id or "")
         else:
             await directory.ensure_user(origin.user_id)
             await note_contact(origin.user_id, origin.self_id, now)
-        if parsed is None:
+        if call is None:
             route = _plain_route(origin)
-            if route is not None:
-                await _plain_text(origin, now, raw, images, *route)
-            return
-        call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest)
-        handled = await _dispatch(call, parsed.word)
+            if route is None:
+                return
+            reserved = game_lock(route[0]).reserve(ticket)
+        else:
+            target = _game_for(call)
+            if call.word in ROUTING_WORDS or not isinstance(target, int):
+                if await _dispatch(call, call.word, target):  # changes routing: done inside the step
+                    matcher.stop_propagation()
+                return
+            reserved = game_lock(target).reserve(ticket)
+    # then in the game's own arrival order: games never wait for each other
+    if route is not None:
+        async with game_turn(route[0], reserved):
+            await _plain_text(origin, now, raw, images, *route)
+        return
+    assert call is not None and isinstance(target, int)
+    async with game_turn(target, reserved):
+        handled = await _dispatch(call, call.word, target)
     if handled:
         matcher.stop_propagation()
 
@@ -78,9 +98,8 @@ def check_length(text: str, spec: CommandSpec | None) -> None:
         raise Rejected(f"太长了：这条 {len(text)} 字，最多 {cap} 字。请删短，或分几条发送。")
 
 
-async def _dispatch(call: Call, word: str) -> bool:
-    """Run the command; False when the word is not ours."""
-    game_id = _game_for(call)
+async def _dispatch(call: Call, word: str, game_id: int | list[int] | None) -> bool:
+    """Run the command for the game routing chose; False when the word is not ours."""
     kind = _kind_of(game_id)
     spec = _game_spec(kind, word, call.in_group) if kind else None
     if isinstance(game_id, int) and not await leases.ensure(game_id):
