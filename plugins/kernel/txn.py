@@ -144,7 +144,8 @@ class Txn(Effects):
         t = existing or Timer(game_id=self.game.id, key=key)
         t.ends_at = ends_at
         t.status = "paused" if paused else "armed"
-        t.attempts, t.last_error = 0, None
+        t.attempts = 0
+        t.last_error = None  # type: ignore[assignment]  # a nullable TextField (tortoise types it str)
         t.remaining = max(0.0, (ends_at - now).total_seconds()) if paused else None
         await t.save()
         self.changed_timers.append(t)

@@ -154,7 +154,7 @@ class LeagueEngine(GameEngine):
             for k, p in sorted(st["players"].items(), key=lambda kv: int(kv[0]))]
         for r, rnd in enumerate(st["rounds"]):
             out[f"积分榜-{rnd['name']}"] = standings_rows(st, r)
-        sheet = [["局号", "轮次", "组", "场次", "日期", "状态", "双倍", "座位", "序号", "马甲", "角色", "阵营",
+        sheet: list[list[Any]] = [["局号", "轮次", "组", "场次", "日期", "状态", "双倍", "座位", "序号", "马甲", "角色", "阵营",
                   "胜负", "胜负分", "行为分", "投票分", "警徽分", "评选分", "全场最佳", "败方最佳", "评选取消"]]
         for g in st["games"]:
             for key, pts in sorted(g["points"].items(), key=lambda kv: kv[1]["gseat"]):

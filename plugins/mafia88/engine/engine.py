@@ -94,7 +94,7 @@ class Mafia88Engine(GameEngine):
                 f"每人 {rw['votes']} 票，票出 {rw['out']}，贴杀 {quotas}｜" + "，".join(steps))
 
     def tables(self, state: State) -> dict[str, list[list[Any]]]:
-        roles = [["座位", "马甲", "身份", "阵营", "代号", "暗号", "状态", "出局轮次", "出局原因", "报道字数", "报道合格"]]
+        roles: list[list[Any]] = [["座位", "马甲", "身份", "阵营", "代号", "暗号", "状态", "出局轮次", "出局原因", "报道字数", "报道合格"]]
         for seat in sorted(int(s) for s in state["players"]):
             p = state["players"][str(seat)]
             r = role(state, p["role"])
@@ -103,7 +103,7 @@ class Mafia88Engine(GameEngine):
                           "/".join(p["signal"]) if p["signal"] else "", "存活" if p["alive"] else "出局",
                           p["out"]["round"] if p["out"] else "", p["out"]["reason"] if p["out"] else "",
                           (rep.get("figures") or {}).get("chars", ""), "是" if rep.get("ok") else "否"])
-        votes = [["轮次", "到达", "序号", "时间", "投票人", "马甲", "目标", "托票", "加时"]]
+        votes: list[list[Any]] = [["轮次", "到达", "序号", "时间", "投票人", "马甲", "目标", "托票", "加时"]]
         for key in sorted(state["rounds"], key=int):
             rd = state["rounds"][key]
             for b in rd["ballots"]:
@@ -112,20 +112,20 @@ class Mafia88Engine(GameEngine):
             for b in (rd["overtime"] or {}).get("ballots", []):
                 votes.append([int(key), b["n"], b["seq"], b["at"], b["voter"], state["players"][str(b["voter"])]["alias"],
                               str(b["target"]), "", "是"])
-        posts = [["帖号", "轮次", "代号", "作者", "目标", "类型", "状态", "字数", "引用", "重复", "正文"]]
+        posts: list[list[Any]] = [["帖号", "轮次", "代号", "作者", "目标", "类型", "状态", "字数", "引用", "重复", "正文"]]
         for p in state["posts"]:
             f = p["figures"] or {}
             posts.append([p["id"], p["round"], p["code"], p["author"], p["target"], "白条" if p["kind"] == "white" else "杀帖",
                           rules_posts.STATUS_NAME[p["status"]], f.get("chars", ""), f.get("quoted", ""), f.get("repeated", ""), p["text"]])
-        table = [["轮次", "每人票数", "票出", "贴杀"]]
+        table: list[list[Any]] = [["轮次", "每人票数", "票出", "贴杀"]]
         for i, rw in enumerate(state["table"], 1):
             table.append([i, rw["votes"], rw["out"], " ".join(f"{g}{n}" for g, n in rw["posts"].items())])
-        results = [["轮次", "高票出局", "存活"]]
+        results: list[list[Any]] = [["轮次", "高票出局", "存活"]]
         for key in sorted(state["rounds"], key=int):
             res = state["rounds"][key]["result"]
             if res:
                 results.append([int(key), " ".join(str(s) for s in res["voted_out"]), res["survivors"]])
-        notes = [["序号", "时间", "谁", "什么"]]
+        notes: list[list[Any]] = [["序号", "时间", "谁", "什么"]]
         for x in state.get("audit", []):  # host overrides (/改判) and §七.2 designations
             notes.append([x["seq"], x["at"], x["by"], x["what"]])
         for x in state.get("dms", []):  # /私信

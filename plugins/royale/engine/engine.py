@@ -78,7 +78,7 @@ class RoyaleEngine(GameEngine):
 
     def kernel_out(self, state: State, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
         seat = args.get("seat")
-        if str(seat) not in state["players"]:
+        if not isinstance(seat, int) or str(seat) not in state["players"]:
             raise Rejected(T.NO_SUCH_SEAT.format(seat=seat))
         p = player(state, seat)
         if not p["alive"]:
@@ -88,7 +88,7 @@ class RoyaleEngine(GameEngine):
 
     def kernel_back(self, state: State, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
         seat = args.get("seat")
-        if str(seat) not in state["players"]:
+        if not isinstance(seat, int) or str(seat) not in state["players"]:
             raise Rejected(T.NO_SUCH_SEAT.format(seat=seat))
         p = player(state, seat)
         if p["alive"]:
@@ -120,8 +120,7 @@ class RoyaleEngine(GameEngine):
         return wipe(state)
 
     def public_out(self, state: State) -> list[int] | None:
-        """Deaths already announced: night deaths stay secret until the morning post."""
-        return sorted(d["seat"] for d in state["deaths"][: state.get("deaths_posted", 0)])
+        return announced(state)
 
     def status(self, state: State) -> str:
         day = state["day"]
@@ -129,7 +128,7 @@ class RoyaleEngine(GameEngine):
         names = list(state["ground"])
         opened = [p for p in names if p not in state["closed"]]
         lines = [
-            f"大逃杀 {phase}，存活 {len(state['players']) - len(self.public_out(state))} 人（以公布为准），天气 {state['weather']}。",
+            f"大逃杀 {phase}，存活 {len(state['players']) - len(announced(state))} 人（以公布为准），天气 {state['weather']}。",
             f"开放地点（{len(opened)}）：{'、'.join(opened)}",
             f"今晚缩圈：{T.names_or_none(state['closing'])}",
         ]
@@ -147,27 +146,32 @@ class RoyaleEngine(GameEngine):
         if state.get("test"):
             note = [["说明"], [T.TEST_NO_RECORDS]]
             return {"测试赛": note, "导演记录": log}
-        rank = [["名次", "座位", "马甲", "出局夜", "死因", "凶手"]]
+        rank: list[list[Any]] = [["名次", "座位", "马甲", "出局夜", "死因", "凶手"]]
         for r in ranking(state):
             killer = player(state, r["killer"])["alias"] if r["killer"] is not None else ""
             rank.append([r["rank"], r["seat"], r["alias"], r["night"] or "", r["cause"], killer])
-        players = [["座位", "马甲", "存活", "生命", "体力", "货币", "地点", "道具"]]
+        players: list[list[Any]] = [["座位", "马甲", "存活", "生命", "体力", "货币", "地点", "道具"]]
         for s in sorted(int(k) for k in state["players"]):
             p = player(state, s)
             players.append([s, p["alias"], "是" if p["alive"] else "否", p["hp"], p["st"], p["money"],
                             p["place"] or "", "、".join(i["name"] for i in p["items"])])
-        ground = [["地点", "状态", "道具"]]
+        ground: list[list[Any]] = [["地点", "状态", "道具"]]
         for place, items in state["ground"].items():
             status = "已缩圈" if place in state["closed"] else ("今晚缩圈" if place in state["closing"] else "开放")
             ground.append([place, status, "、".join(i["name"] for i in items)])
         events = [["天", "事件"]] + [[x["day"], x["key"]] for x in state.get("event_log", [])]
-        npcs = [["NPC", "出现", "地点", "存活", "生命", "死因", "击杀者"]]
+        npcs: list[list[Any]] = [["NPC", "出现", "地点", "存活", "生命", "死因", "击杀者"]]
         for n in state.get("npcs", []):
             d = next((x for x in state.get("npc_deaths", []) if x["id"] == n["id"]), None)
             killer = player(state, d["killer"])["alias"] if d and d["killer"] is not None else ""
             npcs.append([n["name"], n["day"], n["place"], "是" if n["alive"] else "否", max(n["hp"], 0),
                          d["cause"] if d else ("缩圈消失" if n.get("gone") else ""), killer])
         return {"排名": rank, "玩家": players, "地点": ground, "事件": events, "NPC": npcs, "导演记录": log}
+
+
+def announced(state: State) -> list[int]:
+    """Deaths already announced: night deaths stay secret until the morning post."""
+    return sorted(d["seat"] for d in state["deaths"][: state.get("deaths_posted", 0)])
 
 
 def act(state: State, seat: int, name: str, args: dict[str, Any], ctx: Ctx) -> Outcome:
