@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import CommandSpec, Engine
+from .contract import CommandSpec, GameEngine
 
 
 @dataclass(frozen=True)
@@ -14,7 +14,7 @@ class GameKind:
     key: str  # "mafia88"
     title: str  # "88人场"
     names: tuple[str, ...]  # words accepted by /创建: ("88人场", "88", "风云")
-    engine: Engine
+    engine: GameEngine
     commands: tuple[CommandSpec, ...] = ()
     min_players: int = 1
     max_players: int = 200

@@ -14,7 +14,23 @@ from tortoise.transactions import in_transaction
 
 from . import timers
 from .clock import game_tz
-from .contract import GROUP, HOSTS, PHASE_TIMER, REPLY, Actor, Command, Ctx, Ignored, Outcome, Rejected, Seat
+from .contract import (
+    GROUP,
+    HOSTS,
+    PHASE_TIMER,
+    REPLY,
+    Actor,
+    Command,
+    Ctx,
+    Ignored,
+    Outcome,
+    Picture,
+    Rejected,
+    Say,
+    Seat,
+    run_rule,
+    stamped,
+)
 from .contract import Timer as TimerInfo
 from .delivery import claim_delivery, delivery_committed
 from .directory import alt_of, directory
@@ -128,7 +144,8 @@ class Txn(Effects):
         t = existing or Timer(game_id=self.game.id, key=key)
         t.ends_at = ends_at
         t.status = "paused" if paused else "armed"
-        t.attempts, t.last_error = 0, None
+        t.attempts = 0
+        t.last_error = None  # type: ignore[assignment]  # a nullable TextField (tortoise types it str)
         t.remaining = max(0.0, (ends_at - now).total_seconds()) if paused else None
         await t.save()
         self.changed_timers.append(t)
@@ -174,10 +191,11 @@ class Txn(Effects):
         if call == "start":
             roster = [Seat(p.seat, p.alias, p.user_id, dict(p.profile or {})) for p in self.players]
             outcome = engine.start(roster, ctx)
+            stamped(engine, outcome.state)
             name, args = "start", {}
-        elif call == "apply":
+        elif call == "apply":  # the spec's rule on the single copy of the state (see run_rule)
             assert actor is not None and cmd is not None
-            outcome = engine.apply(g.state, actor, cmd, ctx)
+            outcome = run_rule(engine, cmd.name, g.state, actor, cmd.args, ctx)
             name, args = cmd.name, cmd.args
         else:
             assert key is not None
@@ -198,6 +216,17 @@ class Txn(Effects):
         await self.apply_effects(outcome.effects, seq, origin, now)
         await g.save()
         return outcome
+
+    async def query(self, actor: Actor, cmd: Command, origin: Origin, now: datetime) -> None:
+        """A read-only command (``CommandSpec(query=True)``), outside any write
+        transaction: its rule runs on a copy of the state, nothing is logged or
+        written, and its answers (Say/Picture only) are queued."""
+        g = self.game
+        ctx = await self.ctx(g.last_seq + 1, now)
+        outcome = run_rule(self.kind.engine, cmd.name, g.state, actor, cmd.args, ctx)
+        assert all(isinstance(e, Say | Picture) for e in outcome.effects), f"query {cmd.name} changed more than replies"
+        g.state = outcome.state  # pictures are drawn from it; the row is never saved
+        await self.apply_effects(outcome.effects, g.last_seq, origin, now)
 
     def who(self, user_id: str) -> str:
         """How hosts' notes name someone: seat and alias, or the QQ of a non-player."""

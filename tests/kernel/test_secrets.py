@@ -63,7 +63,7 @@ async def test_anonymous_speech_under_the_alias(harness, monkeypatch):
 async def test_card_public_reason_in_group_full_reason_in_private(harness):
     from demo_game.engine import DemoEngine
 
-    from plugins.kernel.contract import GiveCard, Outcome
+    from plugins.kernel.contract import GiveCard
 
     h = harness
     await h.group("1", "/创建 测试局", role="owner")
@@ -71,18 +71,16 @@ async def test_card_public_reason_in_group_full_reason_in_private(harness):
     await h.group("32", "/报名 乙")
     await h.group("1", "/开始")
     g = await Game.get(group_id=h.group_id, status="running")
-    orig = DemoEngine.apply
+    orig = DemoEngine.rule
 
-    def apply(self, state, actor, cmd, ctx):
-        if cmd.name == "selfcard":
-            return Outcome(state, [GiveCard(actor.seat, "yellow", "第1天未使用技能「偷看」", "第1天未使用技能")])
-        return orig(self, state, actor, cmd, ctx)
+    def selfcard(state, actor, args, ctx):
+        return [GiveCard(actor.seat, "yellow", "第1天未使用技能「偷看」", "第1天未使用技能")]
 
-    DemoEngine.apply = apply
+    DemoEngine.rule = lambda self, name: selfcard if name == "selfcard" else orig(self, name)
     try:
         out = await h.group("31", "/黄我")
     finally:
-        DemoEngine.apply = orig
+        DemoEngine.rule = orig
     assert "理由：第1天未使用技能。" in texts(out, h.group_id) and "偷看" not in texts(out, h.group_id)
     assert "偷看" in texts(out, "31") and "偷看" in texts(out, "1")
     card = await Card.get(game_id=g.id)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from plugins.kernel.contract import Finish, Picture, Say
+from plugins.kernel.contract import Finish, Picture, Say, copy_state
 from plugins.royale.engine import ENGINE
 
 from royale_helpers import Game, empty_world, merge, text
@@ -68,7 +68,7 @@ def test_host_end_wipes_only_a_test_game():
     g.born({1: A, 2: A, 3: A})
     g.give(1, "木棍")
     g.cmd(None, "kernel.out", host=True, seat=3, reason="测试")
-    wiped = ENGINE.wipe(g.state)
+    wiped = ENGINE.wipe(copy_state(g.state))  # the kernel hands wipe its copy
     assert wiped["deaths"] == [] and wiped["players"]["1"]["items"] == [] and g.state["deaths"]
     plain = Game(3, seed="t4", settings=merge(empty_world(), {"places": {"closures": [0]}}))
     assert ENGINE.wipe(plain.state) is plain.state

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import tomllib
 
 from ..clock import fmt_local
-from ..contract import PHASE_TIMER, Rejected
+from ..contract import PHASE_TIMER, Rejected, copy_state
 from ..directory import directory
 from ..models import Chat, Host, Timer
 from ..outbox import enqueue
@@ -157,11 +157,10 @@ async def end(call: Call) -> None:
         if txn.game.status == "ended":
             raise Rejected("这局游戏已经结束了。")
         txn.game.end_reason = reason
-        reveal = getattr(txn.kind.engine, "reveal", None)
-        tail = reveal(txn.game.state) if reveal and txn.game.state is not None else ""
-        wipe = getattr(txn.kind.engine, "wipe", None)
-        if wipe and txn.game.state is not None:
-            txn.game.state = wipe(txn.game.state)
+        engine = txn.kind.engine
+        tail = engine.reveal(txn.game.state) if txn.game.state is not None else ""
+        if txn.game.state is not None:
+            txn.game.state = engine.wipe(copy_state(txn.game.state))
         await txn.finish(f"【{txn.kind.title}】游戏结束：{reason}。", call.now)
         if tail:
             await txn.say("group", tail, None)

@@ -34,19 +34,16 @@ async def roster(call: Call) -> None:
 def _signup_view(g: Game, players: list[Player]) -> tuple[str, dict[int, str]] | None:
     """Before the start, an engine's own summary and per-seat marks (e.g. main draw / substitute)."""
     kind = get_kind(g.kind)
-    hook = getattr(kind.engine, "signup_view", None) if kind else None
-    if hook is None or g.state is not None:
+    if kind is None or g.state is not None:
         return None
-    return hook(g.settings, [p.seat for p in players])
+    return kind.engine.signup_view(g.settings, [p.seat for p in players])
 
 
 def _public_out(g: Game, players: list[Player]) -> set[int]:
     """Seats publicly known to be out (the engine may keep some deaths secret)."""
     kind = get_kind(g.kind)
-    hook = getattr(kind.engine, "public_out", None) if kind else None
-    if hook is not None and g.state is not None:
-        return set(hook(g.state))
-    return {p.seat for p in players if not p.alive}
+    out = kind.engine.public_out(g.state) if kind and g.state is not None else None
+    return set(out) if out is not None else {p.seat for p in players if not p.alive}
 
 
 @kernel_command(("状态",), "/状态", "查看阶段、截止时间和人数")

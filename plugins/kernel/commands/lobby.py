@@ -221,8 +221,7 @@ async def alt_account(call: Call) -> None:
             raise Rejected("这就是你报名用的 QQ，请写另一个号。")
         if qq != "无" and (txn.is_host(qq) or any(qq in (q.user_id, alt_of(q)) for q in txn.players if q.id != p.id)):
             raise Rejected("这个 QQ 号已被本局其他人使用，请换一个。")
-        hook = getattr(txn.kind.engine, "may_change_alt", None)
-        why = hook(txn.game.state) if hook and txn.game.state is not None else None
+        why = txn.kind.engine.may_change_alt(txn.game.state) if txn.game.state is not None else None
         if why:
             raise Rejected(why)
         data = dict(p.profile or {})

@@ -8,6 +8,7 @@ from nonebot import on_notice, on_request
 from nonebot.adapters.onebot.v11 import GroupIncreaseNoticeEvent, GroupRequestEvent
 
 from ..commands.table import _kind_of, _superusers
+from ..contract import GameEngine
 from ..directory import directory
 from ..order import utcnow
 from ..origin import Origin
@@ -15,7 +16,7 @@ from ..outbox import enqueue_api
 from ..txn import Txn, in_game
 
 
-def _group_of_game(group: str) -> tuple[int | None, object | None, str]:
+def _group_of_game(group: str) -> tuple[int | None, GameEngine | None, str]:
     """The game a QQ group belongs to (its own group or a linked chat), that
     game's engine, and the chat's label ("main" for the game's own group)."""
     game_id = directory.group_game.get(group)
@@ -34,8 +35,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
         return
     group, uid = str(event.group_id), str(event.user_id)
     game_id, engine, chat = _group_of_game(group)
-    may_join = getattr(engine, "may_join", None)
-    if game_id is None or may_join is None:
+    if game_id is None or engine is None or not engine.admits("may_join"):
         return
     now = utcnow()
 
@@ -43,7 +43,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
         p = txn.player_of(uid)
         if txn.game.status != "running":
             return
-        decision = may_join(txn.game.state, chat, p.seat if p else None)
+        decision = engine.may_join(txn.game.state, chat, p.seat if p else None)
         if decision is None:
             return  # the game leaves this request to the group's admins
         ok = bool(decision)
@@ -68,9 +68,10 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
     only once they are in)."""
     group, uid = str(event.group_id), str(event.user_id)
     game_id, engine, chat = _group_of_game(group)
-    may_join = getattr(engine, "may_join", None)
-    joined = getattr(engine, "joined", None)
-    if game_id is None or (joined is None and may_join is None) or uid == str(event.self_id):
+    if game_id is None or engine is None or uid == str(event.self_id):
+        return
+    may_join, joined = engine.admits("may_join"), engine.admits("joined")
+    if not (may_join or joined):
         return
     now = utcnow()
 
@@ -79,15 +80,15 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
         if txn.game.status != "running":
             return
         who = txn.who(uid)
-        if may_join and may_join(txn.game.state, chat, p.seat if p else None) is False and not txn.is_host(uid):
+        if may_join and engine.may_join(txn.game.state, chat, p.seat if p else None) is False and not txn.is_host(uid):
             await txn.kick(group, uid, now)
             await txn.audit(uid, "removed", f"{chat}：{who}", at=now)
             await txn.say("hosts", f"【加群】{who} 进入了「{chat}」，但现在不该在那里，已移出。", None)
             return
-        if p is None or joined is None:
+        if p is None or not joined:
             return
         txn.joiner[p.seat] = uid
-        effects = joined(txn.game.state, chat, p.seat)
+        effects = engine.joined(txn.game.state, chat, p.seat)
         await txn.apply_effects(list(effects), txn.game.last_seq, Origin(uid, "kernel"), now)
         await txn.audit(uid, "joined", f"{chat}：{who}", at=now)
 

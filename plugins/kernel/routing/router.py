@@ -13,12 +13,13 @@ from nonebot.adapters.onebot.v11 import Bot, MessageEvent
 from nonebot.log import logger
 from nonebot.matcher import Matcher
 from nonebot.typing import T_State
+from tortoise.transactions import in_transaction
 
 from ..commands.speech import _speak
 from ..commands.table import KERNEL, Call, _game_for, _kind_of, _need_game, _superusers
 from ..config import Config
 from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
-from ..delivery import handling
+from ..delivery import claim_delivery, delivery_committed, handling
 from ..directory import directory, note_contact
 from ..leases import leases
 from ..order import game_lock, game_turn, ordered, stamp, utcnow
@@ -26,6 +27,7 @@ from ..origin import Origin, reply
 from ..outbox import enqueue_api
 from ..parse import parse_args, split_command
 from ..registry import GameKind, kinds
+from ..sending import wake_outbox
 from ..txn import Txn, in_game
 from .events import _origin, _text_of
 
@@ -217,6 +219,10 @@ def _check_who_where(spec: CommandSpec, txn: Txn, call: Call) -> Actor:
 
 
 async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None:
+    if spec.query:
+        await _run_query(call, game_id, spec)
+        return
+
     async def work(txn: Txn) -> None:
         actor = _check_who_where(spec, txn, call)
         args = parse_args(spec, call.rest, txn.roster)
@@ -225,6 +231,21 @@ async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None
             await txn.audit(call.origin.user_id, spec.name, f"/{spec.words[0]} {call.rest.strip()}"[:200], at=call.now)
 
     await in_game(game_id, _superusers(), work)
+
+
+async def _run_query(call: Call, game_id: int, spec: CommandSpec) -> None:
+    """A read-only command: the game is read outside any write transaction, the
+    rule runs on a copy, nothing is logged and the game row is never written;
+    only the answers are queued (with the message's delivery key, so a repeated
+    delivery is not answered twice)."""
+    txn = await Txn.open(game_id, _superusers())
+    actor = _check_who_where(spec, txn, call)
+    args = parse_args(spec, call.rest, txn.roster)
+    async with in_transaction():
+        await claim_delivery(call.now)
+        await txn.query(actor, Command(spec.name, args), call.origin, call.now)
+    delivery_committed()
+    wake_outbox()
 
 
 def _plain_route(origin: Origin) -> tuple[int, CommandSpec | None] | None:

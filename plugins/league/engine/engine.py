@@ -1,40 +1,39 @@
-"""The league engine: dispatch, kernel commands and read-only views."""
+"""The league engine: the command table (each row names its rule), the kernel's
+commands and read-only hooks."""
 
 from __future__ import annotations
 
-import copy
-import pickle
 from typing import Any
 
 from plugins.kernel.contract import (
     KERNEL_BACK,
     KERNEL_OUT,
     Actor,
-    Command,
     Ctx,
+    Effect,
     Eliminate,
+    GameEngine,
     Outcome,
-    Picture,
     Rejected,
     Restore,
     Say,
     Seat,
+    copy_state,
 )
 
-from . import rules_admin, rules_day, rules_games
+from . import rules_admin, rules_day
+from .commands import COMMANDS, VIEWS
 from .content import deep_merge, load_defaults, validate
 from .model import STATUS_NAMES, current_day, fmt_total, lineup_group, name
 from .standings import award_blocked, rows
-from .texts import LEVEL_NAMES, SIDE_NAMES, breakdown_text, catalogue_text, groups_text, standings_text
+from .texts import LEVEL_NAMES, SIDE_NAMES
 
 
-def clone(state: Any) -> Any:
-    """A fresh copy of a JSON state (much faster than deepcopy for a 130-player league)."""
-    return pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+class LeagueEngine(GameEngine):
+    """The 狼人杀城市联赛 online stage."""
 
-
-class LeagueEngine:
-    """Implements the kernel's Engine protocol for the 狼人杀城市联赛 online stage."""
+    def __init__(self) -> None:
+        super().__init__(COMMANDS)
 
     def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         merged = deep_merge(load_defaults(), settings or {})
@@ -44,7 +43,7 @@ class LeagueEngine:
         return merged
 
     def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
-        cfg = self.check_settings(ctx.settings) if "rounds" not in ctx.settings else copy.deepcopy(ctx.settings)
+        cfg = self.check_settings(ctx.settings) if "rounds" not in ctx.settings else copy_state(ctx.settings)
         need = cfg["rounds"][0]["players"]
         seats = sorted(roster, key=lambda s: s.seat)
         if len(seats) < need:
@@ -59,115 +58,39 @@ class LeagueEngine:
         effects = rules_admin.new_round(state, 0, main, ctx)
         subs = [s.seat for s in seats[need:]]
         intro = f"报名 {len(seats)} 人：前 {need} 人为正赛选手，其余 {len(subs)} 人按报名顺序为替补（§十.1）。"
-        return Outcome(state, [Say("group", intro)] + effects)
+        return Outcome(state, [Say("group", intro), *effects])
 
-    def apply(self, state: Any, actor: Actor, cmd: Command, ctx: Ctx) -> Outcome:
-        st = clone(state)
-        args = cmd.args
-        n = cmd.name
-        if n == KERNEL_OUT:
-            return Outcome(st, self._out(st, args["seat"], args.get("reason", ""), ctx))
-        if n == KERNEL_BACK:
-            return Outcome(st, self._back(st, args["seat"], args.get("reason", "")))
-        if n == "standings":
-            return Outcome(st, [Say("reply", self._standings(st, args.get("page", 1)))])
-        if n == "standings_picture":
-            return Outcome(st, [Picture("reply", "standings", self._picture_caption(st))])
-        if n == "my_points":
-            seat = args.get("player", actor.seat)
-            if seat is None:
-                raise Rejected("你不是报名选手；查看他人请写 /我的积分 玩家。")
-            return Outcome(st, [Say("reply", self._breakdown(st, seat))])
-        if n == "groups":
-            return Outcome(st, [Say("reply", "\n\n".join(self._groups(st)))])
-        if n == "appeals":
-            return Outcome(st, rules_admin.appeals_list(st))
-        if n == "catalogue":
-            return Outcome(st, [Say("reply", catalogue_text(st))])
-        if st["finished"]:
+    def before(self, state: Any, actor: Actor, name: str, args: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
+        if state["finished"] and name not in (*VIEWS, KERNEL_OUT, KERNEL_BACK):
             raise Rejected("联赛已结束，只能查看积分和导出。")
-        if n == "checkin":
-            return Outcome(st, rules_day.checkin(st, actor, ctx))
-        if n == "open_day":
-            return Outcome(st, rules_day.open_day(st, actor, args, ctx))
-        if n == "absent":
-            return Outcome(st, rules_day.absent(st, actor, args, ctx))
-        if n == "score":
-            return Outcome(st, rules_games.score(st, actor, args, ctx))
-        if n == "rescore":
-            return Outcome(st, rules_games.rescore(st, actor, args, ctx))
-        if n == "void":
-            return Outcome(st, rules_games.void(st, actor, args, ctx))
-        if n == "violation":
-            return Outcome(st, rules_admin.violation_cmd(st, actor, args, ctx))
-        if n == "appeal":
-            game = rules_admin.find_game(st, args["game"])
-            deadline = rules_day.appeal_deadline(st, game, ctx)
-            return Outcome(st, rules_admin.appeal(st, actor, args, ctx, deadline))
-        if n == "undo":
-            return Outcome(st, rules_admin.undo_cmd(st, actor, args, ctx))
-        if n == "award":
-            return Outcome(st, rules_admin.award_cmd(st, actor, args, ctx))
-        if n == "template":
-            return Outcome(st, rules_games.template(st, args, ctx))
-        if n == "verdict":
-            return Outcome(st, rules_admin.verdict(st, actor, args, ctx))
-        if n == "next_round":
-            return Outcome(st, rules_admin.next_round(st, actor, ctx))
+        return args
+
+    def unknown(self, name: str) -> list[Effect]:
         raise Rejected("联赛没有这个指令，发送 /帮助 查看可用指令。")
 
-    def deadline(self, state: Any, key: str, ctx: Ctx) -> Outcome:
-        st = clone(state)
-        return Outcome(st, rules_day.timer(st, key, ctx))
+    def on_deadline(self, state: Any, key: str, ctx: Ctx) -> list[Effect]:
+        return rules_day.timer(state, key, ctx)
 
     # ---- kernel commands -------------------------------------------------
 
-    def _out(self, st: dict[str, Any], seat: int, reason: str, ctx: Ctx) -> list[Any]:
-        p = st["players"][str(seat)]
+    def kernel_out(self, state: Any, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
+        seat, reason = args["seat"], args.get("reason", "")
+        p = state["players"][str(seat)]
         if p["status"] != "active":
-            raise Rejected(f"{name(st, seat)} 已经不在联赛中（{STATUS_NAMES[p['status']]}）。")
+            raise Rejected(f"{name(state, seat)} 已经不在联赛中（{STATUS_NAMES[p['status']]}）。")
         p["status"] = "out"
-        effects: list[Any] = [Eliminate(seat, reason or "裁判判出局")]
-        effects += rules_day.drop_from_round(st, seat, ctx)
-        rules_admin.audit(st, ctx, "kernel", "出局", f"{name(st, seat)} {reason}")
+        effects: list[Effect] = [Eliminate(seat, reason or "裁判判出局")]
+        effects += rules_day.drop_from_round(state, seat, ctx)
+        rules_admin.audit(state, ctx, "kernel", "出局", f"{name(state, seat)} {reason}")
         return effects
 
-    def _back(self, st: dict[str, Any], seat: int, reason: str) -> list[Any]:
-        p = st["players"][str(seat)]
+    def kernel_back(self, state: Any, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
+        seat, reason = args["seat"], args.get("reason", "")
+        p = state["players"][str(seat)]
         if p["status"] == "active":
-            raise Rejected(f"{name(st, seat)} 本来就在联赛中。")
+            raise Rejected(f"{name(state, seat)} 本来就在联赛中。")
         p["status"] = "active"
-        return [Restore(seat, reason or "裁判恢复"), Say("hosts", f"{name(st, seat)} 已恢复，现为替补。")]
-
-    # ---- views --------------------------------------------------------------
-
-    def _standings(self, st: dict[str, Any], page: int) -> str:
-        r = st["round"]
-        return standings_text(st, r, rows(st, r), page, st["cfg"]["options"]["standings_lines"])
-
-    def _picture_caption(self, st: dict[str, Any]) -> str:
-        r = st["round"]
-        table = rows(st, r)
-        advance = st["cfg"]["rounds"][r].get("advance", 0)
-        lines = [f"{st['rounds'][r]['name']} 积分榜（共 {len(table)} 人"
-                 + (f"，前 {advance} 名晋级）" if advance else "）")]
-        lines += [f"{row['rank']}. {row['alias']}（#{row['seat']}） {fmt_total(row['total'])}"
-                  for row in table[:3] if row["rank"]]
-        lines.append("完整名次见图；文字版 /积分榜，个人明细 /我的积分。")
-        return "\n".join(lines)
-
-    def _breakdown(self, st: dict[str, Any], seat: int) -> str:
-        r = st["round"]
-        row = next((x for x in rows(st, r) if x["seat"] == seat), None)
-        if row is None:
-            return f"{name(st, seat)} 不是{st['rounds'][r]['name']}的选手（替补或未晋级）。"
-        games = rules_games.player_games(st, r, seat)
-        viols = [v for v in st["violations"] if v["seat"] == seat and v["round"] == r]
-        return breakdown_text(st, r, row, games, viols)
-
-    def _groups(self, st: dict[str, Any]) -> list[str]:
-        day = current_day(st)
-        return groups_text(st, st["round"], day["lineups"] if day else None)
+        return [Restore(seat, reason or "裁判恢复"), Say("hosts", f"{name(state, seat)} 已恢复，现为替补。")]
 
     def private_info(self, state: Any, seat: int) -> str:
         st = state
@@ -231,7 +154,7 @@ class LeagueEngine:
             for k, p in sorted(st["players"].items(), key=lambda kv: int(kv[0]))]
         for r, rnd in enumerate(st["rounds"]):
             out[f"积分榜-{rnd['name']}"] = standings_rows(st, r)
-        sheet = [["局号", "轮次", "组", "场次", "日期", "状态", "双倍", "座位", "序号", "马甲", "角色", "阵营",
+        sheet: list[list[Any]] = [["局号", "轮次", "组", "场次", "日期", "状态", "双倍", "座位", "序号", "马甲", "角色", "阵营",
                   "胜负", "胜负分", "行为分", "投票分", "警徽分", "评选分", "全场最佳", "败方最佳", "评选取消"]]
         for g in st["games"]:
             for key, pts in sorted(g["points"].items(), key=lambda kv: kv[1]["gseat"]):

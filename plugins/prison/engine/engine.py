@@ -1,8 +1,8 @@
-"""PrisonEngine: dispatch of commands and deadlines to the rule modules."""
+"""PrisonEngine: the command table (each row names its rule), the checks every
+command shares, deadlines and the kernel's hooks."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from plugins.kernel.contract import (
@@ -10,12 +10,13 @@ from plugins.kernel.contract import (
     KERNEL_OUT,
     PHASE_TIMER,
     Actor,
-    Command,
     Ctx,
+    Effect,
+    GameEngine,
     Ignored,
     Outcome,
     Rejected,
-    Say,
+    Rule,
     Seat,
 )
 
@@ -23,17 +24,15 @@ from . import content, rules_auction, rules_day, rules_end, rules_misc, rules_ni
 from . import model as m
 from . import tables as tbl
 from . import texts as t
+from .commands import COMMANDS, ROOM_LINE, room_line
 
-ROOM_LINE = "room.line"  # a line said in a room group (also what linked-chat group text becomes)
-
-
-def _in_linked_chat(actor: Actor) -> bool:
-    """Group text from a linked chat (a room group), not the game group."""
-    return not actor.private and getattr(actor, "chat", None) not in (None, "main")
 ANYTIME_AFTER_END = ("settle", "show_map", KERNEL_OUT, KERNEL_BACK)
 
 
-class PrisonEngine:
+class PrisonEngine(GameEngine):
+    def __init__(self) -> None:
+        super().__init__(COMMANDS)
+
     def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         return content.check_settings(settings)
 
@@ -41,104 +40,50 @@ class PrisonEngine:
         state, fx = rules_setup.start(roster, ctx)
         return Outcome(state, fx)
 
-    def apply(self, state: m.JSON, actor: Actor, cmd: Command, ctx: Ctx) -> Outcome:
-        st = copy.deepcopy(state)
-        a = cmd.args
-        name = cmd.name
-        if st["phase"] == "over" and name not in ANYTIME_AFTER_END:
+    def rule(self, name: str) -> Rule | None:
+        if name == ROOM_LINE:  # a room line sent as a command (tests and replays)
+            return room_line
+        return super().rule(name)
+
+    def before(self, state: m.JSON, actor: Actor, name: str, args: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
+        if state["phase"] == "over" and name not in ANYTIME_AFTER_END:
             if name in ("relay", "post", ROOM_LINE):
                 raise Ignored()
             raise Rejected("游戏已结束，可用 /导出 查看记录。")
-        if st["phase"] == "auction":
-            if name == "bid":
-                return Outcome(st, rules_auction.bid(st, actor, str(a.get("text", "")), ctx))
+        if state["phase"] == "auction" and name != "bid":
             if name in (KERNEL_OUT, KERNEL_BACK):
                 raise Rejected("竞拍马甲阶段不能让玩家出局或回场：请等竞拍结束、发完身份后再操作。")
             rules_auction.refuse_other(name)
-        if name == "bid":
-            fx = rules_auction.bid(st, actor, str(a.get("text", "")), ctx)
-        elif name == KERNEL_OUT:
-            if st["phase"] == "over":
-                raise Rejected("游戏已结束。")
-            fx = rules_misc.kernel_out(st, a, ctx)
-        elif name == KERNEL_BACK:
-            if st["phase"] == "over":
-                raise Rejected("游戏已结束。")
-            fx = rules_misc.kernel_back(st, a)
-        elif name in ("love", "hate"):
-            fx = rules_setup.choose(st, actor, a.get("seat"), name)
-        elif name == "elect":
-            fx = rules_day.elect(st, actor, a.get("seat"))
-        elif name in ("execute", "release", "abstain"):
-            verb = {"execute": "exec", "release": "free", "abstain": "skip"}[name]
-            fx = rules_day.vote(st, actor, verb, a.get("seat"))
-        elif name == "decide":
-            fx = rules_day.pick(st, actor, str(a.get("choice", "")), a.get("seat"), ctx)
-        elif name == "uprising":
-            fx = rules_day.uprising(st, actor, ctx)
-        elif name == "room":
-            fx = rules_night.choose_room(st, actor, str(a.get("room", "")))
-        elif name == "noise":
-            fx = rules_night.noise(st, actor, ctx)
-        elif name == "point_kill":
-            fx = rules_night.point_kill(st, actor, a.get("seat"))
-        elif name == "spare":
-            fx = rules_night.spare(st, actor)
-        elif name == "ability":
-            fx = rules_misc.use_generic(st, actor, str(a.get("ability", "")), str(a.get("text", "")), ctx)
-        elif name == "submit_map":
-            fx = rules_misc.submit_map(st, actor, str(a.get("text", "")), ctx)
-        elif name == "submit_alias":
-            fx = rules_misc.submit_alias(st, actor, str(a.get("text", "")), ctx)
-        elif name == "note":
-            fx = rules_misc.note(st, actor, str(a.get("text", "")), ctx)
-        elif name == "settle":
-            fx = rules_misc.settle(st, actor, a.get("id"), str(a.get("text", "")), ctx)
-        elif name == "show_map":
-            if not actor.is_host:
-                raise Rejected("只有导演可以查看房间对应。")
-            fx = [Say("reply", "本局房间对应（保密）：" + " ".join(f"{g}-{p}" for g, p in st["mapping"].items()))]
-        elif name == "relay":
-            if not actor.private:
-                fx = self._group_text(st, actor, a, ctx)
-            else:
-                fx = rules_night.relay(st, actor, str(a.get("text", "")), int(a.get("images", 0) or 0), ctx)
-        elif name == ROOM_LINE:
-            fx = rules_night.room_line(st, actor, str(a.get("text", "")), int(a.get("images", 0) or 0), ctx)
-        elif name == "post":
-            fx = self._group_text(st, actor, a, ctx)
-        else:
-            raise Ignored()
-        return Outcome(st, fx)
+        return args
 
-    def deadline(self, state: m.JSON, key: str, ctx: Ctx) -> Outcome:
-        st = copy.deepcopy(state)
-        if key != PHASE_TIMER or st["phase"] == "over":
-            return Outcome(st, [])
-        phase = st["phase"]
+    def unknown(self, name: str) -> list[Effect]:
+        raise Ignored()
+
+    def kernel_out(self, state: m.JSON, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
+        if state["phase"] == "over":
+            raise Rejected("游戏已结束。")
+        return rules_misc.kernel_out(state, args, ctx)
+
+    def kernel_back(self, state: m.JSON, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
+        if state["phase"] == "over":
+            raise Rejected("游戏已结束。")
+        return rules_misc.kernel_back(state, args)
+
+    def on_deadline(self, state: m.JSON, key: str, ctx: Ctx) -> list[Effect]:
+        if key != PHASE_TIMER or state["phase"] == "over":
+            return []
+        phase = state["phase"]
         if phase == "auction":
-            fx = rules_auction.close(st, ctx)
-        elif phase == "prep":
-            fx = rules_setup.prep_over(st, ctx)
-        elif phase == "day":
-            fx = rules_day.day_over(st, ctx)
-        elif phase == "verdict":
-            fx = rules_day.verdict_over(st, ctx)
-        elif phase == "rooms":
-            fx = rules_night.rooms_over(st, ctx)
-        else:
-            fx = rules_night.night_over(st, ctx)
-        return Outcome(st, fx)
-
-    @staticmethod
-    def _group_text(st: m.JSON, actor: Actor, a: dict[str, Any], ctx: Ctx) -> list[Any]:
-        """Plain group text: in the game group it counts a discussion post (（三）4); in a linked
-        room group it is a room line (transcript, （三）1)."""
-        if _in_linked_chat(actor):
-            if st["cfg"]["room_mode"] != "group":
-                raise Ignored()
-            return rules_night.room_line(st, actor, str(a.get("text", "")), int(a.get("images", 0) or 0), ctx)
-        return rules_misc.post(st, actor)
+            return rules_auction.close(state, ctx)
+        if phase == "prep":
+            return rules_setup.prep_over(state, ctx)
+        if phase == "day":
+            return rules_day.day_over(state, ctx)
+        if phase == "verdict":
+            return rules_day.verdict_over(state, ctx)
+        if phase == "rooms":
+            return rules_night.rooms_over(state, ctx)
+        return rules_night.night_over(state, ctx)
 
     def may_join(self, state: m.JSON, chat: str, seat: int | None) -> bool | None:
         """Kernel hook: a join request to linked chat ``chat`` — only tonight's two occupants of

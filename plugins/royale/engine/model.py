@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Rejected
+from plugins.kernel.contract import Rejected, copy_state
 
 from . import texts as T
 from .content import Catalog, place_key
@@ -39,15 +39,6 @@ CAUSE_BOMB = "炸药"
 CAUSE_EVENT = "特殊事件"
 CAUSE_DROWN = "淹死"
 CAUSE_HOST = "判罚"
-
-
-def clone(value: Any) -> Any:
-    """Copy a JSON value (faster than copy.deepcopy for plain dicts and lists)."""
-    if isinstance(value, dict):
-        return {k: clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [clone(v) for v in value]
-    return value
 
 
 def new_player(seat: int, alias: str, rules: dict[str, Any]) -> Player:
@@ -72,7 +63,7 @@ def ensure(state: State) -> State:
     """Fill keys added after a game started (older states keep working)."""
     for key, value in EXTRA_STATE.items():
         if key not in state:
-            state[key] = clone(value)
+            state[key] = copy_state(value)
     for p in state["players"].values():
         p.setdefault("held", None)
         p.setdefault("claims", [])

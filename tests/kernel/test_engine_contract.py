@@ -1,0 +1,89 @@
+"""One way to write an engine (issue 11 item 2): a CommandSpec names its rule, the
+kernel makes the single copy of the state; read-only commands (query=True) are
+not logged and never write the game; stored states carry a version, an older one
+is upgraded at load and a newer one refuses to load."""
+
+import random
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+from demo_game.engine import DemoEngine
+from harness import texts
+
+from plugins.kernel.contract import Actor, Command, Ctx, Finish, GameEngine
+from plugins.kernel.models import CommandLog, Game
+
+
+async def _running(h):
+    await h.group("1", "/创建 测试局", role="owner")
+    await h.group("31", "/报名 甲")
+    await h.group("32", "/报名 乙")
+    await h.group("1", "/开始")
+    return await Game.get(group_id=h.group_id, status="running")
+
+
+async def _row(game_id: int) -> dict:
+    return (await Game.filter(id=game_id).values())[0]
+
+
+async def test_query_is_answered_but_not_logged_and_writes_nothing(harness):
+    h = harness
+    g = await _running(h)
+    await h.group("31", "/票 2")
+    logged, row = await CommandLog.filter(game_id=g.id).count(), await _row(g.id)
+    out = await h.group("32", "/查票")
+    assert "已投 1 票。" in texts(out, h.group_id)
+    assert await CommandLog.filter(game_id=g.id).count() == logged
+    assert await _row(g.id) == row  # state, last_seq, everything: the game row was not written
+    # the query took no arrival number: the next vote is the next command of the game
+    assert f"第 {row['last_seq'] + 1} 号票" in texts(await h.group("32", "/票 1"))
+
+
+async def test_query_rule_with_more_than_replies_is_refused(harness, monkeypatch):
+    h = harness
+    g = await _running(h)
+    orig = DemoEngine.rule
+    monkeypatch.setattr(DemoEngine, "rule", lambda self, name: (lambda *a: [Finish("不该结束")]) if name == "votes" else orig(self, name))
+    row = await _row(g.id)
+    out = await h.group("32", "/查票")
+    assert "机器人出错了" in texts(out) and "不该结束" not in texts(out)
+    assert await _row(g.id) == row and (await Game.get(id=g.id)).status == "running"
+
+
+async def test_newer_state_version_refuses_to_load_and_nothing_is_written(harness):
+    h = harness
+    g = await _running(h)
+    await Game.filter(id=g.id).update(state={**g.state, "version": DemoEngine.STATE_VERSION + 1})
+    logged, row = await CommandLog.filter(game_id=g.id).count(), await _row(g.id)
+    for text in ("/票 2", "/查票"):
+        out = await h.group("31", text)
+        assert "更新版本的机器人" in texts(out) and "请管理员升级机器人" in texts(out)
+    assert await CommandLog.filter(game_id=g.id).count() == logged
+    assert await _row(g.id) == row
+
+
+async def test_older_state_is_upgraded_at_load(harness, monkeypatch):
+    h = harness
+    g = await _running(h)
+    assert g.state["version"] == DemoEngine.STATE_VERSION  # the kernel marks what it writes
+
+    def upgrade(self, state):
+        return {**state, "upgraded_from": state.get("version", 0)}
+
+    monkeypatch.setattr(DemoEngine, "STATE_VERSION", DemoEngine.STATE_VERSION + 1)
+    monkeypatch.setattr(DemoEngine, "upgrade", upgrade)
+    assert "号票" in texts(await h.group("31", "/票 2"))
+    state = (await Game.get(id=g.id)).state
+    assert state["version"] == DemoEngine.STATE_VERSION and state["upgraded_from"] == DemoEngine.STATE_VERSION - 1
+    assert state["votes"][-1][1:3] == [1, 2]
+
+
+def test_apply_dispatches_by_spec_on_a_copy():
+    """Pure tests keep calling engine.apply: the rule its spec names, on a copy."""
+    engine = DemoEngine()
+    assert isinstance(engine, GameEngine)
+    state = {"day": 1, "alive": [1, 2], "votes": [], "notes": []}
+    ctx = Ctx(datetime(2026, 1, 1, tzinfo=timezone.utc), random.Random(1), 7, ZoneInfo("Asia/Shanghai"), {"day_minutes": 60})
+    out = engine.apply(state, Actor("31", 1, False, False), Command("vote", {"target": 2}), ctx)
+    assert out.state["votes"] == [[1, 1, 2, 7]] and state["votes"] == []
+    assert out.state["version"] == DemoEngine.STATE_VERSION
