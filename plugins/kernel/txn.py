@@ -145,7 +145,7 @@ class Txn(Effects):
         t.ends_at = ends_at
         t.status = "paused" if paused else "armed"
         t.attempts = 0
-        t.last_error = None  # type: ignore[assignment]  # a nullable TextField (tortoise types it str)
+        t.last_error = None  # a nullable TextField (tortoise types it str)
         t.remaining = max(0.0, (ends_at - now).total_seconds()) if paused else None
         await t.save()
         self.changed_timers.append(t)
