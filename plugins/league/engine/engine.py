@@ -22,7 +22,8 @@ from plugins.kernel.contract import (
 )
 
 from . import rules_admin, rules_day, rules_games
-from .content import deep_merge, load_defaults, validate
+from . import content
+from .content import load_defaults
 from .model import STATUS_NAMES, current_day, fmt_total, lineup_group, name
 from .standings import award_blocked, rows
 from .texts import LEVEL_NAMES, SIDE_NAMES, breakdown_text, catalogue_text, groups_text, standings_text
@@ -37,11 +38,7 @@ class LeagueEngine:
     """Implements the kernel's Engine protocol for the 狼人杀城市联赛 online stage."""
 
     def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        merged = deep_merge(load_defaults(), settings or {})
-        errors = validate(merged)
-        if errors:
-            raise Rejected("\n".join(errors))
-        return merged
+        return content.check_settings(settings)
 
     def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
         cfg = self.check_settings(ctx.settings) if "rounds" not in ctx.settings else copy.deepcopy(ctx.settings)
