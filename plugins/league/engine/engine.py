@@ -21,8 +21,7 @@ from plugins.kernel.contract import (
     Seat,
 )
 
-from . import rules_admin, rules_day, rules_games
-from . import content
+from . import content, rules_admin, rules_day, rules_games
 from .content import load_defaults
 from .model import STATUS_NAMES, current_day, fmt_total, lineup_group, name
 from .standings import award_blocked, rows
