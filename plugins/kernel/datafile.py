@@ -119,6 +119,8 @@ def _message(err: Any) -> str:
         return f"应小于 {ctx.get('lt')}"
     if kind == "string_too_short":
         return "不能为空" if ctx.get("min_length") == 1 else f"至少 {ctx.get('min_length')} 个字"
+    if kind == "string_pattern_mismatch":
+        return "不能是空白"
     if kind == "string_too_long":
         return f"最长 {ctx.get('max_length')} 个字"
     if kind == "too_short":
