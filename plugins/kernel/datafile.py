@@ -136,8 +136,9 @@ def error_lines(exc: ValidationError) -> list[str]:
     for err in exc.errors(include_url=False):
         where = path_text(err["loc"])
         kind = err["type"]
-        if kind == PROBLEM:
-            lines.extend(str((err.get("ctx") or {}).get("text", err["msg"])).splitlines())
+        if kind == PROBLEM:  # a section's validator names what it checks; deeper down, say where
+            found = str((err.get("ctx") or {}).get("text", err["msg"])).splitlines()
+            lines.extend(f"{where}：{line}" if len(err["loc"]) > 1 else line for line in found)
         elif kind == "missing":
             lines.append(f"缺少 {where}。")
         elif kind == "extra_forbidden":
