@@ -126,3 +126,8 @@ def test_an_unknown_key_and_a_dangling_reference_are_one_line_each():
 def test_an_ability_mistake_says_where_it_is():
     lines = errors_of(_roles_with(lambda r: r["guards"][1]["abilities"][0].pop("name")))
     assert lines == ["guards[2].abilities[1]：通用技能需要 name（不含空格），玩家用 /技能 <name> 发动。"]
+
+
+def test_room_groups_take_numbers_or_text():
+    assert ENGINE.check_settings({"room_groups": ["123456", 234567]})["room_groups"] == ["123456", 234567]
+    assert errors_of({"room_groups": [1.5]}) == ["room_groups[1] 应为文字。"]

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import tomllib
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from plugins.kernel.contract import Rejected
 from plugins.kernel.datafile import HHMM, Data, check, load_toml, merged, problems
@@ -23,6 +23,8 @@ NAME_BANNED = "@[]:：=＝,，、;；"
 
 Count = Annotated[int, Field(ge=0)]
 Key = Annotated[str, Field(min_length=1)]
+GroupId = Annotated[str, BeforeValidator(lambda v: str(v) if type(v) is int else v)]
+"""A QQ group number, written "123456" or 123456."""
 
 
 class Points(Data):
@@ -149,7 +151,7 @@ class Prison(Data):
     variant: str = DEFAULT_VARIANT
     title: str = ""
     room_mode: Literal["relay", "group"]  # relay：私聊转发；group：房间群
-    room_groups: list[str | int] = []
+    room_groups: list[GroupId] = []
     prep_minutes: Count
     day_end: HHMM
     rooms_end: HHMM
