@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import tomllib
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
@@ -148,13 +148,16 @@ def error_lines(exc: ValidationError) -> list[str]:
         else:
             lines.append(f"{where} {_message(err)}。" if where else f"{_message(err)}。")
     out: list[str] = []
-    for line in lines:  # a union reports each branch: say each thing once
+    for line in lines:  # say each thing once
         if line not in out:
             out.append(line)
     return out
 
 
-def validate(model: type[BaseModel], data: Any) -> tuple[BaseModel | None, list[str]]:
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate(model: type[M], data: Any) -> tuple[M | None, list[str]]:
     """The validated model, or None and the mistakes."""
     try:
         return model.model_validate(data), []
@@ -162,7 +165,7 @@ def validate(model: type[BaseModel], data: Any) -> tuple[BaseModel | None, list[
         return None, error_lines(exc)
 
 
-def check(model: type[BaseModel], data: Any) -> BaseModel:
+def check(model: type[M], data: Any) -> M:
     """The validated model; ``Rejected`` listing every mistake otherwise."""
     parsed, errors = validate(model, data)
     if parsed is None:

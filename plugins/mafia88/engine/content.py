@@ -318,7 +318,7 @@ def row_errors(row: dict[str, Any], gkeys: list[str], label: str) -> list[str]:
     ``第3轮：…``."""
     parsed, errors = validate(Row, row)
     lines = [f"{label}：{line}" for line in errors]
-    if isinstance(parsed, Row):
+    if parsed is not None:
         row.setdefault("posts", {})
         lines += posts_problems(parsed.posts, gkeys, label)
     return lines
