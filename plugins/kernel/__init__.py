@@ -5,7 +5,7 @@ survive restarts, the outbound queue, arrival order and duplicate events,
 permissions, cards, audit log, export and help. Game plugins ``require`` it
 and register a :class:`~plugins.kernel.registry.GameKind`; they import only
 :mod:`.contract`, :mod:`.registry` and the pure helpers (:mod:`.clock`,
-:mod:`.settings`, :mod:`.textcheck`). See ARCHITECTURE.md.
+:mod:`.settings`, :mod:`.textcheck`, :mod:`.datafile`). See ARCHITECTURE.md.
 """
 
 from nonebot import get_driver, get_plugin_config, require

@@ -38,15 +38,15 @@ def test_host_variant_overrides_merge_over_defaults():
 def test_a_bad_variant_gets_one_chinese_line_per_mistake():
     bad = {"times": {"late": "18:99"}, "scoring": {"cap_policy": "maybe"},
            "roles": {"狼人": {"side": "evil", "kind": "wolf"}},
-           "rounds": [{"name": "第一轮", "players": 120, "groups": 10, "advance": 200,
+           "rounds": [{"key": "r1", "name": "第一轮", "players": 120, "groups": 10, "advance": 200,
                        "days": [{"board": "不存在", "games": 1}], "double_games": [3]}]}
     with pytest.raises(Rejected) as exc:
         ENGINE.check_settings(bad)
     lines = str(exc.value).splitlines()
     assert lines == [
-        "times.late 应为 时:分，例如 18:30，现在是「18:99」。",
+        "times.late：时间格式应为 时:分，例如 21:00，收到「18:99」。",
         "scoring.cap_policy 只能是 reject 或 clamp。",
-        "角色「狼人」的 side 只能是 good 或 wolf。",
+        "roles.狼人.side 只能是 good 或 wolf。",
         "第 1 轮（第一轮） 第 1 个比赛日的版型「不存在」不存在。",
         "第 1 轮（第一轮） 的 double_games 里的 3 不是本轮的场次（1~1）。",
         "第 1 轮（第一轮） 的 advance 应在 0~120 之间。",
@@ -76,3 +76,25 @@ def test_command_table_is_chinese_and_documented():
     for c in COMMANDS:
         assert c.usage.startswith("/" + c.words[0]) and c.help
     assert next(c for c in COMMANDS if c.name == "appeal").where == "private"
+
+
+def test_an_unknown_key_is_one_clear_line():
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({"options": {"main_drew": 100}, "violations": {"迟到": {"levle": "light"}}})
+    assert str(exc.value).splitlines() == ["未知设置项「options.main_drew」，请检查拼写。",
+                                           "未知设置项「violations.迟到.levle」，请检查拼写。"]
+
+
+def test_a_board_naming_a_missing_role_is_one_clear_line():
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({"boards": {"标准场": {"roles": {"狼人": 4, "平民": 4, "预言家": 1, "女巫": 1,
+                                                                "猎人": 1, "白吃": 1}}}})
+    assert str(exc.value).splitlines() == ["版型「标准场」用到的角色「白吃」不在角色表中。"]
+
+
+def test_wrong_types_are_named_by_path():
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({"options": {"dq_light": "5"}, "scoring": {"mvp": True},
+                               "roles": {"猎人": {"events": {"开枪带狼": {"points": 1, "max": 0}}}}})
+    assert str(exc.value).splitlines() == ["options.dq_light 应为整数。", "scoring.mvp 应为数字。",
+                                           "roles.猎人.events.开枪带狼.max 应为正整数。"]

@@ -245,14 +245,18 @@ def test_hei_dan_substitute_posting_an_egg_dies_with_it_section_9_1_and_5_white_
 def test_a_host_variant_of_the_effects_is_validated_in_chinese():
     from plugins.mafia88.engine import ENGINE
 
-    bad = {"effects": {"post": [{"poster": ["nobody"], "target": ["*"], "rounds": [3, 1], "effect": "explode"}],
+    bad = {"effects": {"post": [{"poster": ["du_sha"], "target": ["*"], "rounds": [3, 1], "effect": "explode"}],
                        "vote": [{"role": "du_sha", "take": -1}]}}
     with pytest.raises(Rejected) as exc:
         ENGINE.check_settings(bad)
-    msg = str(exc.value)
-    assert "effects.post 第1条：poster 里的身份「nobody」不存在" in msg
-    assert "effect 应为 kill" in msg and "rounds 应为 [起始轮, 结束轮]" in msg
-    assert "effects.vote 第1条：take 应为不小于 0 的整数" in msg
+    assert str(exc.value).splitlines() == [
+        "effects.post[1].rounds：应为 [起始轮, 结束轮]（结束轮 0 表示不结束）。",
+        "effects.post[1].effect 只能是 kill、mutual、poster_dies、reveal、reveal_kill、countdown 或 none。",
+        "effects.vote[1].take 应为不小于 0 的整数。",
+    ]
+    with pytest.raises(Rejected) as exc:  # a rule naming a role that does not exist
+        ENGINE.check_settings({"effects": {"post": [{"poster": ["nobody"], "target": ["*"], "effect": "none"}]}})
+    assert str(exc.value) == "effects.post[1].poster 里的身份「nobody」不存在。"
     # a valid variant: the 工兵 probes nothing, everything else as default
     cfg = ENGINE.check_settings({"effects": {"post": [{"poster": ["gong_bing"], "target": ["*"], "effect": "none"}]}})
     assert cfg["effects"]["post"][0]["rounds"] == [1, 0] and cfg["effects"]["vote"]

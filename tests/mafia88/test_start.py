@@ -128,22 +128,31 @@ def test_bad_variant_gets_one_chinese_line_per_mistake():
     bad = {
         "colour": 1,
         "counts": {"lianhe_sha": 7},
-        "rounds": [{"votes": 0, "out": 3, "posts": {"魔": 1}}],
+        "rounds": [{"votes": 0, "out": 3, "posts": {"孤杀": 1}}],
         "times": {"vote_close": "25点"},
     }
     with pytest.raises(Rejected) as exc:
         ENGINE.check_settings(bad)
-    lines = str(exc.value).splitlines()
-    assert any("未知设置项「colour」" in ln for ln in lines)
-    assert len(lines) == 1  # unknown keys stop before validation
+    assert str(exc.value).splitlines() == [
+        "身份「联合杀」有 7 人，但只有 6 个代号。",
+        "rounds[1].votes 应为正整数。",
+        "times.vote_close：时间格式应为 时:分，例如 21:00，收到「25点」。",
+        "未知设置项「colour」，请检查拼写。",
+    ]
+    # a round naming a post group that does not exist (checked once the row itself is well-formed)
     with pytest.raises(Rejected) as exc:
-        ENGINE.check_settings({k: v for k, v in bad.items() if k != "colour"})
-    lines = str(exc.value).splitlines()
-    assert any("联合杀" in ln and "7 人" in ln and "6 个代号" in ln for ln in lines)
-    assert any("votes" in ln for ln in lines)
-    assert any("「魔」不存在" in ln for ln in lines)
-    assert any("times.vote_close" in ln for ln in lines)
-    assert len(lines) == 4
+        ENGINE.check_settings({"rounds": [{"votes": 1, "out": 3, "posts": {"魔": 1}}]})
+    assert str(exc.value).startswith("第1轮：贴杀组「魔」不存在，可用：孤杀、")
+
+
+def test_an_unknown_key_and_a_dangling_role_are_one_line_each():
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({"roles": [{"key": "x", "name": "某", "faction": "white", "count": 1, "knows": ["y"],
+                                          "colour": "red"}]})
+    assert str(exc.value).splitlines() == ["未知设置项「roles[1].colour」，请检查拼写。"]
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({"options": {"fill_role": "you_xi"}})
+    assert str(exc.value).splitlines() == ["options.fill_role「you_xi」不存在。"]
 
 
 def test_command_table_is_well_formed():

@@ -39,10 +39,10 @@ def test_host_override_merges_over_defaults_and_points_merge_per_key():
 @pytest.mark.parametrize(
     "patch, expected",
     [
-        ({"room_mode": "qq"}, "room_mode 只能是 relay（私聊转发）或 group（房间群）。"),
+        ({"room_mode": "qq"}, "room_mode 只能是 relay 或 group。"),
         ({"day_end": "8点"}, "day_end：时间格式应为 时:分"),
-        ({"colour": 1}, "未知设置「colour」，请检查拼写。"),
-        ({"points": {"days": 1}}, "[points] 有未知项「days」。"),
+        ({"colour": 1}, "未知设置项「colour」，请检查拼写。"),
+        ({"points": {"days": 1}}, "未知设置项「points.days」，请检查拼写。"),
         ({"max_submissions": -1}, "max_submissions 应为不小于 0 的整数。"),
         ({"top_ties": "both"}, "top_ties 只能是 none"),
         ({"guards_dead_bonus": "dead"}, "guards_dead_bonus 只能是 living"),
@@ -75,8 +75,8 @@ def _roles_with(mutate) -> dict:
         (lambda r: r["prisoners"][3]["abilities"][0].update(when="any"), "必须使用的技能要写明 when"),
         (lambda r: r["prisoners"][4].update(win="forever"), "win 只能是"),
         (lambda r: r["guards"][0].update(side="murderer"), "只有囚犯可以属于杀人犯阵营"),
-        (lambda r: r["guards"][0].update(power=1), "看守身份「noise」有未知字段「power」"),
-        (lambda r: r["guards"][0].pop("name"), "看守身份「noise」缺少 name（身份名）。"),
+        (lambda r: r["guards"][0].update(power=1), "未知设置项「guards[1].power」，请检查拼写。"),
+        (lambda r: r["guards"][0].pop("name"), "缺少 guards[1].name。"),
         (lambda r: r["guards"].extend([{"id": f"x{i}", "name": "x"} for i in range(4)]),
          "看守 10 人、囚犯 6 人：两边应各占一半（最多差 1）。"),
         (lambda r: (r["guards"].pop(), r["prisoners"].pop(), r["guards"].pop(), r["prisoners"].pop(1)),
@@ -99,7 +99,7 @@ def test_several_mistakes_are_all_listed_one_per_line():
 
 def test_signup_and_deal_tables_are_validated():
     lines = errors_of({"signup": {"1": {"number": 1000}}, "deal": {"1": "ghost", "x": "noise", "2": "noise"}})
-    assert "座位 1 的随机数应为 1–999 的整数。" in lines
+    assert "signup.1.number 应为不大于 999 的整数。" in lines
     assert "deal 座位 1 的身份「ghost」不存在。" in lines
     assert "deal 的「x」应为座位号。" in lines
     assert "deal 中身份「noise」发给了多人。" in lines
@@ -113,3 +113,21 @@ def test_a_host_variant_file_parses_and_its_syntax_error_is_reported_in_chinese(
 
 def test_unknown_bundled_variant_is_refused():
     assert errors_of({"variant": "nope"}) == ["没有名为「nope」的内置身份文件。"]
+
+
+def test_an_unknown_key_and_a_dangling_reference_are_one_line_each():
+    assert errors_of(_roles_with(lambda r: r["prisoners"][1].update(colour="red"))) == \
+        ["未知设置项「prisoners[2].colour」，请检查拼写。"]
+    assert errors_of(_roles_with(lambda r: r["prisoners"][2]["abilities"][0].update({"with": "lover_x"}))) == \
+        ["身份「lover_p」的情侣指向不存在的身份「lover_x」。"]
+    assert errors_of({"deal": {"1": "ghost"}}) == ["deal 座位 1 的身份「ghost」不存在。"]
+
+
+def test_an_ability_mistake_says_where_it_is():
+    lines = errors_of(_roles_with(lambda r: r["guards"][1]["abilities"][0].pop("name")))
+    assert lines == ["guards[2].abilities[1]：通用技能需要 name（不含空格），玩家用 /技能 <name> 发动。"]
+
+
+def test_room_groups_take_numbers_or_text():
+    assert ENGINE.check_settings({"room_groups": ["123456", 234567]})["room_groups"] == ["123456", 234567]
+    assert errors_of({"room_groups": [1.5]}) == ["room_groups[1] 应为文字。"]

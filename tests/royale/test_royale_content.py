@@ -126,13 +126,28 @@ def test_variant_mistakes_one_chinese_line_each():
     }
     with pytest.raises(Rejected) as exc:
         ENGINE.check_settings(bad)
-    lines = str(exc.value).split("\n")
-    # the six mistakes, plus the two events whose weather (阴, 雾) is no longer in the table
-    assert len(lines) == 8
-    joined = str(exc.value)
-    for needle in ("rules.night_end", "rules.move_cost", "火星", "雨", "光剑", "colour",
-                   "天气「阴」不在 weather 中", "天气「雾」不在 weather 中"):
-        assert needle in joined
+    assert str(exc.value).splitlines() == [
+        "rules.night_end：时间格式应为 时:分，例如 21:00，收到「25点」。",
+        "rules.move_cost 应为不小于 0 的整数。",
+        "安全区「火星」不在地点列表中。",
+        "weather[1].see 应为不大于 100 的整数。",
+        "商店商品「光剑」不是已知道具。",
+        "未知设置项「colour」，请检查拼写。",
+    ]
+    # once the weather table is well-formed, the events naming a weather it lacks (阴, 雾) are named too
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({"weather": [{"name": "雨", "weight": 1, "see": 50}]})
+    assert str(exc.value).splitlines() == ["事件「不吞双女巫协会」的天气「阴」不在 weather 中。",
+                                           "事件「凛冬已至」的天气「雾」不在 weather 中。"]
+
+
+def test_an_unknown_key_and_a_dangling_item_are_one_line_each():
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({"shop": {"sell": {"green_per_coin": 2, "better_prize": 1}}})
+    assert str(exc.value).splitlines() == ["未知设置项「shop.sell.better_prize」，请检查拼写。"]
+    with pytest.raises(Rejected) as exc:
+        ENGINE.check_settings({"airdrops": [{"day": 3, "items": ["光剑"]}]})
+    assert str(exc.value).splitlines() == ["第3天空投的「光剑」不是已知道具。"]
 
 
 def test_duplicate_item_names_refused():

@@ -21,9 +21,9 @@ from plugins.kernel.contract import (
     copy_state,
 )
 
-from . import rules_admin, rules_day
+from . import content, rules_admin, rules_day
 from .commands import COMMANDS, VIEWS
-from .content import deep_merge, load_defaults, validate
+from .content import load_defaults
 from .model import STATUS_NAMES, current_day, fmt_total, lineup_group, name
 from .standings import award_blocked, rows
 from .texts import LEVEL_NAMES, SIDE_NAMES
@@ -36,11 +36,7 @@ class LeagueEngine(GameEngine):
         super().__init__(COMMANDS)
 
     def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        merged = deep_merge(load_defaults(), settings or {})
-        errors = validate(merged)
-        if errors:
-            raise Rejected("\n".join(errors))
-        return merged
+        return content.check_settings(settings)
 
     def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
         cfg = self.check_settings(ctx.settings) if "rounds" not in ctx.settings else copy_state(ctx.settings)

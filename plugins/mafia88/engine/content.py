@@ -1,42 +1,311 @@
-"""Default game data (TOML under ``plugins/mafia88/content``), merging of a
-host's variant over it, and validation with one Chinese line per mistake."""
+"""Default game data (TOML under ``plugins/mafia88/content``), a host's
+variant merged over it, and the typed model every variant must fit (one
+Chinese line per mistake)."""
 
 from __future__ import annotations
 
 import copy
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-import tomllib
+from pydantic import AfterValidator, Field, ValidationInfo, field_serializer, field_validator
+from pydantic_core import PydanticCustomError
 
-from plugins.kernel.clock import parse_hhmm
-from plugins.kernel.contract import Rejected
+from plugins.kernel.datafile import HHMM, Data, check, load_toml, merged, problems, validate
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
-FACTIONS = ("white", "black")
-WHEN = ("short", "none", "last")
-DICT_SECTIONS = ("times", "limits", "options", "effects")
-LIST_SECTIONS = ("roles", "groups", "rounds", "signal_pool", "signals")
-KNOWN = DICT_SECTIONS + LIST_SECTIONS + ("counts",)
-TIME_KEYS = ("vote_close", "white_due")
 KERNEL_KEYS = ("timezone",)
+
+Count = Annotated[int, Field(ge=0)]
+PosInt = Annotated[int, Field(ge=1)]
+Key = Annotated[str, Field(min_length=1)]
+Pair = Annotated[list[Key], Field(min_length=2, max_length=2)]  # [寻找暗号, 接头暗号]
+
+
+def _span(v: list[int]) -> list[int]:
+    if not (len(v) == 2 and v[0] >= 1 and (v[1] == 0 or v[1] >= v[0])):
+        raise PydanticCustomError("span", "应为 [起始轮, 结束轮]（结束轮 0 表示不结束）")
+    return v
+
+
+Span = Annotated[list[Count], AfterValidator(_span)]
+"""Rounds a rule acts in: [first, last], last 0 = no end."""
+
+
+class Role(Data):
+    key: Key
+    name: Key
+    faction: Literal["white", "black"]
+    count: Count
+    codes: list[Key] = []  # §十六, in code-name order
+    knows: list[str] = []
+    disguise: str = ""
+    signals: bool = False
+    brief: str = ""
+
+
+class Substitute(Data):
+    roles: list[str]
+    when: Literal["short", "none", "last"]  # §九
+
+
+class PostOption(Data):
+    rounds: Annotated[list[PosInt], Field(min_length=2, max_length=2)]
+    posts: PosInt
+
+
+class Group(Data):
+    key: Key
+    roles: Annotated[list[str], Field(min_length=1)]
+    substitutes: list[Substitute] = []
+    optional: PostOption | None = None  # §十二.9
+
+    @field_validator("optional", mode="before")
+    @classmethod
+    def _no_option(cls, v: Any) -> Any:
+        return None if v == {} else v  # {} = no optional posts (how it is written back)
+
+    @field_serializer("optional")
+    def _optional(self, v: PostOption | None) -> dict[str, Any]:
+        return v.model_dump() if v else {}
+
+
+class Row(Data):
+    """One round of the table (§十): votes per voter, number out, posts per group."""
+
+    votes: PosInt
+    out: Count
+    posts: dict[str, Count] = {}
+
+
+class Times(Data):
+    vote_close: HHMM
+    proxy_cutoff_minutes: Count
+    post_due_minutes: Count
+    first_posts_minutes: Count
+    publish_delay_minutes: Count
+    min_vote_minutes: Count
+    white_due: HHMM
+    overtime_minutes: Count
+    decision_minutes: Count
+
+
+class Limits(Data):
+    report_min: Count
+    report_redo_min: Count
+    post_min: Count
+    rewrite_min: Count
+    quote_max_percent: Count
+    repeat_max_percent: Count
+    report_max: Count
+    post_max: Count
+
+
+class Options(Data):
+    report_required: bool
+    auto_approve_pending: bool
+    signal_carriers: Count
+    fill_role: str
+    role_effects: bool
+    publish_reports: bool
+    first_post_aliases: Count
+
+
+class PostRule(Data):
+    poster: Annotated[list[str], Field(min_length=1)]
+    target: Annotated[list[str], Field(min_length=1)]
+    rounds: Span = [1, 0]
+    effect: Literal["kill", "mutual", "poster_dies", "reveal", "reveal_kill", "countdown", "none"]
+    check: bool = False
+    clause: str = ""
+
+
+class VoteRule(Data):
+    role: str
+    rounds: Span = [1, 0]
+    take: Count = 0
+    reveal: Count = 0
+    soul: bool = False
+    shared: bool = False
+    together: Literal["", "first_last"] = ""
+    clause: str = ""
+
+
+class Revive(Data):
+    role: str
+    rounds: Annotated[list[PosInt], Field(min_length=1)]
+    cutoff_minutes: Count
+    thanks_min: Count
+    clause: str = ""
+
+
+class Soul(Data):
+    role: str
+    rounds: Annotated[list[PosInt], Field(min_length=1)]
+    text_min: Count
+    becomes: str = ""
+    clause: str = ""
+
+
+class Effects(Data):
+    """Role effects of §五 as data (effects.toml)."""
+
+    countdown_rounds: PosInt
+    post: list[PostRule] = []
+    vote: list[VoteRule] = []
+    revive: Revive
+    soul_move: Soul
+    soul_back: Soul
+
+
+def _counts(info: ValidationInfo) -> dict[str, int]:
+    """Each role's number of players once ``counts`` is applied."""
+    roles: list[Role] = info.data.get("roles") or []
+    over: dict[str, int] = info.data.get("counts") or {}
+    return {r.key: over.get(r.key, r.count) for r in roles}
+
+
+def posts_problems(posts: dict[str, int], gkeys: list[str], label: str) -> list[str]:
+    return [f"{label}：贴杀组「{g}」不存在，可用：{'、'.join(gkeys)}。" for g in posts if g not in gkeys]
+
+
+class Mafia88(Data):
+    """Everything a mafia88 variant holds: roles (§四, §十六), post groups (§九),
+    the round table (§十), times, limits, options, 暗号 (§七.3), effects (§五)."""
+
+    roles: list[Role]
+    counts: dict[str, Count] = {}
+    groups: list[Group]
+    rounds: list[Row]
+    times: Times
+    limits: Limits
+    options: Options
+    signal_pool: list[Pair]
+    signals: list[Pair] = []
+    effects: Effects
+
+    @field_validator("roles")
+    @classmethod
+    def _roles(cls, roles: list[Role]) -> list[Role]:
+        keys = [r.key for r in roles]
+        errors = [f"身份 key「{k}」重复。" for i, k in enumerate(keys) if k in keys[:i]]
+        for r in roles:
+            errors += [f"身份「{r.name}」的 knows 里「{k}」不存在。" for k in r.knows if k not in keys]
+            if r.disguise and r.disguise not in keys:
+                errors.append(f"身份「{r.name}」的 disguise「{r.disguise}」不存在。")
+        codes = [c for r in roles for c in r.codes]
+        dup = sorted({c for c in codes if codes.count(c) > 1})
+        if dup:
+            errors.append(f"代号重复：{'、'.join(dup)}。")
+        problems(errors)
+        return roles
+
+    @field_validator("counts")
+    @classmethod
+    def _apply_counts(cls, counts: dict[str, int], info: ValidationInfo) -> dict[str, int]:
+        roles: list[Role] | None = info.data.get("roles")
+        if roles is None:
+            return counts
+        keys = [r.key for r in roles]
+        errors = [f"counts 里的身份「{k}」不存在。" for k in counts if k not in keys]
+        n = {r.key: counts.get(r.key, r.count) for r in roles}
+        errors += [f"身份「{r.name}」有 {n[r.key]} 人，但只有 {len(r.codes)} 个代号。"
+                   for r in roles if r.codes and len(r.codes) < n[r.key]]
+        if sum(n.values()) <= 0:
+            errors.append("身份总人数为 0。")
+        problems(errors)
+        return counts
+
+    @field_validator("groups")
+    @classmethod
+    def _groups(cls, groups: list[Group], info: ValidationInfo) -> list[Group]:
+        roles: list[Role] | None = info.data.get("roles")
+        if roles is None:
+            return groups
+        keys = [r.key for r in roles]
+        errors: list[str] = []
+        for g in groups:
+            errors += [f"贴杀组「{g.key}」的身份「{k}」不存在。" for k in g.roles if k not in keys]
+            errors += [f"贴杀组「{g.key}」的代贴身份「{k}」不存在。"
+                       for tier in g.substitutes for k in tier.roles if k not in keys]
+        problems(errors)
+        return groups
+
+    @field_validator("rounds")
+    @classmethod
+    def _rounds(cls, rounds: list[Row], info: ValidationInfo) -> list[Row]:
+        groups: list[Group] | None = info.data.get("groups")
+        errors = [] if rounds else ["进程表 rounds 不能为空。"]
+        if groups is not None:
+            gkeys = [g.key for g in groups]
+            for i, row in enumerate(rounds, 1):
+                errors += posts_problems(row.posts, gkeys, f"第{i}轮")
+        problems(errors)
+        return rounds
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, opts: Options, info: ValidationInfo) -> Options:
+        if "roles" not in info.data:
+            return opts
+        n = _counts(info)
+        errors: list[str] = []
+        if opts.fill_role and opts.fill_role not in n:
+            errors.append(f"options.fill_role「{opts.fill_role}」不存在。")
+        if opts.signal_carriers and n.get("du_sha", 0) < opts.signal_carriers:
+            errors.append(f"暗号需要 {opts.signal_carriers} 个独立杀，但独立杀人数不够。")
+        problems(errors)
+        return opts
+
+    @field_validator("signals")
+    @classmethod
+    def _signals(cls, signals: list[list[str]], info: ValidationInfo) -> list[list[str]]:
+        opts: Options | None = info.data.get("options")
+        pool: list[list[str]] | None = info.data.get("signal_pool")
+        carriers = opts.signal_carriers if opts else 0
+        if carriers and signals and len(signals) != carriers:
+            problems([f"signals 应正好有 {carriers} 对暗号。"])
+        elif carriers and not signals and pool is not None and len(pool) < carriers:
+            problems([f"暗号库 signal_pool 至少要有 {carriers} 对。"])
+        return signals
+
+    @field_validator("effects")
+    @classmethod
+    def _effects(cls, eff: Effects, info: ValidationInfo) -> Effects:
+        roles: list[Role] | None = info.data.get("roles")
+        if roles is None:
+            return eff
+        keys = [r.key for r in roles]
+        errors: list[str] = []
+        for i, rule in enumerate(eff.post, 1):
+            for side in ("poster", "target"):
+                bad = [k for k in getattr(rule, side) if k != "*" and k not in keys]
+                if bad:
+                    errors.append(f"effects.post[{i}].{side} 里的身份「{'、'.join(bad)}」不存在。")
+        errors += [f"effects.vote[{i}].role：身份「{rule.role}」不存在。"
+                   for i, rule in enumerate(eff.vote, 1) if rule.role not in keys]
+        for name in ("revive", "soul_move", "soul_back"):
+            t = getattr(eff, name)
+            if t.role not in keys:
+                errors.append(f"effects.{name}.role：身份「{t.role}」不存在。")
+            if getattr(t, "becomes", "") and t.becomes not in keys:
+                errors.append(f"effects.{name}.becomes：身份「{t.becomes}」不存在。")
+        problems(errors)
+        return eff
 
 
 @lru_cache(maxsize=1)
 def _defaults() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in ("roles", "rounds", "game", "signals", "effects"):
-        with open(CONTENT_DIR / f"{name}.toml", "rb") as fh:
-            data = tomllib.load(fh)
+        data = load_toml(CONTENT_DIR / f"{name}.toml")
         if name == "signals":
             out["signal_pool"] = data["pool"]
         elif name == "effects":
             out["effects"] = data
         else:
             out.update(data)
-    out.setdefault("signals", [])
-    out.setdefault("counts", {})
     return out
 
 
@@ -44,185 +313,24 @@ def defaults() -> dict[str, Any]:
     return copy.deepcopy(_defaults())
 
 
-def merge(overrides: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Host overrides over the defaults: list sections are replaced, the
-    times/limits/options tables are merged key by key."""
-    base = defaults()
-    errors: list[str] = []
-    for key, value in overrides.items():
-        if key in KERNEL_KEYS:
-            continue  # the kernel's own settings (ctx.tz comes from "timezone")
-        if key not in KNOWN:
-            errors.append(f"未知设置项「{key}」，可用：{'、'.join(KNOWN)}。")
-            continue
-        if key in DICT_SECTIONS or key == "counts":
-            if not isinstance(value, dict):
-                errors.append(f"设置项「{key}」应是一个表（键 = 值）。")
-                continue
-            for sub, v in value.items():
-                if key in DICT_SECTIONS and sub not in base[key]:
-                    errors.append(f"「{key}」里没有「{sub}」这一项，可用：{'、'.join(base[key])}。")
-                    continue
-                base[key][sub] = copy.deepcopy(v)
-        else:
-            if not isinstance(value, list):
-                errors.append(f"设置项「{key}」应是一个列表。")
-                continue
-            base[key] = copy.deepcopy(value)
-    return base, errors
+def row_errors(row: dict[str, Any], gkeys: list[str], label: str) -> list[str]:
+    """The mistakes in one row of the round table (/改进程), each as
+    ``第3轮：…``."""
+    parsed, errors = validate(Row, row)
+    lines = [f"{label}：{line}" for line in errors]
+    if parsed is not None:
+        row.setdefault("posts", {})
+        lines += posts_problems(parsed.posts, gkeys, label)
+    return lines
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def validate(cfg: dict[str, Any]) -> list[str]:
-    errors: list[str] = []
-    keys: list[str] = []
-    for i, role in enumerate(cfg["roles"], 1):
-        if not isinstance(role, dict):
-            errors.append(f"第 {i} 个身份不是表。")
-            continue
-        key = role.get("key")
-        if not isinstance(key, str) or not key:
-            errors.append(f"第 {i} 个身份缺少 key。")
-            continue
-        if key in keys:
-            errors.append(f"身份 key「{key}」重复。")
-        keys.append(key)
-        role.setdefault("codes", [])
-        role.setdefault("knows", [])
-        role.setdefault("disguise", "")
-        role.setdefault("signals", False)
-        role.setdefault("brief", "")
-        if not isinstance(role.get("name"), str) or not role.get("name"):
-            errors.append(f"身份「{key}」缺少中文名 name。")
-        if role.get("faction") not in FACTIONS:
-            errors.append(f"身份「{key}」的 faction 应为 white 或 black。")
-    for key, n in cfg["counts"].items():
-        if key not in keys:
-            errors.append(f"counts 里的身份「{key}」不存在。")
-        elif not _is_int(n) or n < 0:
-            errors.append(f"counts 里「{key}」的人数应为不小于 0 的整数。")
-        else:
-            for role in cfg["roles"]:
-                if role.get("key") == key:
-                    role["count"] = n
+def check_settings(settings: dict[str, Any] | None) -> dict[str, Any]:
+    """Host overrides over the defaults (tables merge key by key, lists are
+    replaced), checked against :class:`Mafia88`. The result is a plain dict
+    with every default filled in and ``counts`` applied to the roles."""
+    over = {k: v for k, v in (settings or {}).items() if k not in KERNEL_KEYS}  # ctx.tz comes from "timezone"
+    cfg = check(Mafia88, merged(_defaults(), over)).model_dump()
     for role in cfg["roles"]:
-        if not isinstance(role, dict) or not role.get("key"):
-            continue
-        key, name = role["key"], role.get("name", role["key"])
-        count = role.get("count")
-        if not _is_int(count) or count < 0:
-            errors.append(f"身份「{name}」的人数 count 应为不小于 0 的整数。")
-            continue
-        if role["codes"] and len(role["codes"]) < count:
-            errors.append(f"身份「{name}」有 {count} 人，但只有 {len(role['codes'])} 个代号。")
-        for k in role["knows"]:
-            if k not in keys:
-                errors.append(f"身份「{name}」的 knows 里「{k}」不存在。")
-        if role["disguise"] and role["disguise"] not in keys:
-            errors.append(f"身份「{name}」的 disguise「{role['disguise']}」不存在。")
-    all_codes = [c for r in cfg["roles"] if isinstance(r, dict) for c in r.get("codes", [])]
-    dup = sorted({c for c in all_codes if all_codes.count(c) > 1})
-    if dup:
-        errors.append(f"代号重复：{'、'.join(dup)}。")
-    if sum(r.get("count", 0) for r in cfg["roles"] if isinstance(r, dict) and _is_int(r.get("count"))) <= 0:
-        errors.append("身份总人数为 0。")
-
-    gkeys: list[str] = []
-    for i, g in enumerate(cfg["groups"], 1):
-        if not isinstance(g, dict) or not isinstance(g.get("key"), str):
-            errors.append(f"第 {i} 个贴杀组缺少 key。")
-            continue
-        gkeys.append(g["key"])
-        g.setdefault("substitutes", [])
-        g.setdefault("optional", {})
-        opt = g["optional"]
-        if opt and not (isinstance(opt, dict) and isinstance(opt.get("rounds"), list) and len(opt["rounds"]) == 2
-                        and all(_is_int(x) and x >= 1 for x in opt["rounds"]) and _is_int(opt.get("posts")) and opt["posts"] >= 1):
-            errors.append(f"贴杀组「{g['key']}」的 optional 应为 {{ rounds = [起始轮, 结束轮], posts = 贴数 }}。")
-        for k in g.get("roles", []):
-            if k not in keys:
-                errors.append(f"贴杀组「{g['key']}」的身份「{k}」不存在。")
-        if not g.get("roles"):
-            errors.append(f"贴杀组「{g['key']}」没有出贴身份 roles。")
-        for tier in g["substitutes"]:
-            if tier.get("when") not in WHEN:
-                errors.append(f"贴杀组「{g['key']}」的代贴条件 when 应为 short、none 或 last。")
-            for k in tier.get("roles", []):
-                if k not in keys:
-                    errors.append(f"贴杀组「{g['key']}」的代贴身份「{k}」不存在。")
-    if not cfg["rounds"]:
-        errors.append("进程表 rounds 不能为空。")
-    for i, row in enumerate(cfg["rounds"], 1):
-        errors.extend(row_errors(row, gkeys, f"第{i}轮"))
-
-    times = cfg["times"]
-    for k in TIME_KEYS:
-        try:
-            parse_hhmm(str(times[k]))
-        except ValueError as exc:
-            errors.append(f"times.{k}：{exc}")
-    for k, v in times.items():
-        if k not in TIME_KEYS and (not _is_int(v) or v < 0):
-            errors.append(f"times.{k} 应为不小于 0 的分钟数。")
-    for k, v in cfg["limits"].items():
-        if not _is_int(v) or v < 0:
-            errors.append(f"limits.{k} 应为不小于 0 的整数。")
-    opts = cfg["options"]
-    for k in ("report_required", "auto_approve_pending", "role_effects", "publish_reports"):
-        if not isinstance(opts[k], bool):
-            errors.append(f"options.{k} 应为 true 或 false。")
-    if not _is_int(opts["first_post_aliases"]) or opts["first_post_aliases"] < 0:
-        errors.append("options.first_post_aliases 应为不小于 0 的整数。")
-    if not _is_int(opts["signal_carriers"]) or opts["signal_carriers"] < 0:
-        errors.append("options.signal_carriers 应为不小于 0 的整数。")
-    if opts["fill_role"] and opts["fill_role"] not in keys:
-        errors.append(f"options.fill_role「{opts['fill_role']}」不存在。")
-    du = next((r for r in cfg["roles"] if isinstance(r, dict) and r.get("key") == "du_sha"), None)
-    carriers = opts["signal_carriers"] if _is_int(opts["signal_carriers"]) else 0
-    if carriers and (du is None or du.get("count", 0) < carriers):
-        errors.append(f"暗号需要 {carriers} 个独立杀，但独立杀人数不够。")
-    for name in ("signals", "signal_pool"):
-        for pair in cfg[name]:
-            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) and x for x in pair)):
-                errors.append(f"{name} 的每一项应是 [寻找暗号, 接头暗号] 两个文字。")
-                break
-    from .effects import effect_errors
-
-    errors.extend(effect_errors(cfg, keys))
-    if carriers and cfg["signals"] and len(cfg["signals"]) != carriers:
-        errors.append(f"signals 应正好有 {carriers} 对暗号。")
-    elif carriers and not cfg["signals"] and len(cfg["signal_pool"]) < carriers:
-        errors.append(f"暗号库 signal_pool 至少要有 {carriers} 对。")
-    return errors
-
-
-def row_errors(row: Any, gkeys: list[str], label: str) -> list[str]:
-    errors: list[str] = []
-    if not isinstance(row, dict):
-        return [f"{label}：应是一个表。"]
-    row.setdefault("posts", {})
-    if not _is_int(row.get("votes")) or row["votes"] < 1:
-        errors.append(f"{label}：每人票数 votes 应为正整数。")
-    if not _is_int(row.get("out")) or row["out"] < 0:
-        errors.append(f"{label}：出局人数 out 应为不小于 0 的整数。")
-    if not isinstance(row["posts"], dict):
-        errors.append(f"{label}：贴杀 posts 应是 组 = 数量 的表。")
-        return errors
-    for g, n in row["posts"].items():
-        if g not in gkeys:
-            errors.append(f"{label}：贴杀组「{g}」不存在，可用：{'、'.join(gkeys)}。")
-        elif not _is_int(n) or n < 0:
-            errors.append(f"{label}：「{g}」的贴数应为不小于 0 的整数。")
-    return errors
-
-
-def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    cfg, errors = merge(settings or {})
-    if not errors:
-        errors = validate(cfg)
-    if errors:
-        raise Rejected("\n".join(errors))
+        role["count"] = cfg["counts"].get(role["key"], role["count"])
     return cfg
+

@@ -1,51 +1,254 @@
-"""Game data: the bundled TOML variants and validation of a host's variant."""
+"""Game data: the bundled TOML variants, a host's variant merged over one,
+and the typed model every variant must fit (one Chinese line per mistake)."""
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import tomllib
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
-from plugins.kernel.clock import parse_hhmm
 from plugins.kernel.contract import Rejected
+from plugins.kernel.datafile import HHMM, Data, check, load_toml, merged, problems
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 DEFAULT_VARIANT = "sample12"
 
 KINDS_GUARD = ("noise", "lover", "generic")
 KINDS_PRISONER = ("kill", "point_kill", "lover", "generic")
-WINS = ("default", "alive", "released", "with_murderer")
-WHENS = ("day", "night", "any")
-POINT_KEYS = (
-    "day", "love_win", "hate_win", "idol", "pest", "mapping_first",
-    "released", "murderer_dead", "guards_dead", "aliases",
-)
-TOP_KEYS = (
-    "variant", "title", "room_mode", "room_groups", "prep_minutes", "day_end", "rooms_end",
-    "night_end", "verdict_minutes", "min_posts", "auto_cards", "tie_without_chief",
-    "max_submissions", "points", "guards", "prisoners", "signup", "deal", "timezone",
-    "top_ties", "guards_dead_bonus", "auction", "characters",
-)
-ROLE_KEYS = ("id", "name", "text", "crimes", "murderer", "side", "win", "abilities")
-ABILITY_KEYS = ("kind", "uses", "name", "when", "compulsory", "optional", "with")
-SIGNUP_KEYS = ("number", "nickname", "contact", "first", "second")
 MIN_PLAYERS, MAX_PLAYERS = 10, 14
-TOP_TIES = ("none", "all", "drawn")
 CAMP_WORDS = {"guard": "guard", "prisoner": "prisoner", "any": "any", "看守": "guard", "囚犯": "prisoner", "任意": "any"}
-AUCTION_KEYS = ("minutes", "coins", "limit", "balances")
-AUCTION_LIMITS = ("each", "sum")
 NAME_BANNED = "@[]:：=＝,，、;；"
-GUARDS_DEAD_BONUS = ("living", "all")
+
+Count = Annotated[int, Field(ge=0)]
+Key = Annotated[str, Field(min_length=1)]
+GroupId = Annotated[str, BeforeValidator(lambda v: str(v) if type(v) is int else v)]
+"""A QQ group number, written "123456" or 123456."""
+
+
+class Points(Data):
+    """【身份与胜利条件】（二）积分制."""
+
+    day: int
+    love_win: int
+    hate_win: int
+    idol: int
+    pest: int
+    mapping_first: int
+    released: int
+    murderer_dead: int
+    guards_dead: int
+    aliases: int
+
+
+class Ability(Data):
+    kind: Literal["noise", "lover", "generic", "kill", "point_kill"]
+    uses: Count = 0  # 0 = 不限次数
+    name: str | None = None  # generic: /技能 <name>
+    when: Literal["day", "night", "any"] = "any"
+    compulsory: bool = False
+    optional: bool = False
+    with_: str | None = Field(None, alias="with")  # lover: the other role's id
+
+    @model_validator(mode="after")
+    def _kind_needs(self) -> Ability:
+        errors: list[str] = []
+        if self.kind == "lover" and not self.with_:
+            errors.append("情侣需要 with = \"对方身份 id\"。")
+        if self.kind == "generic":
+            if not self.name or " " in self.name:
+                errors.append("通用技能需要 name（不含空格），玩家用 /技能 <name> 发动。")
+            if self.compulsory and self.when == "any":
+                errors.append("必须使用的技能要写明 when = \"day\" 或 \"night\"。")
+        problems(errors)
+        return self
+
+
+class Role(Data):
+    id: Key
+    name: Key
+    text: str = ""
+    crimes: list[Key] | None = None
+    murderer: bool = False
+    side: Literal["murderer"] | None = None  # 杀人犯阵营
+    win: Literal["default", "alive", "released", "with_murderer"] = "default"
+    abilities: list[Ability] = []
+
+    @model_validator(mode="after")
+    def _generic_names(self) -> Role:
+        names = [ab.name for ab in self.abilities if ab.kind == "generic" and ab.name]
+        problems(f"技能名「{n}」在同一身份中重复。" for i, n in enumerate(names) if n in names[:i])
+        return self
+
+
+class Auction(Data):
+    """【游戏流程】<3、竞拍马甲>."""
+
+    minutes: Count
+    coins: Count
+    limit: Literal["each", "sum"]  # each：每个志愿各不超过余额；sum：两个志愿合计不超过余额
+    balances: dict[str, Count] = {}  # 座位号 = 硬币数
+
+    @field_validator("balances")
+    @classmethod
+    def _seats(cls, balances: dict[str, int]) -> dict[str, int]:
+        problems(f"「{seat}」应为 座位号 = 不小于 0 的整数。" for seat in balances if not seat.isdigit())
+        return balances
+
+
+class Character(Data):
+    name: Annotated[str, Field(pattern=r"\S")]
+    camp: Literal["guard", "prisoner", "any"] = "any"
+
+    @model_validator(mode="after")
+    def _alias_like(self) -> Character:
+        """A character becomes a player's alias (马甲)."""
+        errors: list[str] = []
+        if len(self.name) > 16:
+            errors.append(f"角色「{self.name}」太长：马甲最长 16 个字。")
+        if self.name.isdigit() or self.name == "无" or any(c.isspace() or c in NAME_BANNED for c in self.name):
+            errors.append(f"角色「{self.name}」不能是纯数字或「无」，也不能含空格和 {NAME_BANNED}。")
+        problems(errors)
+        return self
+
+
+class Signup(Data):
+    number: Annotated[int, Field(ge=1, le=999)] | None = None  # 随机数
+    nickname: str | None = None
+    contact: str | None = None
+    first: str | None = None
+    second: str | None = None
+
+
+def _camp_problems(roles: list[Role], camp: str) -> list[str]:
+    """What a guard or a prisoner may be (【身份与胜利条件】)."""
+    label, kinds = ("看守", KINDS_GUARD) if camp == "guards" else ("囚犯", KINDS_PRISONER)
+    errors: list[str] = []
+    for r in roles:
+        where = f"{label}身份「{r.id}」"
+        if camp == "guards":
+            if r.crimes is not None:
+                errors.append(f"{where}：看守没有罪名，请删去 crimes。")
+            if r.murderer:
+                errors.append(f"{where}：杀人犯必须是囚犯。")
+            if r.side == "murderer":
+                errors.append(f"{where}：只有囚犯可以属于杀人犯阵营。")
+        for j, ab in enumerate(r.abilities, 1):
+            aw = f"{where}的第 {j} 个技能"
+            if ab.kind not in kinds:
+                errors.append(f"{aw}的 kind「{ab.kind}」不可用于{label}，可用：{'、'.join(kinds)}。")
+            elif ab.kind in ("kill", "point_kill") and not r.murderer:
+                errors.append(f"{aw}：{ab.kind} 只能给杀人犯（murderer = true）。")
+    return errors
+
+
+class Prison(Data):
+    """Everything a prison variant holds: the clock, the points, the identity
+    files (guards, prisoners), the script's characters and the auction, and
+    a host's fixed sign-up numbers and deal."""
+
+    variant: str = DEFAULT_VARIANT
+    title: str = ""
+    room_mode: Literal["relay", "group"]  # relay：私聊转发；group：房间群
+    room_groups: list[GroupId] = []
+    prep_minutes: Count
+    day_end: HHMM
+    rooms_end: HHMM
+    night_end: HHMM
+    verdict_minutes: Annotated[int, Field(ge=1)]
+    min_posts: Count
+    auto_cards: bool
+    tie_without_chief: Literal["nothing", "random"]
+    max_submissions: Count
+    top_ties: Literal["none", "all", "drawn"]
+    guards_dead_bonus: Literal["living", "all"]
+    timezone: str | None = None
+    points: Points
+    auction: Auction
+    guards: Annotated[list[Role], Field(min_length=1)]
+    prisoners: Annotated[list[Role], Field(min_length=1)]
+    characters: list[Character] = []
+    signup: dict[str, Signup] = {}
+    deal: dict[str, str] = {}  # 座位号 -> 身份 id
+
+    @field_validator("guards")
+    @classmethod
+    def _guards(cls, guards: list[Role]) -> list[Role]:
+        problems(_camp_problems(guards, "guards"))
+        return guards
+
+    @field_validator("prisoners")
+    @classmethod
+    def _prisoners(cls, prisoners: list[Role], info: ValidationInfo) -> list[Role]:
+        errors = _camp_problems(prisoners, "prisoners")
+        murderers = sum(r.murderer for r in prisoners)
+        if murderers != 1:
+            errors.append(f"囚犯中必须恰好有一个杀人犯（murderer = true），现在有 {murderers} 个。")
+        guards: list[Role] | None = info.data.get("guards")
+        if guards is not None:
+            roles = guards + prisoners
+            ids = [r.id for r in roles]
+            errors += [f"身份 id「{i}」重复，请改成唯一的 id。" for n, i in enumerate(ids) if i in ids[:n]]
+            for r in roles:
+                for ab in r.abilities:
+                    if ab.kind == "lover" and ab.with_ not in ids:
+                        errors.append(f"身份「{r.id}」的情侣指向不存在的身份「{ab.with_}」。")
+                    elif ab.kind == "lover" and ab.with_ == r.id:
+                        errors.append(f"身份「{r.id}」不能和自己是情侣。")
+            n_g, n_p = len(guards), len(prisoners)
+            if not MIN_PLAYERS <= n_g + n_p <= MAX_PLAYERS:
+                errors.append(f"看守 {n_g} + 囚犯 {n_p} = {n_g + n_p} 人，应为 {MIN_PLAYERS}–{MAX_PLAYERS} 人。")
+            if abs(n_g - n_p) > 1:
+                errors.append(f"看守 {n_g} 人、囚犯 {n_p} 人：两边应各占一半（最多差 1）。")
+        problems(errors)
+        return prisoners
+
+    @field_validator("characters")
+    @classmethod
+    def _characters(cls, chars: list[Character], info: ValidationInfo) -> list[Character]:
+        """Every player gets a character fitting the camp (【游戏流程】<3、竞拍马甲>)."""
+        names = [c.name.casefold() for c in chars]
+        errors = [f"角色「{c.name}」重复了。" for i, c in enumerate(chars) if names[i] in names[:i]]
+        guards, prisoners = info.data.get("guards"), info.data.get("prisoners")
+        if chars and guards is not None and prisoners is not None:
+            n_g, n_p = len(guards), len(prisoners)
+            camps = {camp: sum(c.camp == camp for c in chars) for camp in ("guard", "prisoner", "any")}
+            if len(chars) < n_g + n_p:
+                errors.append(f"剧本角色只有 {len(chars)} 个，少于 {n_g + n_p} 名玩家：每人都要分到一个马甲。")
+            if camps["guard"] + camps["any"] < n_g:
+                errors.append(f"能给看守的角色（guard + any）只有 {camps['guard'] + camps['any']} 个，少于 {n_g} 名看守。")
+            if camps["prisoner"] + camps["any"] < n_p:
+                errors.append(f"能给囚犯的角色（prisoner + any）只有 {camps['prisoner'] + camps['any']} 个，少于 {n_p} 名囚犯。")
+        problems(errors)
+        return chars
+
+    @field_validator("signup")
+    @classmethod
+    def _signup_seats(cls, signup: dict[str, Signup]) -> dict[str, Signup]:
+        problems(f"signup 的「{seat}」应为座位号，值为表。" for seat in signup if not seat.isdigit())
+        return signup
+
+    @field_validator("deal")
+    @classmethod
+    def _deal(cls, deal: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        errors = [f"deal 的「{seat}」应为座位号。" for seat in deal if not seat.isdigit()]
+        guards, prisoners = info.data.get("guards"), info.data.get("prisoners")
+        if guards is not None and prisoners is not None:
+            ids = [r.id for r in guards + prisoners]
+            errors += [f"deal 座位 {seat} 的身份「{rid}」不存在。" for seat, rid in deal.items() if rid not in ids]
+        used = list(deal.values())
+        errors += [f"deal 中身份「{rid}」发给了多人。" for i, rid in enumerate(used)
+                   if used.count(rid) > 1 and rid not in used[:i]]
+        problems(errors)
+        return deal
 
 
 def load_variant(name: str) -> dict[str, Any]:
     path = CONTENT_DIR / f"{name}.toml"
     if not name.replace("_", "").isalnum() or not path.is_file():
         raise Rejected(f"没有名为「{name}」的内置身份文件。")
-    with path.open("rb") as fh:
-        return tomllib.load(fh)
+    return load_toml(path)
 
 
 def parse_toml(text: str) -> dict[str, Any]:
@@ -54,20 +257,6 @@ def parse_toml(text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise Rejected(f"身份文件格式错误：{exc}") from exc
-
-
-def merge(overrides: dict[str, Any]) -> dict[str, Any]:
-    base = load_variant(str(overrides.get("variant", DEFAULT_VARIANT)))
-    out = copy.deepcopy(base)
-    for key, value in overrides.items():
-        if key in ("points", "auction") and isinstance(value, dict):
-            out.setdefault(key, {}).update(copy.deepcopy(value))
-        else:
-            out[key] = copy.deepcopy(value)
-    out.setdefault("variant", DEFAULT_VARIANT)
-    out.setdefault("characters", [])
-    out["characters"] = _normalize_characters(out["characters"])
-    return out
 
 
 def _normalize_characters(chars: Any) -> Any:
@@ -85,250 +274,12 @@ def _normalize_characters(chars: Any) -> Any:
     return out
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _check_roles(s: dict[str, Any], errors: list[str]) -> None:
-    ids: list[str] = []
-    murderers = 0
-    lovers: list[tuple[str, str]] = []
-    for camp, label, kinds in (("guards", "看守", KINDS_GUARD), ("prisoners", "囚犯", KINDS_PRISONER)):
-        roles = s.get(camp)
-        if not isinstance(roles, list) or not roles:
-            errors.append(f"缺少 [[{camp}]]：至少要有一个{label}身份。")
-            continue
-        for i, role in enumerate(roles, 1):
-            where = f"第 {i} 个{label}身份"
-            if not isinstance(role, dict):
-                errors.append(f"{where}应为表（[[{camp}]]）。")
-                continue
-            rid = role.get("id")
-            if not isinstance(rid, str) or not rid:
-                errors.append(f"{where}缺少 id。")
-            else:
-                where = f"{label}身份「{rid}」"
-                if rid in ids:
-                    errors.append(f"身份 id「{rid}」重复，请改成唯一的 id。")
-                ids.append(rid)
-            for key in role:
-                if key not in ROLE_KEYS:
-                    errors.append(f"{where}有未知字段「{key}」，可用：{'、'.join(ROLE_KEYS)}。")
-            if not isinstance(role.get("name"), str) or not role.get("name"):
-                errors.append(f"{where}缺少 name（身份名）。")
-            if "text" in role and not isinstance(role["text"], str):
-                errors.append(f"{where}的 text 应为文字。")
-            crimes = role.get("crimes", [])
-            if not isinstance(crimes, list) or not all(isinstance(c, str) and c for c in crimes):
-                errors.append(f"{where}的 crimes 应为文字列表，例如 [\"盗窃罪\"]。")
-            if camp == "guards" and "crimes" in role:
-                errors.append(f"{where}：看守没有罪名，请删去 crimes。")
-            if role.get("murderer") not in (None, True, False):
-                errors.append(f"{where}的 murderer 只能是 true 或 false。")
-            is_murderer = role.get("murderer") is True
-            if is_murderer:
-                if camp == "guards":
-                    errors.append(f"{where}：杀人犯必须是囚犯。")
-                murderers += 1
-            side = role.get("side")
-            if side is not None and side != "murderer":
-                errors.append(f"{where}的 side 只能是 \"murderer\"（杀人犯阵营），或不写。")
-            if side == "murderer" and camp == "guards":
-                errors.append(f"{where}：只有囚犯可以属于杀人犯阵营。")
-            if role.get("win", "default") not in WINS:
-                errors.append(f"{where}的 win 只能是 {'、'.join(WINS)}。")
-            abilities = role.get("abilities", [])
-            if not isinstance(abilities, list):
-                errors.append(f"{where}的 abilities 应为列表。")
-                continue
-            generic_names: list[str] = []
-            for j, ab in enumerate(abilities, 1):
-                aw = f"{where}的第 {j} 个技能"
-                if not isinstance(ab, dict):
-                    errors.append(f"{aw}应为 {{ kind = ... }} 形式。")
-                    continue
-                for key in ab:
-                    if key not in ABILITY_KEYS:
-                        errors.append(f"{aw}有未知字段「{key}」，可用：{'、'.join(ABILITY_KEYS)}。")
-                kind = ab.get("kind")
-                if kind not in kinds:
-                    errors.append(f"{aw}的 kind「{kind}」不可用于{label}，可用：{'、'.join(kinds)}。")
-                    continue
-                if "uses" in ab and (not _is_int(ab["uses"]) or ab["uses"] < 0):
-                    errors.append(f"{aw}的 uses 应为不小于 0 的整数（0 = 不限次数）。")
-                if kind in ("kill", "point_kill") and not is_murderer:
-                    errors.append(f"{aw}：{kind} 只能给杀人犯（murderer = true）。")
-                if kind == "lover":
-                    other = ab.get("with")
-                    if not isinstance(other, str) or not other:
-                        errors.append(f"{aw}：情侣需要 with = \"对方身份 id\"。")
-                    else:
-                        lovers.append((str(rid), other))
-                if kind == "generic":
-                    name = ab.get("name")
-                    if not isinstance(name, str) or not name or " " in name:
-                        errors.append(f"{aw}：通用技能需要 name（不含空格），玩家用 /技能 <name> 发动。")
-                    elif name in generic_names:
-                        errors.append(f"{aw}：技能名「{name}」在同一身份中重复。")
-                    else:
-                        generic_names.append(name)
-                    if ab.get("when", "any") not in WHENS:
-                        errors.append(f"{aw}的 when 只能是 day、night 或 any。")
-                    elif ab.get("compulsory") and ab.get("when", "any") == "any":
-                        errors.append(f"{aw}：必须使用的技能要写明 when = \"day\" 或 \"night\"。")
-                for flag in ("compulsory", "optional"):
-                    if flag in ab and not isinstance(ab[flag], bool):
-                        errors.append(f"{aw}的 {flag} 只能是 true 或 false。")
-    if isinstance(s.get("prisoners"), list) and murderers != 1:
-        errors.append(f"囚犯中必须恰好有一个杀人犯（murderer = true），现在有 {murderers} 个。")
-    for rid, other in lovers:
-        if other not in ids:
-            errors.append(f"身份「{rid}」的情侣指向不存在的身份「{other}」。")
-        elif other == rid:
-            errors.append(f"身份「{rid}」不能和自己是情侣。")
-    n_g = len(s["guards"]) if isinstance(s.get("guards"), list) else 0
-    n_p = len(s["prisoners"]) if isinstance(s.get("prisoners"), list) else 0
-    if n_g and n_p and not MIN_PLAYERS <= n_g + n_p <= MAX_PLAYERS:
-        errors.append(f"看守 {n_g} + 囚犯 {n_p} = {n_g + n_p} 人，应为 {MIN_PLAYERS}–{MAX_PLAYERS} 人。")
-    if n_g and n_p and abs(n_g - n_p) > 1:
-        errors.append(f"看守 {n_g} 人、囚犯 {n_p} 人：两边应各占一半（最多差 1）。")
-
-
-def _check_auction(s: dict[str, Any], errors: list[str]) -> None:
-    """【游戏流程】<3、竞拍马甲>: the script's characters and the auction's coins."""
-    auction = s.get("auction")
-    if not isinstance(auction, dict):
-        errors.append("[auction] 应为表。")
-    else:
-        for key in auction:
-            if key not in AUCTION_KEYS:
-                errors.append(f"[auction] 有未知项「{key}」，可用：{'、'.join(AUCTION_KEYS)}。")
-        for key in ("minutes", "coins"):
-            if not _is_int(auction.get(key)) or auction[key] < 0:
-                errors.append(f"[auction] 的 {key} 应为不小于 0 的整数。")
-        if auction.get("limit") not in AUCTION_LIMITS:
-            errors.append("[auction] 的 limit 只能是 each（每个志愿各不超过余额）或 sum（两个志愿合计不超过余额）。")
-        balances = auction.get("balances", {})
-        if not isinstance(balances, dict):
-            errors.append("[auction] 的 balances 应为表：座位号 = 硬币数。")
-        else:
-            for seat, n in balances.items():
-                if not str(seat).isdigit() or not _is_int(n) or n < 0:
-                    errors.append(f"[auction] balances 的「{seat}」应为 座位号 = 不小于 0 的整数。")
-    chars = s.get("characters")
-    if not isinstance(chars, list):
-        errors.append("characters 应为角色列表，例如 characters = [\"柯南\", \"怪盗基德\"] 或 [[characters]] 表。")
-        return
-    seen: list[str] = []
-    camps = {"guard": 0, "prisoner": 0, "any": 0}
-    for i, ch in enumerate(chars, 1):
-        if not isinstance(ch, dict):
-            errors.append(f"第 {i} 个角色应为名字或 {{ name = ..., camp = ... }}。")
-            continue
-        for key in ch:
-            if key not in ("name", "camp"):
-                errors.append(f"第 {i} 个角色有未知字段「{key}」，可用：name、camp。")
-        name = ch.get("name")
-        if not isinstance(name, str) or not name.strip():
-            errors.append(f"第 {i} 个角色缺少 name（角色名）。")
-            continue
-        where = f"角色「{name}」"
-        if len(name) > 16:
-            errors.append(f"{where}太长：马甲最长 16 个字。")
-        if name.isdigit() or name == "无" or any(ch_.isspace() or ch_ in NAME_BANNED for ch_ in name):
-            errors.append(f"{where}不能是纯数字或「无」，也不能含空格和 {NAME_BANNED}。")
-        if name.casefold() in seen:
-            errors.append(f"{where}重复了。")
-        seen.append(name.casefold())
-        if ch.get("camp") not in camps:
-            errors.append(f"{where}的 camp 只能是 guard（看守）、prisoner（囚犯）或 any（任意）。")
-        else:
-            camps[ch["camp"]] += 1
-    n_g = len(s["guards"]) if isinstance(s.get("guards"), list) else 0
-    n_p = len(s["prisoners"]) if isinstance(s.get("prisoners"), list) else 0
-    if chars and n_g and n_p:
-        if len(chars) < n_g + n_p:
-            errors.append(f"剧本角色只有 {len(chars)} 个，少于 {n_g + n_p} 名玩家：每人都要分到一个马甲。")
-        if camps["guard"] + camps["any"] < n_g:
-            errors.append(f"能给看守的角色（guard + any）只有 {camps['guard'] + camps['any']} 个，少于 {n_g} 名看守。")
-        if camps["prisoner"] + camps["any"] < n_p:
-            errors.append(f"能给囚犯的角色（prisoner + any）只有 {camps['prisoner'] + camps['any']} 个，少于 {n_p} 名囚犯。")
-
-
-def validate(s: dict[str, Any]) -> None:
-    """Raise Rejected listing every mistake, one Chinese line each."""
-    errors: list[str] = []
-    for key in s:
-        if key not in TOP_KEYS:
-            errors.append(f"未知设置「{key}」，请检查拼写。")
-    if s.get("room_mode") not in ("relay", "group"):
-        errors.append("room_mode 只能是 relay（私聊转发）或 group（房间群）。")
-    groups = s.get("room_groups", [])
-    if not isinstance(groups, list) or not all(isinstance(g, (str, int)) for g in groups):
-        errors.append("room_groups 应为群号列表，例如 [\"123456\", \"234567\"]。")
-    for key in ("day_end", "rooms_end", "night_end"):
-        try:
-            parse_hhmm(str(s.get(key, "")))
-        except ValueError as exc:
-            errors.append(f"{key}：{exc}。")
-    for key, low in (("prep_minutes", 0), ("verdict_minutes", 1), ("min_posts", 0), ("max_submissions", 0)):
-        if not _is_int(s.get(key)) or s[key] < low:
-            errors.append(f"{key} 应为不小于 {low} 的整数。")
-    if not isinstance(s.get("auto_cards"), bool):
-        errors.append("auto_cards 只能是 true 或 false。")
-    if s.get("tie_without_chief") not in ("nothing", "random"):
-        errors.append("tie_without_chief 只能是 nothing 或 random。")
-    if s.get("top_ties") not in TOP_TIES:
-        errors.append("top_ties 只能是 none（平票则无万人迷/讨厌鬼）、all（平票者都算）或 drawn（平票者中抽一人）。")
-    if s.get("guards_dead_bonus") not in GUARDS_DEAD_BONUS:
-        errors.append("guards_dead_bonus 只能是 living（看守全灭时仍在狱中或已释放的囚犯）或 all（所有囚犯）。")
-    points = s.get("points")
-    if not isinstance(points, dict):
-        errors.append("[points] 应为表。")
-    else:
-        for key in POINT_KEYS:
-            if not _is_int(points.get(key)):
-                errors.append(f"[points] 的 {key} 应为整数。")
-        for key in points:
-            if key not in POINT_KEYS:
-                errors.append(f"[points] 有未知项「{key}」。")
-    _check_roles(s, errors)
-    _check_auction(s, errors)
-    signup = s.get("signup", {})
-    if not isinstance(signup, dict):
-        errors.append("signup 应为表：座位号 -> { number = 随机数, nickname = ... }。")
-    else:
-        for seat, info in signup.items():
-            if not str(seat).isdigit() or not isinstance(info, dict):
-                errors.append(f"signup 的「{seat}」应为座位号，值为表。")
-                continue
-            for key in info:
-                if key not in SIGNUP_KEYS:
-                    errors.append(f"signup 座位 {seat} 有未知字段「{key}」。")
-            num = info.get("number")
-            if num is not None and (not _is_int(num) or not 1 <= num <= 999):
-                errors.append(f"座位 {seat} 的随机数应为 1–999 的整数。")
-    deal = s.get("deal", {})
-    if not isinstance(deal, dict):
-        errors.append("deal 应为表：座位号 -> 身份 id。")
-    else:
-        all_ids = [r.get("id") for c in ("guards", "prisoners") for r in (s.get(c) or []) if isinstance(r, dict)]
-        for seat, rid in deal.items():
-            if not str(seat).isdigit():
-                errors.append(f"deal 的「{seat}」应为座位号。")
-            if rid not in all_ids:
-                errors.append(f"deal 座位 {seat} 的身份「{rid}」不存在。")
-        used = list(deal.values())
-        dups: list[str] = []
-        for rid in used:
-            if used.count(rid) > 1 and rid not in dups:
-                dups.append(rid)
-                errors.append(f"deal 中身份「{rid}」发给了多人。")
-    if errors:
-        raise Rejected("\n".join(errors))
-
-
-def check_settings(overrides: dict[str, Any]) -> dict[str, Any]:
-    s = merge(overrides)
-    validate(s)
+def check_settings(overrides: dict[str, Any] | None) -> dict[str, Any]:
+    """The host's variant over the bundled identity file it names, checked
+    against :class:`Prison`; the engine keeps working on the plain dict."""
+    overrides = overrides or {}
+    s = merged(load_variant(str(overrides.get("variant", DEFAULT_VARIANT))), overrides)
+    s.setdefault("variant", DEFAULT_VARIANT)
+    s["characters"] = _normalize_characters(s.get("characters", []))
+    check(Prison, s)
     return s

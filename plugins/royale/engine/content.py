@@ -1,9 +1,10 @@
-"""Game data: load the default TOML files, merge a host's variant, validate.
+"""Game data: the default TOML files, a host's variant merged over them, and
+the typed model every variant must fit (one Chinese line per mistake).
 
 Settings are one JSON-compatible dict with the top-level sections of the
 content files: ``rules``, ``places``, ``weather``, ``airdrops`` (world.toml),
-``grades``, ``weapons``, ``armours``, ``others`` (items.toml) and ``shop``
-(shop.toml).
+``grades``, ``weapons``, ``armours``, ``others`` (items.toml), ``shop``
+(shop.toml), ``events`` (events.toml) and ``map`` (map.toml).
 """
 
 from __future__ import annotations
@@ -11,13 +12,12 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-import tomllib
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from plugins.kernel.clock import parse_hhmm
-from plugins.kernel.contract import Rejected
-from plugins.kernel.settings import deep_merge
+from plugins.kernel.datafile import HHMM, Data, load_files, merged, problems
+from plugins.kernel.datafile import check as check_data
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 CONTENT_FILES = ("world.toml", "items.toml", "shop.toml", "events.toml", "map.toml")
@@ -27,27 +27,330 @@ OTHER_KINDS = ("upgrader", "gps", "radar", "broadcast", "bomb", "supply", "money
 GREEN_WEAPON = "绿色武器"
 GREEN_ARMOUR = "绿色防具"
 
-RULE_INTS = (
-    "max_hp", "max_stamina", "daily_stamina", "rest_hp", "move_cost", "search_cost",
-    "search_interval_s", "fist_damage", "bag_size", "birth_deadline_night", "rest_move_cost",
-    "min_posts",
-)
-RULE_CHOICES = {
-    "sell_phase": ("day", "night", "any"),
-    "sell_which": ("equipped", "unequipped", "any"),
-    "gps_finds": ("equipped", "any"),
-    "use_from": ("hand", "any"),
-}
-RULE_BOOLS = ("speech_cards", "test_mode")
-EVENT_KEYS = ("wanted", "comeback", "change", "pilgrimage", "witch", "wind", "leaderboard", "winter", "war", "moon")
+Count = Annotated[int, Field(ge=0)]
+PosInt = Annotated[int, Field(ge=1)]
+Name = Annotated[str, Field(min_length=1)]
+
+
+class Rules(Data):
+    """场所与区域, 生命与体力, 公示, 时限 (world.toml [rules])."""
+
+    night_start: HHMM
+    night_end: HHMM
+    max_hp: PosInt
+    max_stamina: PosInt
+    daily_stamina: Count
+    rest_hp: Count
+    move_cost: Count
+    search_cost: Count
+    search_interval_s: Count
+    fist_damage: Count
+    bag_size: PosInt
+    birth_deadline_night: PosInt
+    sell_phase: Literal["day", "night", "any"]
+    rest_move_cost: Count
+    sell_which: Literal["equipped", "unequipped", "any"]
+    gps_finds: Literal["equipped", "any"]
+    use_from: Literal["hand", "any"]
+    speech_cards: bool
+    min_posts: Count
+    test_mode: bool
+
+
+class Places(Data):
+    safe_zone: str = ""
+    safe_zone_closes_after_night: PosInt
+    names: Annotated[list[Annotated[str, Field(pattern=r"\S")]], Field(min_length=1)]
+    closures: Annotated[list[Count], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _names(self) -> Places:
+        keys = [place_key(n) for n in self.names]
+        dup = sorted({n for n, k in zip(self.names, keys, strict=True) if keys.count(k) > 1})
+        errors = [f"地点重名：{'、'.join(dup)}。"] if dup else []
+        if self.safe_zone and self.safe_zone not in self.names:
+            errors.append(f"安全区「{self.safe_zone}」不在地点列表中。")
+        problems(errors)
+        return self
+
+
+class Weather(Data):
+    name: str
+    weight: Count
+    see: Annotated[int, Field(ge=0, le=100)]  # % chance a search shows who it found
+
+
+class Airdrop(Data):
+    day: PosInt
+    items: list[str] = []
+
+
+class Grades(Data):
+    order: list[str]
+    labels: dict[str, str]
+
+
+class Weapon(Data):
+    damage: Count
+    uses: Count
+    votes: Count
+    count: Count
+    names: Annotated[list[Name], Field(min_length=1)]
+
+
+class OrangeWeapon(Weapon):
+    splash: Count  # to everyone else in the place, ignoring armour
+    bleed: Count  # per night end
+
+
+class Armour(Data):
+    reduce: Count
+    uses: Count
+    votes: Count
+    count: Count
+    names: Annotated[list[Name], Field(min_length=1)]
+
+
+class Weapons(Data):
+    green: Weapon
+    blue: Weapon
+    purple: Weapon
+    orange: OrangeWeapon
+
+
+class Armours(Data):
+    green: Armour
+    blue: Armour
+    purple: Armour
+    orange: Armour
+
+
+class Other(Data):
+    name: Name
+    kind: Literal["upgrader", "gps", "radar", "broadcast", "bomb", "supply", "money"]
+    votes: Count = 0
+    count: Count = 0
+    max_grade: Literal["blue", "purple", "orange"] | None = None  # upgrader
+    damage: Count | None = None  # bomb
+    money: PosInt | None = None  # money
+    hp: Count = 0  # supply
+    stamina: Count = 0
+    cure: Literal["none", "instead", "also"] = "none"
+
+    @model_validator(mode="after")
+    def _kind_needs(self) -> Other:
+        errors: list[str] = []
+        if self.kind == "upgrader" and self.max_grade is None:
+            errors.append(f"升级器「{self.name}」的 max_grade 应为 blue、purple 或 orange。")
+        if self.kind == "bomb" and self.damage is None:
+            errors.append(f"炸弹「{self.name}」需要 damage（不小于 0 的整数）。")
+        if self.kind == "money" and self.money is None:
+            errors.append(f"货币「{self.name}」需要 money（正整数）。")
+        if self.kind == "supply" and self.hp + self.stamina == 0:
+            errors.append(f"补给「{self.name}」需要 hp 或 stamina（正整数）。")
+        problems(errors)
+        return self
+
+
+class Sell(Data):
+    green_per_coin: PosInt
+    better_price: PosInt
+
+
+class Grant(Data):
+    day: Count
+    amount: Count
+
+
+class Shop(Data):
+    prices: dict[str, PosInt] = {}
+    daily: dict[str, Count] = {}
+    sell: Sell
+    grant: Grant
+
+    @model_validator(mode="after")
+    def _daily_priced(self) -> Shop:
+        problems(f"每日上架的「{n}」没有价格（shop.prices）。" for n in self.daily if n not in self.prices)
+        return self
+
+
+class Event(Data):
+    key: Literal["wanted", "comeback", "change", "pilgrimage", "witch", "wind", "leaderboard", "winter", "war", "moon"]
+    name: Name
+    weight: Count = 0
+    min_day: Count = 0
+    fixed_day: PosInt | None = None
+    post: str = ""
+    public_place: bool = False
+    hp: PosInt | None = None
+    count: PosInt | None = None
+    money: Count | None = None
+    penalty: Count | None = None
+    effect: Count | None = None
+    reward_per: PosInt | None = None
+    reward: Count | None = None
+    top: PosInt | None = None
+    crowd: Count | None = None
+    bottom_percent: Count | None = None
+    over_hp: int | None = None
+    under_hp: int | None = None
+    exact_hp: int | None = None
+    exact_st: int | None = None
+    rewards: list[str] = []
+    items: list[str] = []
+    item: str | None = None
+    morning_item: str | None = None
+    evening_item: str | None = None
+    weather: str | None = None
+    first_weather: str | None = None
+
+    def item_names(self) -> list[str]:
+        one = [self.item, self.morning_item, self.evening_item]
+        return self.rewards + self.items + [n for n in one if n is not None]
+
+
+class Events(Data):
+    per_day: Count
+    prefer_new: bool
+    no_repeat: bool
+    list: list[Event]
+
+    @model_validator(mode="after")
+    def _unique(self) -> Events:
+        keys = [e.key for e in self.list]
+        dups = sorted({k for k in keys if keys.count(k) > 1})
+        if dups:
+            problems([f"事件重复：{'、'.join(dups)}。"])
+        return self
+
+
+class MapPlace(Data):
+    name: str
+    x: int
+    y: int
+    adjacent: list[str] = []
+
+
+class Map(Data):
+    columns: PosInt
+    rows: PosInt
+    places: list[MapPlace]
+
+
+class Royale(Data):
+    """Everything a royale variant holds; cross-references are checked once
+    the sections they point into are valid."""
+
+    rules: Rules
+    places: Places
+    weather: Annotated[list[Weather], Field(min_length=1)]
+    grades: Grades
+    weapons: Weapons
+    armours: Armours
+    others: list[Other]
+    shop: Shop
+    events: Events
+    map: Map
+    airdrops: list[Airdrop] = []
+
+    @field_validator("weather")
+    @classmethod
+    def _weights(cls, weather: list[Weather]) -> list[Weather]:
+        if sum(w.weight for w in weather) <= 0:
+            problems(["天气权重之和必须大于 0。"])
+        return weather
+
+    @staticmethod
+    def _items(info: ValidationInfo, others: list[Other] | None = None) -> list[str] | None:
+        """Every item name (None while a section of them is invalid)."""
+        weapons, armours = info.data.get("weapons"), info.data.get("armours")
+        others = others if others is not None else info.data.get("others")
+        if weapons is None or armours is None or others is None:
+            return None
+        return ([n for g in GRADES for n in getattr(weapons, g).names]
+                + [n for g in GRADES for n in getattr(armours, g).names] + [o.name for o in others])
+
+    @field_validator("others")
+    @classmethod
+    def _unique(cls, others: list[Other], info: ValidationInfo) -> list[Other]:
+        names = cls._items(info, others) or [o.name for o in others]
+        dups: list[str] = []
+        for i, n in enumerate(names):
+            if n in names[:i] and n not in dups:
+                dups.append(n)
+        if dups:
+            problems([f"道具重名：{'、'.join(dups)}。"])
+        return others
+
+    @field_validator("shop")
+    @classmethod
+    def _shop(cls, shop: Shop, info: ValidationInfo) -> Shop:
+        items = cls._items(info)
+        if items is not None:
+            known = [*items, GREEN_WEAPON, GREEN_ARMOUR]
+            problems(f"商店商品「{n}」不是已知道具。" for n in shop.prices if n not in known)
+        return shop
+
+    @field_validator("events")
+    @classmethod
+    def _events(cls, events: Events, info: ValidationInfo) -> Events:
+        items = cls._items(info)
+        weather: list[Weather] | None = info.data.get("weather")
+        errors: list[str] = []
+        for e in events.list:
+            label = f"事件「{e.name}」"
+            if items is not None:
+                errors += [f"{label}的道具「{n}」不是已知道具。" for n in e.item_names() if n not in items]
+            if weather is not None:
+                errors += [f"{label}的天气「{w}」不在 weather 中。" for w in (e.weather, e.first_weather)
+                           if w is not None and w not in [x.name for x in weather]]
+        problems(errors)
+        return events
+
+    @field_validator("map")
+    @classmethod
+    def _map(cls, m: Map, info: ValidationInfo) -> Map:
+        """Every place drawn once, inside the grid, neighbours both ways."""
+        places: Places | None = info.data.get("places")
+        if places is None:
+            return m
+        errors: list[str] = []
+        by_name: dict[str, MapPlace] = {}
+        cells: dict[tuple[int, int], str] = {}
+        for e in m.places:
+            if e.name not in places.names:
+                errors.append(f"地图上的「{e.name}」不在 places.names 中。")
+                continue
+            by_name[e.name] = e
+            if not (0 <= e.x < m.columns and 0 <= e.y < m.rows):
+                errors.append(f"地图上「{e.name}」的位置 x、y 应在 0..{m.columns - 1}、0..{m.rows - 1} 之内。")
+            elif (e.x, e.y) in cells:
+                errors.append(f"地图上「{e.name}」与「{cells[(e.x, e.y)]}」在同一格。")
+            else:
+                cells[(e.x, e.y)] = e.name
+        missing = [p for p in places.names if p not in by_name]
+        if missing:
+            errors.append(f"地图缺少地点：{'、'.join(missing)}。")
+        for name, e in by_name.items():
+            for other in e.adjacent:
+                if other not in by_name:
+                    errors.append(f"「{name}」的相邻地点「{other}」不在地图上。")
+                elif name not in by_name[other].adjacent:
+                    errors.append(f"相邻关系应双向：「{name}」与「{other}」。")
+        problems(errors)
+        return m
+
+    @field_validator("airdrops")
+    @classmethod
+    def _airdrops(cls, drops: list[Airdrop], info: ValidationInfo) -> list[Airdrop]:
+        items = cls._items(info)
+        if items is not None:
+            problems(f"第{d.day}天空投的「{n}」不是已知道具。" for d in drops for n in d.items if n not in items)
+        return drops
 
 
 def load_defaults() -> dict[str, Any]:
-    merged: dict[str, Any] = {}
-    for name in CONTENT_FILES:
-        with open(CONTENT_DIR / name, "rb") as fh:
-            merged.update(tomllib.load(fh))
-    return merged
+    return load_files(CONTENT_DIR, CONTENT_FILES)
 
 
 _DEFAULTS = load_defaults()
@@ -57,257 +360,11 @@ def defaults() -> dict[str, Any]:
     return copy.deepcopy(_DEFAULTS)
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def validate(cfg: dict[str, Any]) -> list[str]:
-    """Every mistake as one Chinese line (empty list: fine)."""
-    errs: list[str] = []
-    for key in cfg:
-        if key not in _DEFAULTS:
-            errs.append(f"未知设置项「{key}」，可用：{'、'.join(_DEFAULTS)}。")
-    rules = cfg.get("rules", {})
-    for key in rules:
-        if key not in _DEFAULTS["rules"]:
-            errs.append(f"未知规则项「rules.{key}」。")
-    for key in RULE_INTS:
-        v = rules.get(key)
-        if not _is_int(v) or v < 0:
-            errs.append(f"rules.{key} 应为不小于 0 的整数，收到「{v}」。")
-    for key in ("max_hp", "max_stamina", "bag_size", "birth_deadline_night"):
-        if _is_int(rules.get(key)) and rules[key] < 1:
-            errs.append(f"rules.{key} 至少为 1。")
-    for key in ("night_start", "night_end"):
-        try:
-            parse_hhmm(str(rules.get(key)))
-        except ValueError as exc:
-            errs.append(f"rules.{key}：{exc}")
-    for key, choices in RULE_CHOICES.items():
-        if rules.get(key) not in choices:
-            errs.append(f"rules.{key} 只能是 {'、'.join(choices)} 之一。")
-    for key in RULE_BOOLS:
-        if not isinstance(rules.get(key), bool):
-            errs.append(f"rules.{key} 应为 true 或 false。")
-
-    places = cfg.get("places", {})
-    names = places.get("names")
-    if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
-        errs.append("places.names 应为非空的地点名列表。")
-        names = []
-    else:
-        keys = [place_key(n) for n in names]
-        dup = sorted({n for n, k in zip(names, keys) if keys.count(k) > 1})
-        if dup:
-            errs.append(f"地点重名：{'、'.join(dup)}。")
-    safe = places.get("safe_zone")
-    if safe not in ("", None) and safe not in names:
-        errs.append(f"安全区「{safe}」不在地点列表中。")
-    v = places.get("safe_zone_closes_after_night")
-    if not _is_int(v) or v < 1:
-        errs.append("places.safe_zone_closes_after_night 应为正整数。")
-    closures = places.get("closures")
-    if not isinstance(closures, list) or not closures or not all(_is_int(c) and c >= 0 for c in closures):
-        errs.append("places.closures 应为不小于 0 的整数列表，例如 [5, 5, 4]。")
-
-    weather = cfg.get("weather")
-    if not isinstance(weather, list) or not weather:
-        errs.append("weather 至少要有一种天气。")
-    else:
-        for w in weather:
-            if not isinstance(w, dict) or not isinstance(w.get("name"), str):
-                errs.append("每种天气需要 name、weight、see。")
-                continue
-            if not _is_int(w.get("weight")) or w["weight"] < 0:
-                errs.append(f"天气「{w['name']}」的 weight 应为不小于 0 的整数。")
-            if not _is_int(w.get("see")) or not 0 <= w["see"] <= 100:
-                errs.append(f"天气「{w['name']}」的 see 应为 0 到 100 的整数。")
-        if not errs and sum(w["weight"] for w in weather) <= 0:
-            errs.append("天气权重之和必须大于 0。")
-
-    item_names: list[str] = []
-    for section, number in (("weapons", "damage"), ("armours", "reduce")):
-        block = cfg.get(section, {})
-        for grade in GRADES:
-            g = block.get(grade)
-            label = f"{section}.{grade}"
-            if not isinstance(g, dict):
-                errs.append(f"缺少 {label}。")
-                continue
-            for key in (number, "uses", "votes", "count"):
-                if not _is_int(g.get(key)) or g[key] < 0:
-                    errs.append(f"{label}.{key} 应为不小于 0 的整数。")
-            ns = g.get("names")
-            if not isinstance(ns, list) or not ns or not all(isinstance(n, str) and n for n in ns):
-                errs.append(f"{label}.names 应为非空的名称列表。")
-            else:
-                item_names.extend(ns)
-        if isinstance(block.get("orange"), dict) and section == "weapons":
-            for key in ("splash", "bleed"):
-                if not _is_int(block["orange"].get(key)) or block["orange"][key] < 0:
-                    errs.append(f"weapons.orange.{key} 应为不小于 0 的整数。")
-    others = cfg.get("others", [])
-    if not isinstance(others, list):
-        errs.append("others 应为道具列表。")
-        others = []
-    for o in others:
-        name = o.get("name") if isinstance(o, dict) else None
-        if not isinstance(name, str) or not name:
-            errs.append("others 中每件道具需要 name。")
-            continue
-        item_names.append(name)
-        kind = o.get("kind")
-        if kind not in OTHER_KINDS:
-            errs.append(f"道具「{name}」的 kind 应为 {'、'.join(OTHER_KINDS)} 之一。")
-        for key in ("votes", "count"):
-            if not _is_int(o.get(key, 0)) or o.get(key, 0) < 0:
-                errs.append(f"道具「{name}」的 {key} 应为不小于 0 的整数。")
-        if kind == "upgrader" and o.get("max_grade") not in GRADES[1:]:
-            errs.append(f"升级器「{name}」的 max_grade 应为 blue、purple 或 orange。")
-        if kind == "bomb" and (not _is_int(o.get("damage")) or o["damage"] < 0):
-            errs.append(f"炸弹「{name}」需要 damage（不小于 0 的整数）。")
-        if kind == "money" and (not _is_int(o.get("money")) or o["money"] < 1):
-            errs.append(f"货币「{name}」需要 money（正整数）。")
-        if kind == "supply":
-            hp, st = o.get("hp", 0), o.get("stamina", 0)
-            if not (_is_int(hp) and _is_int(st)) or hp < 0 or st < 0 or hp + st == 0:
-                errs.append(f"补给「{name}」需要 hp 或 stamina（正整数）。")
-            if o.get("cure", "none") not in ("none", "instead", "also"):
-                errs.append(f"补给「{name}」的 cure 只能是 none、instead 或 also。")
-    seen: set[str] = set()
-    dups: list[str] = []
-    for n in item_names:
-        if n in seen and n not in dups:
-            dups.append(n)
-        seen.add(n)
-    if dups:
-        errs.append(f"道具重名：{'、'.join(dups)}。")
-
-    known = seen | {GREEN_WEAPON, GREEN_ARMOUR}
-    shop = cfg.get("shop", {})
-    prices = shop.get("prices", {})
-    for name, price in prices.items():
-        if name not in known:
-            errs.append(f"商店商品「{name}」不是已知道具。")
-        if not _is_int(price) or price < 1:
-            errs.append(f"商店商品「{name}」的价格应为正整数。")
-    for name, n in shop.get("daily", {}).items():
-        if name not in prices:
-            errs.append(f"每日上架的「{name}」没有价格（shop.prices）。")
-        if not _is_int(n) or n < 0:
-            errs.append(f"每日上架的「{name}」数量应为不小于 0 的整数。")
-    sell = shop.get("sell", {})
-    for key in ("green_per_coin", "better_price"):
-        if not _is_int(sell.get(key)) or sell[key] < 1:
-            errs.append(f"shop.sell.{key} 应为正整数。")
-    grant = shop.get("grant", {})
-    for key in ("day", "amount"):
-        if not _is_int(grant.get(key)) or grant[key] < 0:
-            errs.append(f"shop.grant.{key} 应为不小于 0 的整数。")
-
-    errs += _validate_events(cfg, seen, names)
-    errs += _validate_map(cfg, names)
-
-    drops = cfg.get("airdrops", [])
-    if not isinstance(drops, list):
-        errs.append("airdrops 应为列表。")
-        drops = []
-    for d in drops:
-        if not isinstance(d, dict) or not _is_int(d.get("day")) or d["day"] < 1:
-            errs.append("每次空投需要 day（正整数）和 items。")
-            continue
-        for n in d.get("items", []):
-            if n not in seen:
-                errs.append(f"第{d['day']}天空投的「{n}」不是已知道具。")
-    return errs
-
-
-def _validate_events(cfg: dict[str, Any], items: set[str], places: list[str]) -> list[str]:
-    errs: list[str] = []
-    ev = cfg.get("events", {})
-    if not _is_int(ev.get("per_day")) or ev["per_day"] < 0:
-        errs.append("events.per_day 应为不小于 0 的整数。")
-    for key in ("prefer_new", "no_repeat"):
-        if not isinstance(ev.get(key), bool):
-            errs.append(f"events.{key} 应为 true 或 false。")
-    rows = ev.get("list")
-    if not isinstance(rows, list):
-        return errs + ["events.list 应为事件列表。"]
-    keys = [r.get("key") for r in rows if isinstance(r, dict)]
-    for r in rows:
-        if not isinstance(r, dict) or r.get("key") not in EVENT_KEYS:
-            errs.append(f"事件的 key 应为 {'、'.join(EVENT_KEYS)} 之一，收到「{r.get('key') if isinstance(r, dict) else r}」。")
-            continue
-        label = f"事件「{r.get('name') or r['key']}」"
-        if not isinstance(r.get("name"), str) or not r["name"]:
-            errs.append(f"{label}需要 name。")
-        for key in ("weight", "min_day"):
-            if not _is_int(r.get(key, 0)) or r.get(key, 0) < 0:
-                errs.append(f"{label}的 {key} 应为不小于 0 的整数。")
-        for key in ("hp", "count", "money", "penalty", "effect", "reward_per", "reward", "top", "crowd", "bottom_percent"):
-            if key in r and (not _is_int(r[key]) or r[key] < (1 if key in ("hp", "reward_per", "top", "count") else 0)):
-                errs.append(f"{label}的 {key} 应为正整数。")
-        for key in ("rewards", "items"):
-            for n in r.get(key, []):
-                if n not in items:
-                    errs.append(f"{label}的道具「{n}」不是已知道具。")
-        for key in ("item", "morning_item", "evening_item"):
-            if key in r and r[key] not in items:
-                errs.append(f"{label}的道具「{r[key]}」不是已知道具。")
-        for key in ("weather", "first_weather"):
-            if key in r and r[key] not in [w.get("name") for w in cfg.get("weather", []) if isinstance(w, dict)]:
-                errs.append(f"{label}的天气「{r[key]}」不在 weather 中。")
-    dups = sorted({k for k in keys if keys.count(k) > 1})
-    if dups:
-        errs.append(f"事件重复：{'、'.join(dups)}。")
-    return errs
-
-
-def _validate_map(cfg: dict[str, Any], places: list[str]) -> list[str]:
-    errs: list[str] = []
-    m = cfg.get("map", {})
-    cols, rows = m.get("columns"), m.get("rows")
-    if not _is_int(cols) or not _is_int(rows) or cols < 1 or rows < 1:
-        return ["map.columns 和 map.rows 应为正整数。"]
-    entries = m.get("places")
-    if not isinstance(entries, list):
-        return ["map.places 应为地点列表（name、x、y、adjacent）。"]
-    by_name: dict[str, dict[str, Any]] = {}
-    cells: dict[tuple[int, int], str] = {}
-    for e in entries:
-        name = e.get("name") if isinstance(e, dict) else None
-        if name not in places:
-            errs.append(f"地图上的「{name}」不在 places.names 中。")
-            continue
-        by_name[name] = e
-        x, y = e.get("x"), e.get("y")
-        if not _is_int(x) or not _is_int(y) or not (0 <= x < cols and 0 <= y < rows):
-            errs.append(f"地图上「{name}」的位置 x、y 应在 0..{cols - 1}、0..{rows - 1} 之内。")
-        elif (x, y) in cells:
-            errs.append(f"地图上「{name}」与「{cells[(x, y)]}」在同一格。")
-        else:
-            cells[(x, y)] = name
-    missing = [p for p in places if p not in by_name]
-    if missing:
-        errs.append(f"地图缺少地点：{'、'.join(missing)}。")
-    for name, e in by_name.items():
-        for other in e.get("adjacent", []):
-            if other not in by_name:
-                errs.append(f"「{name}」的相邻地点「{other}」不在地图上。")
-            elif name not in by_name[other].get("adjacent", []):
-                errs.append(f"相邻关系应双向：「{name}」与「{other}」。")
-    return errs
-
-
-def check(over: dict[str, Any]) -> dict[str, Any]:
-    try:
-        cfg = deep_merge(_DEFAULTS, over or {})
-        errs = validate(cfg)
-    except (AttributeError, TypeError) as exc:  # wrong shapes, e.g. a list where a table belongs
-        errs = [f"设置格式有误：{exc}"]
-        cfg = {}
-    if errs:
-        raise Rejected("\n".join(errs))
+def check(over: dict[str, Any] | None) -> dict[str, Any]:
+    """The defaults with the host's variant over them, checked against
+    :class:`Royale`; the engine keeps working on the plain dict."""
+    cfg = merged(_DEFAULTS, over)
+    check_data(Royale, cfg)
     return cfg
 
 
