@@ -144,7 +144,7 @@ async def test_a_whole_royale_game_through_the_bot(harness):
     morning = texts(await h.group(HOST, "/推进"), main)
     assert "【第3天】" in morning and "丙（缩圈）" in morning and "丁（判罚）" in morning
     assert "存活 3 人" in morning
-    opened, shut = await _today(h, 1)
+    _, shut = await _today(h, 1)
     assert SAFE in shut  # the safe zone closes after night 3 (场所与区域)
 
     # day 3: 戊 stays in the safe zone as it closes
@@ -158,7 +158,7 @@ async def test_a_whole_royale_game_through_the_bot(harness):
     morning = texts(await h.group(HOST, "/推进"), main)
     assert "【第4天】" in morning and "戊（缩圈）" in morning and "存活 2 人" in morning
     assert "存活玩家每人获得 2 货币" in morning  # day 4 grant (商店)
-    opened, shut = await _today(h, 1)
+    _, shut = await _today(h, 1)
 
     # night 4: the shop, an item used from the hand; 乙 is caught by tonight's closure
     await _speak(h, (1, 2))
