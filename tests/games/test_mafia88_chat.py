@@ -650,8 +650,8 @@ async def test_kernel_settings_never_shown_in_the_group(harness):
 
 
 async def test_kernel_end_posts_the_reveal(harness):
-    """A host ending the game with the kernel's /结束 still gets the reveal."""
+    """/结束 is /结束游戏's alias in 88人场: without 白方/黑方/平局 the game ends with no winner, with the reveal."""
     t = await _variant_started(harness)
     out = texts(await t.group(HOST, "/结束 时间到了"))
-    assert "游戏结束：时间到了" in out and "【身份】" in out
+    assert "【游戏结束】未分胜负（哨子宣布结束：时间到了）" in out and "【身份】" in out
     assert all(role in out for role in ("孤杀", "游侠"))

@@ -34,7 +34,8 @@ async def _hosted_game(call: Call) -> int:
     return gid
 
 
-@kernel_command(("日志",), "/日志 [条数]", "主持，私聊：查看操作日志", who="host", where="private")
+@kernel_command(("日志",), "/日志 [页]", "查看操作日志（谁、何时、做了什么），每页 20 条，第 1 页最新", who="host", where="private",
+                example="/日志 2")
 async def audit_log(call: Call) -> None:
     if call.in_group:
         raise Rejected("日志可能含私密信息，请私聊我发送 /日志。")
@@ -49,7 +50,7 @@ async def audit_log(call: Call) -> None:
     await call.say("\n".join(lines), gid)
 
 
-@kernel_command(("导出",), "/导出", "主持：把本局的表导出为 CSV 和 XLSX", who="host")
+@kernel_command(("导出",), "/导出", "把本局的表导出为 XLSX 和 CSV 压缩包，发到私聊（在群里发则传到群文件）", who="host")
 async def export(call: Call) -> None:
     gid = await _hosted_game(call)
     folder = await export_game(gid, call.now)

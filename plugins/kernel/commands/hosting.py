@@ -15,10 +15,10 @@ from ..models import Chat, Host, Timer
 from ..outbox import enqueue
 from ..settings import KERNEL_SETTINGS, deep_merge
 from ..txn import Txn
-from .table import Call, _host_txn, kernel_command
+from .table import LIVE, Call, _host_txn, kernel_command
 
 
-@kernel_command(("开始",), "/开始", "主持：开始游戏（发身份等）", who="host", where="group")
+@kernel_command(("开始",), "/开始", "开始游戏（发身份等）", who="host", where="group", phases=("signup",))
 async def start(call: Call) -> None:
     async def work(txn: Txn) -> None:
         g, kind = txn.game, txn.kind
@@ -36,7 +36,7 @@ async def start(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("加主持",), "/加主持 @某人", "主持：添加副主持", who="host")
+@kernel_command(("加主持",), "/加主持 @某人", "添加副主持", who="host", phases=("signup", *LIVE))
 async def add_host(call: Call) -> None:
     target = call.rest.strip()
     if not (target.startswith("@") and target[1:].isdigit()):
@@ -56,7 +56,7 @@ async def add_host(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("推进",), "/推进", "主持：立即结束当前阶段", who="host")
+@kernel_command(("推进",), "/推进", "立即结束当前阶段", who="host", phases=LIVE)
 async def advance(call: Call) -> None:
     async def work(txn: Txn) -> None:
         if txn.game.status != "running":
@@ -69,7 +69,7 @@ async def advance(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("延时",), "/延时 <分钟>", "主持：当前阶段延后 N 分钟（负数为提前）", who="host")
+@kernel_command(("延时",), "/延时 <分钟>", "当前阶段延后 N 分钟（负数为提前）", who="host", phases=LIVE, example="/延时 30")
 async def extend(call: Call) -> None:
     try:
         minutes = int(call.rest.strip())
@@ -108,7 +108,7 @@ async def extend(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("暂停",), "/暂停", "主持：暂停游戏（计时停止）", who="host")
+@kernel_command(("暂停",), "/暂停", "暂停游戏（计时停止）", who="host", phases=("running",))
 async def pause(call: Call) -> None:
     async def work(txn: Txn) -> None:
         if txn.game.status != "running":
@@ -125,7 +125,7 @@ async def pause(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("继续",), "/继续", "主持：恢复暂停的游戏", who="host")
+@kernel_command(("继续",), "/继续", "恢复暂停的游戏", who="host", phases=("paused",))
 async def resume(call: Call) -> None:
     async def work(txn: Txn) -> None:
         if txn.game.status != "paused":
@@ -148,7 +148,7 @@ async def resume(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("结束",), "/结束 [理由]", "主持：结束游戏", who="host")
+@kernel_command(("结束",), "/结束 [理由]", "结束游戏并公布结果", who="host", phases=("signup", *LIVE), example="/结束 人数不够")
 async def end(call: Call) -> None:
     reason = call.rest.strip() or "主持结束了游戏"
 
@@ -168,7 +168,8 @@ async def end(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("配置",), "/配置 [TOML 文本]", "主持：查看或修改本局配置（开始前）", who="host")
+@kernel_command(("配置",), "/配置 [节 | TOML 文本]", "查看本局配置（TOML），写节名只看一节；开始前可修改，只写要改的项", who="host",
+                phases=("signup", *LIVE), example='/配置 timezone = "Asia/Shanghai"')
 async def configure(call: Call) -> None:
     text = call.rest.strip()
 
@@ -208,7 +209,8 @@ async def configure(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("公告",), "/公告 [@全体] <内容>", "主持：在游戏群发公告（写 @全体 才会提醒全体成员）", who="host")
+@kernel_command(("公告",), "/公告 [@全体] <内容>", "在游戏群发公告（写 @全体 才会提醒全体成员）", who="host",
+                phases=("signup", *LIVE), example="/公告 今晚 21:00 开始第一轮")
 async def announce(call: Call) -> None:
     text = call.rest.strip()
     at_all = text.startswith("@全体")
@@ -225,7 +227,8 @@ async def announce(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("绑定群",), "/绑定群 <游戏群号> <标签>", "主持：在另一个群里发送，把这个群接到游戏上（联赛分组群、审讯房间）", who="host", where="group")
+@kernel_command(("绑定群",), "/绑定群 <游戏群号> <标签>", "在另一个群里发送，把这个群接到游戏上（联赛分组群、审讯房间）", who="host",
+                where="group", phases=("signup", *LIVE), example="/绑定群 123456789 A组")
 async def link_chat(call: Call) -> None:
     parts = call.rest.split()
     if not call.in_group or len(parts) != 2 or not parts[0].isdigit():
@@ -252,7 +255,7 @@ async def link_chat(call: Call) -> None:
     await _host_txn(call, work, game_id=gid)
 
 
-@kernel_command(("解绑群",), "/解绑群", "主持：在接入的群里发送，解除绑定", who="host", where="group")
+@kernel_command(("解绑群",), "/解绑群", "在接入的群里发送，解除绑定", who="host", where="group", phases=("signup", *LIVE))
 async def unlink_chat(call: Call) -> None:
     here = call.origin.group_id or ""
     if here not in directory.chat_label:

@@ -14,12 +14,14 @@ from nonebot.log import logger
 from nonebot.matcher import Matcher
 from nonebot.typing import T_State
 
+from ..commands.info import asker_of
 from ..commands.speech import _speak
 from ..commands.table import KERNEL, Call, _game_for, _kind_of, _need_game, _superusers
 from ..config import Config
 from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
 from ..delivery import handling
 from ..directory import directory, note_contact
+from ..helptext import unknown_text
 from ..leases import leases
 from ..order import ordered, stamp, utcnow
 from ..origin import Origin, reply
@@ -30,6 +32,7 @@ from ..txn import Txn, in_game
 from .events import _origin, _text_of
 
 router = on_message(priority=1, block=False)
+BARE_HELP = ("帮助", "菜单")  # the only plain words answered: other plain text may be a game's (drafts, relays)
 
 
 @router.handle()
@@ -45,6 +48,8 @@ async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher
         else:
             await directory.ensure_user(origin.user_id)
             await note_contact(origin.user_id, origin.self_id, now)
+        if parsed is None and raw.strip() in BARE_HELP and (origin.private or directory.group_game.get(origin.group_id or "")):
+            parsed = split_command("/帮助")  # 帮助 / 菜单 without the slash: answered where commands are
         if parsed is None:
             route = _plain_route(origin)
             if route is not None:
@@ -82,7 +87,10 @@ async def _dispatch(call: Call, word: str) -> bool:
             if call.in_group and isinstance(game_id, int) and kind is not None and kind.private_signup:
                 _guard_secret(call, game_id, spec)
         if spec is not None and isinstance(game_id, int):
-            await _run_game_command(call, game_id, spec)
+            try:
+                await _run_game_command(call, game_id, spec)
+            except _KernelWord:  # a game's alias of a kernel word, before the start: the kernel's command
+                await KERNEL[word].fn(call)
         elif word in KERNEL:
             await KERNEL[word].fn(call)
         elif kind and _game_spec(kind, word, not call.in_group):
@@ -92,8 +100,11 @@ async def _dispatch(call: Call, word: str) -> bool:
         elif not call.in_group and _any_game_word(word):
             _need_game(call, game_id)  # a game's command from someone in no game (or several): say so
             return False
+        elif call.in_group and game_id is None:
+            return False  # a group without a game: stay silent (the bot only sits there)
         else:
-            return False  # not ours: stay silent
+            _, asker = await asker_of(call)
+            await call.say(unknown_text(word, kind, asker), game_id if isinstance(game_id, int) else None)
     except Rejected as exc:
         await refused(call.origin, exc, game_id if isinstance(game_id, int) else None)
         await _flush_recalls(call.now)
@@ -185,8 +196,14 @@ def _check_who_where(spec: CommandSpec, txn: Txn, call: Call) -> Actor:
     return Actor(uid, player.seat if player else None, is_host, call.origin.private, call.origin.chat)
 
 
+class _KernelWord(Exception):
+    """A kernel word a game takes over only once it runs (/结束 in 88人场)."""
+
+
 async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None:
     async def work(txn: Txn) -> None:
+        if txn.game.status == "signup" and call.word in KERNEL and call.word != spec.words[0]:
+            raise _KernelWord()
         actor = _check_who_where(spec, txn, call)
         args = parse_args(spec, call.rest, txn.roster)
         await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(spec.name, args))

@@ -129,7 +129,10 @@ class Mafia88Engine:
         elif n == "dm":
             effects = rules_host.private_message(state, actor, a["player"], a["text"], ctx)
         elif n == "end":
-            rules_host.end_game(state, a["result"], a.get("reason", ""), effects)
+            result, reason = a.get("result", "平局"), a.get("reason", "")
+            if result not in rules_host.WINNER_WORDS:  # /结束 <理由>: no winner declared
+                result, reason = "平局", f"{result} {reason}".strip()
+            rules_host.end_game(state, result, reason, effects)
         else:
             raise Rejected("未知命令，/帮助 查看可用命令。")
         return Outcome(state, effects)

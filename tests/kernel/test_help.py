@@ -1,0 +1,163 @@
+"""Help by topic and by command, and an answer to every unknown command (issue 18).
+
+The short /帮助 of every kind of asker (stranger, player, host; group, private) in
+each phase (sign-up, running) of each of the four games is kept as a snapshot
+under tests/kernel/snapshots/: a change of wording is a visible diff. Rewrite
+them with ``UPDATE_SNAPSHOTS=1 pytest tests/kernel/test_help.py``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from harness import texts
+
+from plugins.kernel.helptext import NAMING, Asker, command_text, help_reply, help_text
+from plugins.kernel.models import Game
+from plugins.kernel.registry import get_kind
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+GAMES = ("mafia88", "prison", "royale", "league")
+ASKERS = ("stranger", "player", "host")
+
+
+def _asker(who: str, status: str, in_group: bool) -> tuple[bool, Asker]:
+    """(has the game, asker): a stranger's private chat is tied to no game."""
+    if who == "stranger" and not in_group:
+        return False, Asker("none", False)
+    return True, Asker(status, in_group, is_host=who == "host", is_player=who == "player")
+
+
+def _render(key: str) -> str:
+    kind = get_kind(key)
+    parts = []
+    for status in ("signup", "running"):
+        for who in ASKERS:
+            for in_group in (True, False):
+                has_game, a = _asker(who, status, in_group)
+                head = f"## {status} · {who} · {'群聊' if in_group else '私聊'}"
+                parts.append(head + "\n" + help_text(kind if has_game else None, a))
+    return "\n\n".join(parts) + "\n"
+
+
+def _check(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1" or not path.exists():
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), f"{name} changed; UPDATE_SNAPSHOTS=1 to accept"
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_help_snapshots(key):
+    _check(f"help-{key}.txt", _render(key))
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_short_help_is_short_and_fits_the_asker(key):
+    kind = get_kind(key)
+    for status in ("signup", "running"):
+        for who in ASKERS:
+            for in_group in (True, False):
+                has_game, a = _asker(who, status, in_group)
+                text = help_text(kind if has_game else None, a)
+                assert len(text.splitlines()) <= 12, text
+                assert NAMING in text and "/帮助 <命令>" in text
+                host_words = [s.words[0] for s in kind.commands if s.who == "host" and s.words]
+                if who != "host":
+                    assert "主持：" not in text and not any(f"/{w} " in text + " " for w in host_words), text
+                if status == "running" and has_game:
+                    assert "/报名" not in text and "/退出报名" not in text, text
+                if status == "signup" and has_game and who != "host" and not in_group:
+                    assert "开始后：" in text or not any(s.words for s in kind.commands if s.where != "group"), text
+
+
+def test_signup_players_see_game_commands_only_as_after_the_start():
+    text = help_text(get_kind("mafia88"), Asker("signup", False, is_player=True))
+    before, after = text.split("开始后：")
+    assert "/投票" not in before and "/投票" in after
+    assert "/我的身份" not in text  # nothing to resend before the deal
+
+
+def test_stranger_in_private_is_not_offered_player_commands():
+    text = help_text(None, Asker("none", False))
+    assert "/报名" in text
+    for word in ("/退出报名", "/资料", "/我的身份"):
+        assert word not in text, text
+
+
+def test_one_name_per_action_in_mafia88():
+    """/出局, /回场, /结束 are aliases of the game's own commands in 88人场, and say so."""
+    kind = get_kind("mafia88")
+    host = help_text(kind, Asker("running", False, is_host=True))
+    assert "/判出局" in host and "/出局 " not in host + " " and "/结束 " not in host + " "
+    assert "/出局 是 /判出局 的别名" in command_text(kind, "出局")
+    assert "/结束 是 /结束游戏 的别名" in command_text(kind, "结束")
+    assert "也可写：/回场" in command_text(kind, "判复活")
+
+
+def test_help_for_one_command_has_usage_example_and_naming():
+    kind = get_kind("royale")
+    text = help_reply(kind, Asker("running", False, is_player=True), "/攻击")
+    assert text.startswith("用法：/攻击") and "私聊" in text
+    text = help_reply(kind, Asker("running", True), "牌")
+    assert "用法：/牌 <玩家>" in text and "例：/牌 3" in text and NAMING in text
+
+
+def test_help_all_lists_every_command_grouped():
+    kind = get_kind("league")
+    text = help_reply(kind, Asker("running", True), "全部")
+    for head in ("—— 报名 ——", "—— 游戏中 ——", "—— 主持 ——"):
+        assert head in text
+    assert all(f"/{s.words[0]}" in text for s in kind.commands if s.words)
+    assert "/发言" not in text and "/小号" not in text  # not this game's
+
+
+def test_help_for_no_such_command_suggests_the_closest():
+    kind = get_kind("mafia88")
+    text = help_reply(kind, Asker("running", False, is_player=True), "投標")
+    assert text == "没有 /投標 这个命令，你是不是想用 /投票？发 /帮助 投票 看用法。"
+    text = help_reply(kind, Asker("running", False, is_player=True), "xyzzy")
+    assert text == "没有 /xyzzy 这个命令。发 /帮助 看你在这里能用的命令。"
+
+
+# ---- through the bot ----------------------------------------------------------------------
+
+
+async def _game(h, n=3):
+    await h.group("1", "/创建 测试局", role="owner")
+    for i in range(n):
+        await h.group(str(100 + i), f"/报名 玩家{i + 1}")
+    return await Game.get(group_id=h.group_id, status__in=("signup", "running"))
+
+
+async def test_help_follows_the_phase(harness):
+    h = harness
+    await _game(h)
+    signup = texts(await h.group("100", "/帮助"))
+    assert "报名中" in signup and "/退出报名" in signup and "开始后：" in signup and "/票" in signup
+    host = texts(await h.group("1", "/帮助"))
+    assert "主持：/开始" in host and "/推进" not in host
+    await h.group("1", "/开始")
+    running = texts(await h.group("100", "/帮助"))
+    assert "进行中" in running and "/退出报名" not in running and "游戏中：" in running
+    host = texts(await h.group("1", "/帮助"))
+    assert "/推进" in host and "/开始" not in host
+    assert "用法：/票 <玩家>" in texts(await h.group("100", "/帮助 票"))
+
+
+async def test_unknown_commands_get_a_hint_where_the_bot_plays(harness):
+    h = harness
+    assert await h.group("100", "/blah") == []  # a group without a game: silence
+    assert await h.group("100", "帮助") == []
+    await _game(h)
+    await h.group("1", "/开始")
+    assert texts(await h.group("100", "/状况")).endswith("没有 /状况 这个命令，你是不是想用 /状态？发 /帮助 状态 看用法。")
+    assert texts(await h.group("100", "/blah")).endswith("没有 /blah 这个命令。发 /帮助 看你在这里能用的命令。")
+    assert "没有 /名丹 这个命令，你是不是想用 /名单？" in texts(await h.private("100", "/名丹"))
+    assert "没有 /blah 这个命令" in texts(await h.private("777", "/blah"))  # private, in no game
+    assert "能用的命令" in texts(await h.group("100", "帮助"))
+    assert "能用的命令" in texts(await h.private("100", "菜单"))
+    assert "能用的命令" in texts(await h.private("100", "/菜单"))
+    assert await h.private("100", "随便聊聊") == []  # other plain text is still the game's (not ours here)
+    assert texts(await h.private("100", "记一下")) == "已记下。"
