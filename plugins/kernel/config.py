@@ -13,6 +13,7 @@ class Config(BaseModel):
     database_url: str = "sqlite://data/bot.sqlite3"
     data_dir: str = "data"
     game_timezone: str = "Asia/Shanghai"
+    export_upload_max_mb: float = 50.0  # /导出 uploads files up to this size; larger ones stay on the bot's computer
     # outbound queue
     send_interval: float = 1.5  # seconds between two private messages
     send_jitter: float = 0.5  # +/- random seconds added to the interval

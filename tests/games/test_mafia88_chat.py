@@ -594,7 +594,7 @@ async def test_mafia88_variant_white_slip_giveup_overtime_and_host_end(harness):
     assert "草稿已作废" in texts(await t.private(qq(poster), "/撤稿"))
     assert "没有未完成的草稿" in texts(await t.private(qq(poster), "/完成"))
     assert texts(await t.private(qq(poster), "随便聊两句")) == ""  # no draft: plain text is not ours
-    assert "已导出到" in texts(await t.private(HOST, "/导出"))  # the engine's tables through the kernel
+    assert "已导出，正在上传到私聊" in texts(await t.private(HOST, "/导出"))  # the engine's tables through the kernel
     # the hosts end the game: the reveal
     out = await t.group(HOST, "/结束游戏 平局 全体同意结束")
     g = texts(only(out, h.group_id))

@@ -1,6 +1,6 @@
 """Every row of the kernel's command table (issue 2), with its bad inputs."""
 
-from harness import texts
+from harness import export_folder, texts
 
 from plugins.kernel.models import Audit, Card, CommandLog, Game, Host, Player, Timer
 
@@ -228,10 +228,8 @@ async def test_log_and_export(harness, tmp_path):
     assert "signup" in out and "start" in out
     assert "只有主持" in texts(await h.private("100", "/日志"))
     out = texts(await h.group("1", "/导出"))
-    assert "已导出到" in out
-    from pathlib import Path
-
-    folder = Path(out.split("已导出到机器人所在电脑的 ")[1].split("（")[0])
+    assert "已导出，正在上传到群文件" in out
+    folder = export_folder(h)
     names = sorted(p.name for p in folder.iterdir())
     assert f"game-{g.id}.xlsx" in names and "名单.csv" in names and "票.csv" in names
     from openpyxl import load_workbook
@@ -396,7 +394,7 @@ async def test_export_and_log_after_the_end(harness):
     g = await _game(h)
     await h.group("1", "/开始")
     await h.group("1", "/结束 完")
-    assert "已导出到" in texts(await h.group("1", "/导出"))
+    assert "已导出" in texts(await h.group("1", "/导出"))
     assert "end" in texts(await h.private("1", "/日志"))
     assert "只有主持" in texts(await h.group("100", "/导出"))
     assert g.id

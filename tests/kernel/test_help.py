@@ -161,3 +161,59 @@ async def test_unknown_commands_get_a_hint_where_the_bot_plays(harness):
     assert "能用的命令" in texts(await h.private("100", "/菜单"))
     assert await h.private("100", "随便聊聊") == []  # other plain text is still the game's (not ours here)
     assert texts(await h.private("100", "记一下")) == "已记下。"
+
+
+# ---- /导出 as files ------------------------------------------------------------------------
+
+
+async def test_export_uploads_files_to_the_group_or_private_chat(harness):
+    from harness import uploaded
+
+    h = harness
+    g = await _game(h)
+    await h.group("1", "/开始")
+    before = len(uploaded(h))
+    out = texts(await h.group("1", "/导出"))
+    assert "已导出，正在上传到群文件" in out and "机器人所在电脑" not in out
+    calls = uploaded(h)[before:]
+    assert [api for api, _ in calls] == ["upload_group_file", "upload_group_file"]
+    assert all(d["group_id"] == int(h.group_id) and Path(d["file"]).is_file() for _, d in calls)
+    assert [Path(d["name"]).suffix for _, d in calls] == [".xlsx", ".zip"]
+    assert calls[0][1]["name"].startswith(f"测试局-第{g.id}局-")
+    import zipfile
+
+    assert "名单.csv" in zipfile.ZipFile(calls[1][1]["file"]).namelist()
+    texts(await h.private("1", "/导出"))
+    assert [(api, d["user_id"]) for api, d in uploaded(h)[-2:]] == [("upload_private_file", 1)] * 2
+
+
+async def test_export_falls_back_to_the_path_when_the_upload_fails(harness, monkeypatch):
+    h = harness
+    await _game(h)
+    real = h.bot.call_api
+
+    async def refuse(api, **data):
+        if api.startswith("upload_"):
+            raise RuntimeError("upload refused")
+        return await real(api, **data)
+
+    monkeypatch.setattr(h.bot, "call_api", refuse)
+    out = await h.group("1", "/导出")
+    note = texts(out, "1")
+    assert "上传到群文件失败，文件在机器人所在电脑的" in note, out
+    assert "【发送失败】" not in texts(out)
+
+
+async def test_export_too_large_is_not_uploaded(harness, monkeypatch):
+    from harness import uploaded
+
+    from plugins.kernel.commands import admin
+
+    h = harness
+    await _game(h)
+    cfg = admin.get_plugin_config(admin.Config)
+    monkeypatch.setattr(admin, "get_plugin_config", lambda _c: cfg.model_copy(update={"export_upload_max_mb": 0.000001}))
+    before = len(uploaded(h))
+    out = texts(await h.group("1", "/导出"))
+    assert "超过上传上限" in out and "没有上传" in out and "机器人所在电脑的" in out
+    assert len(uploaded(h)) == before

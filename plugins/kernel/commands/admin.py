@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from nonebot import get_plugin_config
+from tortoise.transactions import in_transaction
+
 from ..clock import game_tz
-from ..contract import Rejected
+from ..config import Config
+from ..contract import Ignored, Rejected
+from ..delivery import claim_delivery, delivery_committed
 from ..export import export_game
 from ..models import Audit, Game, Host
+from ..order import utcnow
+from ..origin import _reply_rows
+from ..outbox import enqueue_api
+from ..sending import wake_outbox
 from .table import Call, _game_for, _need_game, _superusers, kernel_command
 
 
@@ -53,6 +62,32 @@ async def audit_log(call: Call) -> None:
 @kernel_command(("导出",), "/导出", "把本局的表导出为 XLSX 和 CSV 压缩包，发到私聊（在群里发则传到群文件）", who="host")
 async def export(call: Call) -> None:
     gid = await _hosted_game(call)
-    folder = await export_game(gid, call.now)
-    await call.say(f"已导出到机器人所在电脑的 {folder}（每张表一个 CSV，另有一个合并的 XLSX）。", gid)
-
+    done = await export_game(gid, call.now)
+    limit = get_plugin_config(Config).export_upload_max_mb
+    sizes = [path.stat().st_size for path, _ in done.files()]
+    if max(sizes) > limit * 1024 * 1024:
+        mb = max(sizes) / 1024 / 1024
+        await call.say(f"已导出，但文件有 {mb:.1f} MB，超过上传上限 {limit:g} MB，没有上传。"
+                       f"文件在机器人所在电脑的 {done.folder}，请找管理员取（上限可在 .env 的 EXPORT_UPLOAD_MAX_MB 调整）。", gid)
+        return
+    uid = call.origin.user_id
+    where = "群文件" if call.in_group else "私聊"
+    fallback = (f"【导出】文件上传到{where}失败，文件在机器人所在电脑的 {done.folder}，请找管理员取。"
+                "也可以稍后再发一次 /导出。")
+    names = "、".join(name for _, name in done.files())
+    try:  # the uploads and the answer with the message's delivery key: a repeated delivery uploads nothing
+        async with in_transaction():
+            await claim_delivery(utcnow())
+            for path, name in done.files():
+                if call.in_group:
+                    action = "upload_group_file"
+                    params = {"group_id": int(call.origin.group_id or 0), "file": str(path.resolve()), "name": name}
+                else:
+                    action, params = "upload_private_file", {"user_id": int(uid), "file": str(path.resolve()), "name": name}
+                await enqueue_api(str(params.get("group_id") or uid), action, params, game_id=gid,
+                                  self_id=call.origin.self_id, now=call.now, fallback=("private", uid, fallback))
+            await _reply_rows(call.origin, f"已导出，正在上传到{where}：{names}（表格一个 XLSX，另有每张表的 CSV 压缩包）。", gid)
+    except Ignored:
+        return
+    delivery_committed()
+    wake_outbox()
