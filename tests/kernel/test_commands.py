@@ -224,8 +224,8 @@ async def test_log_and_export(harness, tmp_path):
     await h.group("1", "/开始")
     await h.group("100", "/票 2")
     assert "请私聊我" in texts(await h.group("1", "/日志"))
-    out = texts(await h.private("1", "/日志 50"))
-    assert "signup" in out and "start" in out
+    out = texts(await h.private("1", "/日志"))
+    assert "1号 玩家1 报名：1号 玩家1" in out and "开始游戏" in out
     assert "只有主持" in texts(await h.private("100", "/日志"))
     out = texts(await h.group("1", "/导出"))
     assert "已导出，正在上传到群文件" in out
@@ -395,7 +395,7 @@ async def test_export_and_log_after_the_end(harness):
     await h.group("1", "/开始")
     await h.group("1", "/结束 完")
     assert "已导出" in texts(await h.group("1", "/导出"))
-    assert "end" in texts(await h.private("1", "/日志"))
+    assert "游戏结束" in texts(await h.private("1", "/日志"))
     assert "只有主持" in texts(await h.group("100", "/导出"))
     assert g.id
 

@@ -217,3 +217,27 @@ async def test_export_too_large_is_not_uploaded(harness, monkeypatch):
     out = texts(await h.group("1", "/导出"))
     assert "超过上传上限" in out and "没有上传" in out and "机器人所在电脑的" in out
     assert len(uploaded(h)) == before
+
+
+# ---- /日志 in Chinese, paged; /配置 as TOML ---------------------------------------------------
+
+
+async def test_log_in_chinese_by_seat_and_alias_paged(harness):
+    import re
+
+    h = harness
+    await _game(h, n=3)
+    await h.group("1", "/开始")
+    for i in range(25):
+        await h.group("1", f"/蓝牌 2 第{i}次")
+    first = texts(await h.private("1", "/日志"))
+    lines = first.splitlines()
+    assert lines[0] == "【日志】第 1/2 页，共 32 条（时间为游戏时区，新的在下）：", lines[0]
+    assert lines[-1] == "更早的日志：/日志 2" and len(lines) == 22
+    assert re.match(r"\d\d-\d\d \d\d:\d\d:\d\d 主持（1） 判牌：2号 玩家2 蓝牌：第24次$", lines[-2]), lines[-2]
+    second = texts(await h.private("1", "/日志 2"))
+    assert "1号 玩家1 报名：1号 玩家1" in second and "主持（1） 开始游戏：3 人" in second
+    for code in ("signup", "start", "card", "engine", "100"):
+        assert code not in first + second
+    assert "日志只有 2 页" in texts(await h.private("1", "/日志 3"))
+    assert "请写页码" in texts(await h.private("1", "/日志 abc"))
