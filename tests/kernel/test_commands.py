@@ -247,7 +247,7 @@ async def test_configure_validates(harness):
     assert "格式有误" in texts(await h.group("1", "/配置 day_minutes = "))
     assert "配置已更新" in texts(await h.group("1", "/配置 day_minutes = 5"))
     assert "请私聊我发送 /配置" in texts(await h.group("1", "/配置"))
-    assert '"day_minutes": 5' in texts(await h.private("1", "/配置"))
+    assert "day_minutes = 5" in texts(await h.private("1", "/配置"))
 
 
 async def test_help_depends_on_person_and_place(harness):

@@ -241,3 +241,31 @@ async def test_log_in_chinese_by_seat_and_alias_paged(harness):
         assert code not in first + second
     assert "日志只有 2 页" in texts(await h.private("1", "/日志 3"))
     assert "请写页码" in texts(await h.private("1", "/日志 abc"))
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_settings_shown_as_toml_read_back_the_same(key):
+    import tomllib
+
+    from plugins.kernel.tomlout import dumps
+
+    settings = get_kind(key).engine.check_settings({})
+    assert tomllib.loads(dumps(settings)) == settings
+
+
+async def test_configure_shows_toml_by_section_and_the_readme_example_works(harness):
+    """README: /配置 prep_minutes = 30 (囚犯) and /配置 timezone = "…" (every game); /配置 <节>."""
+    h = harness
+    host = "10000"  # SUPERUSER, opens the game
+    assert "开局了" in texts(await h.group(host, "/创建 囚犯"))
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "`/配置 prep_minutes = 30`" in readme and "`/配置 points`" in readme
+    assert "配置已更新" in texts(await h.group(host, "/配置 prep_minutes = 30"))
+    assert "配置已更新" in texts(await h.group(host, '/配置 timezone = "Asia/Tokyo"'))
+    whole = texts(await h.private(host, "/配置"))
+    assert "prep_minutes = 30" in whole and 'timezone = "Asia/Tokyo"' in whole and "{" not in whole.split("\n")[1]
+    assert "节：" in whole and "看一节：/配置 <节>" in whole
+    section = texts(await h.private(host, "/配置 points"))
+    assert section.splitlines()[:3] == ["本局配置的「points」：", "[points]", "day = 1"]
+    assert "[[guards]]" in texts(await h.private(host, "/配置 guards"))
+    assert "配置里没有「pionts」。可看的节：" in texts(await h.private(host, "/配置 pionts"))

@@ -3,11 +3,11 @@ settings, announcements and linked groups."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 import tomllib
 
+from .. import tomlout
 from ..clock import fmt_local
 from ..contract import PHASE_TIMER, Rejected
 from ..directory import directory
@@ -175,11 +175,10 @@ async def configure(call: Call) -> None:
 
     async def work(txn: Txn) -> None:
         g = txn.game
-        if not text:
+        if not text or ("=" not in text and "[" not in text and len(text.split()) == 1):
             if call.in_group:
                 raise Rejected("配置里可能有私密设置（如暗号），请私聊我发送 /配置 查看。")
-            shown = json.dumps(g.settings, ensure_ascii=False, indent=1)
-            await txn.say("reply", f"本局配置：\n{shown}\n修改：/配置 后接 TOML 文本，只写要改的项。", call.origin)
+            await txn.say("reply", settings_view(g.settings, text), call.origin)
             return
         try:
             overrides = tomllib.loads(text)
@@ -207,6 +206,37 @@ async def configure(call: Call) -> None:
         await txn.say("reply", "配置已更新。", call.origin)
 
     await _host_txn(call, work)
+
+
+SHOW_WHOLE = 1500  # longer settings are shown as an overview of their sections
+
+
+def settings_view(settings: dict, section: str) -> str:
+    """/配置 [节]: the settings as TOML (what the host edits), or one section of them."""
+    tail = "修改：/配置 后接 TOML 文本，只写要改的项（开始前）。"
+    if section:
+        path = section.split(".")
+        node: object = settings
+        for part in path:
+            if not isinstance(node, dict) or part not in node:
+                sections = "、".join(k for k, v in settings.items() if isinstance(v, (dict, list)))
+                raise Rejected(f"配置里没有「{section}」。可看的节：{sections}。")
+            node = node[part]
+        nested: object = node
+        for part in reversed(path):
+            nested = {part: nested}
+        return f"本局配置的「{section}」：\n{tomlout.dumps(nested)}\n{tail}"  # type: ignore[arg-type]
+    whole = tomlout.dumps(settings)
+    if len(whole) <= SHOW_WHOLE:
+        return f"本局配置：\n{whole}\n{tail}"
+    top = tomlout.dumps({k: v for k, v in settings.items() if not isinstance(v, (dict, list)) or v == []})
+    parts = []
+    for k, v in settings.items():
+        if isinstance(v, (dict, list)) and v != []:
+            parts.append(f"{k}（{len(v)} {'项' if isinstance(v, dict) else '条'}）")
+    first = next((k for k, v in settings.items() if isinstance(v, (dict, list)) and v != []), "")
+    return (f"本局配置（共 {len(whole)} 字，分节看）：\n{top}\n节：{'、'.join(parts)}\n"
+            f"看一节：/配置 <节>，如 /配置 {first}。\n{tail}")
 
 
 @kernel_command(("公告",), "/公告 [@全体] <内容>", "在游戏群发公告（写 @全体 才会提醒全体成员）", who="host",
