@@ -507,7 +507,8 @@ async def test_mafia88_variant_white_slip_giveup_overtime_and_host_end(harness):
     for s in range(1, 13):
         await t.private(qq(s), f"/报名 {h.group_id} {alias(s)}")
     out = await t.group(HOST, "/开始")
-    assert "报名 12 人，身份配置共 13 人" in texts(out)  # a clear refusal, nothing changed
+    assert "人数对不上：报名 12 人，身份共 13 人" in texts(out)  # a clear refusal, nothing changed
+    assert "counts" not in texts(out)  # no setting key in what the host reads (issue 18)
     await t.private(qq(13), f"/报名 {h.group_id} {alias(13)}")
     out = await t.group(HOST, "/开始")
     for m in re.finditer(r"(\d+)号 侠客\d+：(\S+?)（(白方|黑方)）(?:｜代号 (\S+?))?(?:｜暗号 (\S+)/(\S+))?$",

@@ -269,3 +269,18 @@ async def test_configure_shows_toml_by_section_and_the_readme_example_works(harn
     assert section.splitlines()[:3] == ["本局配置的「points」：", "[points]", "day = 1"]
     assert "[[guards]]" in texts(await h.private(host, "/配置 guards"))
     assert "配置里没有「pionts」。可看的节：" in texts(await h.private(host, "/配置 pionts"))
+
+
+# ---- small texts -------------------------------------------------------------------------------
+
+
+async def test_status_during_signup_and_a_clean_card_record(harness):
+    h = harness
+    await _game(h, n=3)
+    status = texts(await h.group("100", "/状态"))
+    assert "【测试局】报名中，已报名 3 人" in status and "存活" not in status
+    await h.group("1", "/开始")
+    assert "进行中，玩家 3 人，存活 3 人" in texts(await h.group("100", "/状态"))
+    assert texts(await h.group("100", "/牌 2")).endswith("2号 玩家2：暂无判罚。")
+    await h.group("1", "/蓝牌 2 刷屏")
+    assert "蓝牌 1" in texts(await h.group("100", "/牌 2"))

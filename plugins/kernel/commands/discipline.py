@@ -52,6 +52,9 @@ async def card_record(call: Call) -> None:
     entry = Roster([Entry(p.seat, p.alias, p.user_id, p.alive) for p in players]).resolve(call.rest.strip().split()[0])
     cards = await Card.filter(game_id=gid, seat=entry.seat).order_by("id")
     t = cardmath.tally([c.color for c in cards])
+    if not cards:
+        await call.say(f"{entry.seat}号 {entry.alias}：暂无判罚。", gid)
+        return
     lines = [f"{entry.seat}号 {entry.alias}：{t.describe()}"]
     lines += [f"· {cardmath.COLORS[c.color]}：{c.reason}" for c in cards]
     await call.say("\n".join(lines), gid)

@@ -58,7 +58,12 @@ async def status(call: Call) -> None:
     names = {"signup": "报名中", "running": "进行中", "paused": "已暂停", "ended": "已结束"}
     out = _public_out(g, players)
     view = _signup_view(g, players)
-    counts = view[0] if view is not None else f"玩家 {len(players)} 人，存活 {len(players) - len(out)} 人"
+    if view is not None:
+        counts = view[0]
+    elif g.status == "signup":
+        counts = f"已报名 {len(players)} 人"
+    else:
+        counts = f"玩家 {len(players)} 人，存活 {len(players) - len(out)} 人"
     lines = [f"【{kind.title if kind else g.kind}】{names.get(g.status, g.status)}，{counts}"]
     if g.phase_label:
         lines.append(f"当前阶段：{g.phase_label}")
