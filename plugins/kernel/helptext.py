@@ -78,7 +78,7 @@ def _kernel_open(spec: CommandSpec, kind: GameKind | None, a: Asker) -> bool:
     if spec.name == "create":
         return a.is_admin
     if spec.name == "signup":
-        return not a.is_player and not a.is_host
+        return not a.is_player and not a.is_host and not (a.status == "none" and a.in_group)
     if spec.who == "host":
         return a.is_host
     if spec.who == "player":
@@ -106,6 +106,12 @@ def _word(spec: CommandSpec) -> str:
 
 def help_text(kind: GameKind | None, a: Asker) -> str:
     """The short help: at most about 12 lines."""
+    if kind is None and a.in_group:
+        first = ("mafia88", "prison", "royale", "league")  # the README's order; any other kind after them
+        ordered = sorted(kinds(), key=lambda k: (first.index(k.key) if k.key in first else len(first), k.key))
+        games = " / ".join(k.names[0] for k in ordered)
+        opener = f"开局：/创建 <游戏>（{games}）" if a.is_admin else "群主或管理员可以发送 /创建 <游戏> 开一局。"
+        return "\n".join(["本群现在没有游戏。", opener, f"/帮助 <命令> 看用法和例子，/帮助 {ALL_WORD} 看所有命令。"])
     kernel = [s for s in _kernel_specs() if _kernel_open(s, kind, a)]
     game = [s for s in kind.commands if _game_open(s, kind, a)] if kind else []
     signup = [s for s in kernel if s.who != "host" and a.status in ("none", "signup")]
@@ -125,8 +131,6 @@ def help_text(kind: GameKind | None, a: Asker) -> str:
         later = [s for s in kind.commands if _game_open(s, kind, a, later=True)]
         if later:
             out.append("开始后：" + " ".join(_word(s) for s in later))
-    if kind is None and a.in_group and a.is_admin:
-        out.append("可开的游戏：" + " / ".join(k.names[0] for k in kinds()))
     if not (signup or playing or hosting):
         out.append("（这里暂时没有你能用的命令。）")
     out.append(NAMING)

@@ -284,3 +284,20 @@ async def test_status_during_signup_and_a_clean_card_record(harness):
     assert texts(await h.group("100", "/牌 2")).endswith("2号 玩家2：暂无判罚。")
     await h.group("1", "/蓝牌 2 刷屏")
     assert "蓝牌 1" in texts(await h.group("100", "/牌 2"))
+
+
+async def test_help_in_a_group_without_a_game_and_royale_has_no_vote(harness):
+    h = harness
+    out = texts(await h.group("1", "/帮助", role="admin"))
+    assert "本群现在没有游戏" in out and "/创建 <游戏>（88人场 / 囚犯 / 大逃杀 / 联赛" in out
+    assert "群主或管理员可以发送 /创建" in texts(await h.group("2", "/帮助"))
+    await h.group("10000", "/创建 大逃杀")
+    out = texts(await h.group("2", "/投票 3"))
+    assert "没有 /投票 这个命令" in out and "你是不是想用" not in out
+
+
+def test_help_lines_share_one_punctuation_style():
+    """Help lines end without a full stop, in every game's table and the kernel's."""
+    for key in GAMES:
+        for spec in get_kind(key).commands:
+            assert not spec.help.endswith("。"), (key, spec.words, spec.help)
