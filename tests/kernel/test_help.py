@@ -301,3 +301,12 @@ def test_help_lines_share_one_punctuation_style():
     for key in GAMES:
         for spec in get_kind(key).commands:
             assert not spec.help.endswith("。"), (key, spec.words, spec.help)
+
+
+async def test_mafia88_end_before_the_start_is_the_kernels(harness):
+    """/结束 is /结束游戏's alias once 88人场 runs; during sign-up it still ends the game (the demo relies on it)."""
+    h = harness
+    await h.group("10000", "/创建 88人场")
+    out = texts(await h.group("10000", "/结束 换一局演示"))
+    assert "游戏结束：换一局演示" in out
+    assert not await Game.exists(group_id=h.group_id, status__in=("signup", "running"))

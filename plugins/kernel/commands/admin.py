@@ -68,8 +68,8 @@ async def audit_log(call: Call) -> None:
     kind = get_kind(g.kind)
     tz = game_tz(g)
     lines = [f"【日志】第 {page}/{pages} 页，共 {total} 条（时间为游戏时区，新的在下）："]
-    lines += [f"{r.at.astimezone(tz):%m-%d %H:%M:%S} {_actor(r.actor, names)} {_action(r.action, kind)}"
-              + (f"：{_detail(r.action, r.detail, names)}" if r.detail else "") for r in rows]
+    lines += [f"{r.at.astimezone(tz):%m-%d %H:%M:%S} {_actor(r.actor, names)} {_what(r.action, r.detail, kind, names)}"
+              for r in rows]
     if page < pages:
         lines.append(f"更早的日志：/日志 {page + 1}")
     await call.say("\n".join(lines), gid)
@@ -104,6 +104,16 @@ def _action(action: str, kind: GameKind | None) -> str:
         return ACTIONS[action]
     spec = next((s for s in kind.commands if s.name == action and s.words), None) if kind else None
     return f"/{spec.words[0]}" if spec else action
+
+
+def _what(action: str, detail: str, kind: GameKind | None, names: dict[str, str]) -> str:
+    if action == "create":
+        return f"开局：{kind.title if kind else detail}"
+    what = _action(action, kind)
+    if what.startswith("/") and detail.startswith(what):  # a game's command, written as sent
+        return detail
+    detail = _detail(action, detail, names)
+    return f"{what}：{detail}" if detail else what
 
 
 def _detail(action: str, detail: str, names: dict[str, str]) -> str:
