@@ -13,6 +13,11 @@ from .contract import CommandSpec
 from .registry import GameKind, kinds
 
 NAMING = "指名玩家可写座位号、马甲或 @某人。"
+NAMING_SECRET = "指名玩家可写座位号或马甲（马甲保密，群里不要 @ 玩家）。"
+
+
+def naming(kind: GameKind | None) -> str:
+    return NAMING_SECRET if kind is not None and kind.private_signup else NAMING
 RARE = ("帮助", "在吗")  # always open; the short help does not list them
 ALL_WORD = "全部"
 
@@ -133,7 +138,7 @@ def help_text(kind: GameKind | None, a: Asker) -> str:
             out.append("开始后：" + " ".join(_word(s) for s in later))
     if not (signup or playing or hosting):
         out.append("（这里暂时没有你能用的命令。）")
-    out.append(NAMING)
+    out.append(naming(kind))
     other = "私聊" if a.in_group else "群里"
     out.append(f"/帮助 <命令> 看用法和例子，/帮助 {ALL_WORD} 看所有命令；{other}还有别的命令。")
     return "\n".join(out)
@@ -156,7 +161,7 @@ def all_text(kind: GameKind | None, a: Asker) -> str:
     for s in specs:
         key = "主持" if s.who == "host" else "报名" if _signup_only(s) else "游戏中"
         groups[key].append(f"{s.usage or _word(s)}：{_clean(s.help)}{_marks(s)}")
-    out = [f"【{kind.title if kind else '通用'}】全部命令：", NAMING]
+    out = [f"【{kind.title if kind else '通用'}】全部命令：", naming(kind)]
     for key, lines in groups.items():
         if lines:
             out += [f"—— {key} ——", *lines]
@@ -232,7 +237,7 @@ def command_text(kind: GameKind | None, word: str) -> str | None:
         elif aliases:
             out.append("也可写：" + " ".join("/" + w for w in aliases))
         if any(arg.kind in ("player", "players") for arg in s.args) or "<玩家>" in s.usage:
-            out.append(NAMING)
+            out.append(naming(kind))
     return "\n".join(out)
 
 

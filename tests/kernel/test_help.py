@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from harness import texts
 
-from plugins.kernel.helptext import NAMING, Asker, command_text, help_reply, help_text
+from plugins.kernel.helptext import NAMING, Asker, command_text, help_reply, help_text, naming
 from plugins.kernel.models import Game
 from plugins.kernel.registry import get_kind
 
@@ -29,15 +29,20 @@ def _asker(who: str, status: str, in_group: bool) -> tuple[bool, Asker]:
     return True, Asker(status, in_group, is_host=who == "host", is_player=who == "player")
 
 
-def _render(key: str) -> str:
+def _sections(key: str) -> dict[tuple[str, str, bool], str]:
     kind = get_kind(key)
-    parts = []
+    out = {}
     for status in ("signup", "running"):
         for who in ASKERS:
             for in_group in (True, False):
                 has_game, a = _asker(who, status, in_group)
-                head = f"## {status} · {who} · {'群聊' if in_group else '私聊'}"
-                parts.append(head + "\n" + help_text(kind if has_game else None, a))
+                out[status, who, in_group] = help_text(kind if has_game else None, a)
+    return out
+
+
+def _render(key: str) -> str:
+    parts = [f"## {status} · {who} · {'群聊' if in_group else '私聊'}\n{text}"
+             for (status, who, in_group), text in _sections(key).items()]
     return "\n\n".join(parts) + "\n"
 
 
@@ -62,7 +67,7 @@ def test_short_help_is_short_and_fits_the_asker(key):
                 has_game, a = _asker(who, status, in_group)
                 text = help_text(kind if has_game else None, a)
                 assert len(text.splitlines()) <= 12, text
-                assert NAMING in text and "/帮助 <命令>" in text
+                assert naming(kind if has_game else None) in text and "/帮助 <命令>" in text
                 host_words = [s.words[0] for s in kind.commands if s.who == "host" and s.words]
                 if who != "host":
                     assert "主持：" not in text and not any(f"/{w} " in text + " " for w in host_words), text
@@ -310,3 +315,39 @@ async def test_mafia88_end_before_the_start_is_the_kernels(harness):
     out = texts(await h.group("10000", "/结束 换一局演示"))
     assert "游戏结束：换一局演示" in out
     assert not await Game.exists(group_id=h.group_id, status__in=("signup", "running"))
+
+
+SIGNUP = {"mafia88": "private", "prison": "private", "royale": "group", "league": "group"}
+
+
+@pytest.mark.parametrize("key", GAMES)
+async def test_the_bot_answers_each_asker_with_the_snapshot_help(harness, key):
+    """Through the bot during sign-up (the host is a SUPERUSER who opened the game): each
+    asker gets exactly the snapshot's text; royale also once it runs."""
+    import re
+
+    h = harness
+    host, player, stranger = "10000", str(int(h.group_id) + 1000), str(int(h.group_id) + 2000)
+    title = get_kind(key).names[0]
+    assert "开局了" in texts(await h.group(host, f"/创建 {title}"))
+    if SIGNUP[key] == "private":
+        assert "报名成功" in texts(await h.private(player, f"/报名 {h.group_id} 甲"))
+    else:
+        assert "报名成功" in texts(await h.group(player, "/报名 甲")) or "1号" in texts(await h.group(player, "/名单"))
+    expected = _sections(key)
+
+    async def asked(who: str, in_group: bool) -> str:
+        uid = {"host": host, "player": player, "stranger": stranger}[who]
+        out = texts(await (h.group(uid, "/帮助") if in_group else h.private(uid, "/帮助")))
+        return re.sub(r"^u\d+：", "", out)
+
+    for who in ASKERS:
+        for in_group in (True, False):
+            assert await asked(who, in_group) == expected["signup", who, in_group], (who, in_group)
+    if key == "royale":
+        for i in range(2):
+            await h.group(str(int(player) + 1 + i), f"/报名 乙{i}")
+        await h.group(host, "/开始")
+        for who in ASKERS:
+            for in_group in (True, False):
+                assert await asked(who, in_group) == expected["running", who, in_group], (who, in_group)
