@@ -16,6 +16,7 @@ class Config(BaseModel):
     database_url: str = "sqlite://data/bot.sqlite3"
     data_dir: str = "data"
     game_timezone: str = "Asia/Shanghai"
+    export_upload_max_mb: float = 50.0  # /导出 uploads files up to this size; larger ones stay on the bot's computer
     # outbound queue
     send_interval: float = Field(1.5, ge=0)  # seconds between two private messages
     send_jitter: float = Field(0.5, ge=0)  # +/- random seconds added to the interval
