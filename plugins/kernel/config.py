@@ -10,6 +10,9 @@ class Config(BaseModel):
     max_text_chars: int = 5000  # longest message a player may send (a spec may set its own)
     max_host_text_chars: int = 30000  # longest message of a host command (identity files, score sheets)
     lease_seconds: float = 30.0  # a game whose serving process died is taken over within this time
+    # the players' web pages: the public address players reach (e.g. https://games.example.com behind a
+    # reverse proxy); empty = no web pages
+    web_public_url: str = ""
     database_url: str = "sqlite://data/bot.sqlite3"
     data_dir: str = "data"
     game_timezone: str = "Asia/Shanghai"
