@@ -11,7 +11,7 @@ from nonebot import get_driver
 
 from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
 from ..delivery import handling
-from ..models import WebAccess
+from ..models import Game, WebAccess
 from ..order import ordered, stamp
 from ..origin import Origin
 from ..parse import parse_args
@@ -61,6 +61,8 @@ async def run(access: WebAccess, kind_key: str, word: str, rest: str, host: bool
     """Run one page action; the answers for the page. Rejected: nothing applied, say why."""
     spec = _spec(kind_key, word, host)
     check_length(rest, spec)
+    if (await Game.get(id=access.game_id)).status == "ended":  # no process serves an ended game
+        raise Rejected("这局游戏已经结束了，网页只能查看。")
     captured: list[str] = []
     origin = Origin(access.user_id, "web", captured=captured)
     ticket, now = stamp()
