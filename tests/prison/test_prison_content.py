@@ -39,7 +39,7 @@ def test_host_override_merges_over_defaults_and_points_merge_per_key():
 @pytest.mark.parametrize(
     "patch, expected",
     [
-        ({"room_mode": "qq"}, "room_mode 只能是 relay（私聊转发）或 group（房间群）。"),
+        ({"room_mode": "qq"}, "room_mode 只能是 relay（私聊转发）、group（房间群）或 web（网页审讯室，需开启网页）。"),
         ({"day_end": "8点"}, "day_end：时间格式应为 时:分"),
         ({"colour": 1}, "未知设置「colour」，请检查拼写。"),
         ({"points": {"days": 1}}, "[points] 有未知项「days」。"),

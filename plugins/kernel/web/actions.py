@@ -31,7 +31,10 @@ def _spec(kind_key: str, word: str, host: bool) -> CommandSpec:
     allowed = (page.words + (page.host_words if host else ())) if page else ()
     if kind is None or word not in allowed:
         raise Rejected("网页上没有这个操作。请刷新页面后再试。")
-    spec = next((s for s in kind.commands if word in s.words and s.where in ("private", "any")), None)
+    if word == "":  # the game's plain-text route (e.g. prison's room lines), as plain private text
+        spec = next((s for s in kind.commands if not s.words and s.where in ("private", "any")), None)
+    else:
+        spec = next((s for s in kind.commands if word in s.words and s.where in ("private", "any")), None)
     if spec is None:
         raise Rejected("网页上没有这个操作。请刷新页面后再试。")
     return spec
@@ -69,7 +72,7 @@ async def run(access: WebAccess, kind_key: str, word: str, rest: str, host: bool
 
     async def work(txn: Txn) -> None:
         actor = _check(spec, txn, access.user_id)
-        args = parse_args(spec, rest, txn.roster)
+        args = parse_args(spec, rest, txn.roster) if spec.words else {"text": rest, "images": 0}
         await txn.step("apply", origin=origin, now=now, actor=actor, cmd=Command(spec.name, args))
         if spec.extra.get("audit"):
             await txn.audit(access.user_id, spec.name, f"/{spec.words[0]} {rest.strip()}（网页）"[:200], at=now)

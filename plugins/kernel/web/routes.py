@@ -238,7 +238,7 @@ class Site:
             raise Refusal(404, "这个页面没有实时消息。")
 
         async def stream():
-            sent = -1
+            sent: tuple = ()
             ticks = 0
             while True:
                 try:
@@ -247,9 +247,11 @@ class Site:
                     return
                 assert page.live is not None
                 lines = page.live(v)
-                if len(lines) != sent:
-                    sent = len(lines)
-                    yield f"data: {json.dumps({'lines': lines, 'status': v.status}, ensure_ascii=False)}\n\n"
+                key = (len(lines), v.status, v.phase_label)
+                if key != sent:
+                    sent = key
+                    data = {"lines": lines, "status": v.status, "phase": v.phase_label}
+                    yield f"data: {json.dumps(data, ensure_ascii=False)}\n\n"
                 elif ticks % 30 == 0:
                     yield ": keep-alive\n\n"
                 ticks += 1

@@ -261,8 +261,8 @@ def validate(s: dict[str, Any]) -> None:
     for key in s:
         if key not in TOP_KEYS:
             errors.append(f"未知设置「{key}」，请检查拼写。")
-    if s.get("room_mode") not in ("relay", "group"):
-        errors.append("room_mode 只能是 relay（私聊转发）或 group（房间群）。")
+    if s.get("room_mode") not in ("relay", "group", "web"):
+        errors.append("room_mode 只能是 relay（私聊转发）、group（房间群）或 web（网页审讯室，需开启网页）。")
     groups = s.get("room_groups", [])
     if not isinstance(groups, list) or not all(isinstance(g, (str, int)) for g in groups):
         errors.append("room_groups 应为群号列表，例如 [\"123456\", \"234567\"]。")
