@@ -77,6 +77,7 @@ async def test_partners_chat_live_and_the_transcript_is_the_relays(night, browse
     chat = await pp.inner_text("#chat")
     for leak in (ALIASES[guard - 1], qq(guard), f"{guard}号"):
         assert leak not in chat
+    await pp.evaluate("window.scrollTo(0, 0)")
     await pp.screenshot(path=str(screenshot_path("web-prison.png")))
     # the transcript is kept as the relay keeps it
     lines = state(bp)["nights"][-1]["pairs"][0]["lines"]
@@ -99,7 +100,7 @@ async def test_partners_chat_live_and_the_transcript_is_the_relays(night, browse
 
 async def test_the_room_page_is_for_the_pair_only(night):
     """Another room's player reads nothing of this room; an unrelated page has no live stream of it."""
-    bp, ob, pair = night
+    _bp, ob, pair = night
     other = next(s for s in range(1, 13) if s not in (pair["guard"], pair["prisoner"]))
     link, pw = await web_access(ob, qq(other))
     c = Client()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from web_helpers import bot_with_web, chromium, db_rows, login, screenshot_path, web_access
+from web_helpers import bot_with_web, chromium, db_rows, screenshot_path, web_access
 from webclient import Client
 
 GROUP = "5000"
@@ -64,6 +64,7 @@ async def test_a_night_on_the_page(game, browser):
     assert await page.inner_text("#st") == "95/100"
     assert await page.is_disabled("#btn-search")  # the 30-second rule, as a countdown
     assert "再次搜索" in await page.inner_text("#search-wait")
+    await page.evaluate("window.scrollTo(0, 0)")
     await page.screenshot(path=str(screenshot_path("web-royale.png")), full_page=False)
     rows = db_rows(bp, "SELECT name, source, user_id FROM command_log WHERE name IN ('birth', 'search') ORDER BY seq")
     assert rows == [("birth", "web", P1), ("search", "web", P1)]

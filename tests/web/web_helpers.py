@@ -17,7 +17,7 @@ import pytest
 from fake_onebot import ROOT, BotProcess, FakeOneBot
 
 sys.path.insert(0, str(ROOT / "tests" / "demo"))
-from browser_setup import ensure  # noqa: E402
+from browser_setup import ensure
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
