@@ -100,11 +100,10 @@ async def test_write_hand_in_and_judge_a_post(game, browser):
     assert "简体：是" in await page.inner_text("#figures")
     await page.fill("#code", code)
     await page.select_option("#target", str(target))
+    await page.screenshot(path=str(screenshot_path("web-mafia88.png")), full_page=True)  # the editor and its figures
     await page.click("#btn-submit")
     await page.wait_for_selector("#answer:has-text('杀帖已交（#1）')")
     await page.wait_for_selector("#mine li:has-text('待审')")
-    await page.evaluate("window.scrollTo(0, 0)")
-    await page.screenshot(path=str(screenshot_path("web-mafia88.png")))
     assert db_rows(bp, "SELECT name, source FROM command_log WHERE name IN ('post', 'done')") == [("post", "web"), ("done", "web")]
 
     # the host's desk: the pending post with its figures; reject it with a reason
@@ -118,7 +117,7 @@ async def test_write_hand_in_and_judge_a_post(game, browser):
     await item.locator("button.reject").click()
     await desk.wait_for_selector("#answer:has-text('#1 已退回')")
     await desk.click("#btn-steps")
-    await desk.wait_for_function("document.getElementById('steps').textContent.length > 0")
+    await desk.wait_for_selector("#steps:has-text('结算')")  # (wait_for_function would need eval: the CSP forbids it)
     await desk.evaluate("window.scrollTo(0, 0)")
     await desk.screenshot(path=str(screenshot_path("web-mafia88-host.png")))
     # the author's page shows the state and the reason

@@ -54,7 +54,7 @@ async def test_a_night_on_the_page(game, browser):
     await page.click("#login")
     await page.wait_for_selector("#title:has-text('1号 甲')")
     assert "第1夜" in await page.inner_text("#phase")
-    await page.wait_for_function("document.getElementById('deadline').textContent.includes('秒')")
+    await page.wait_for_selector("#deadline:has-text('秒')")
     await page.select_option("#place-pick", "雾雨小镇")
     await page.click("#btn-birth")
     await page.wait_for_selector("#answer:has-text('你出生在「雾雨小镇」')")

@@ -10,6 +10,7 @@ import re
 import shutil
 import sqlite3
 import sys
+import tempfile
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -93,5 +94,8 @@ async def login(page, link: str, password: str) -> None:
 
 
 def screenshot_path(name: str) -> Path:
-    DOCS.mkdir(exist_ok=True)
-    return DOCS / name
+    """docs/<name> (the README's pictures) with UPDATE_SCREENSHOT=1, else a throw-away file."""
+    if os.environ.get("UPDATE_SCREENSHOT") == "1":
+        DOCS.mkdir(exist_ok=True)
+        return DOCS / name
+    return Path(tempfile.gettempdir()) / f"qqgames-{os.getpid()}-{name}"
