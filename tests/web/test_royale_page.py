@@ -2,7 +2,9 @@
 /网页 sent, acts in a real browser (Chromium) and sees the answer at once; the page
 action is an ordinary command of the game (same log, arrival order, rules). One
 player's session can neither read nor act on another's page; bad input is refused
-with a Chinese message and changes nothing. One bot process and one browser for the module."""
+with a Chinese message and changes nothing. One bot process and one browser for the module.
+
+Set UPDATE_SCREENSHOT=1 to rewrite the README's pictures docs/web-*.png (every tests/web module)."""
 
 from __future__ import annotations
 
