@@ -68,6 +68,10 @@ async def test_a_night_on_the_page(game, browser):
     assert "再次搜索" in await page.inner_text("#search-wait")
     await page.evaluate("window.scrollTo(0, 0)")
     await page.screenshot(path=str(screenshot_path("web-royale.png")), full_page=False)
+    sessions = db_rows(bp, "SELECT count(*) FROM web_session")[0][0]
+    await page.click("#logout")  # the session ends on the server too
+    await page.wait_for_selector("#password")
+    assert db_rows(bp, "SELECT count(*) FROM web_session")[0][0] == sessions - 1
     rows = db_rows(bp, "SELECT name, source, user_id FROM command_log WHERE name IN ('birth', 'search') ORDER BY seq")
     assert rows == [("birth", "web", P1), ("search", "web", P1)]
     # the chat side sees the same game: /背包 by private message shows where the page put the player
@@ -123,6 +127,11 @@ async def test_bad_input_is_refused_in_chinese(game):
         text = json.dumps(body, ensure_ascii=False)
         assert body["ok"] is False and want in text and "Traceback" not in text
         assert (body.get("replies") or [body.get("error")])[0]  # always says why
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    for body, want_status, want in ((b"\xff\xfe" * 50, 400, "无法识别"), (b"a=1&" * 20, 400, "无法识别"),
+                                    (b"password=" + b"x" * 100_000, 413, "太大")):
+        status, text = c.request("POST", link + "login", body, form)
+        assert status == want_status and want in text and "Traceback" not in text
     assert db_rows(bp, "SELECT count(*) FROM command_log") == before  # nothing applied
     for bad in ("not-a-link", "A" * 30, "../../etc/passwd"):
         status, text = c.request("GET", link.rsplit("/web/g/", 1)[0] + f"/web/g/{bad}/")
@@ -156,7 +165,7 @@ async def test_an_ended_game_is_read_only(game):
     c = Client()
     c.login(link, password)
     await ob.group_message(GROUP, HOST, "/结束 测试")
-    await ob.wait_for("结束")
+    await ob.wait_for("游戏结束：测试")
     status, view = c.view(link)
     assert status == 200 and "已经结束" in view["notice"]
     before = db_rows(bp, "SELECT count(*) FROM command_log")

@@ -144,7 +144,10 @@ class Site:
 
     async def login(self, request: Request, link: str) -> Response:
         access = await _access(link)
-        form = parse_qs(_text(await _body(request)), max_num_fields=5)
+        try:
+            form = parse_qs(_text(await _body(request)), max_num_fields=5)
+        except ValueError:
+            raise Refusal(400, "提交的内容无法识别。请刷新页面后再试。") from None
         token = (form.get("token") or [""])[0]
         if not auth.same(request.cookies.get(LOGIN_COOKIE), token) or not token:
             return self.login_page(link, "页面已过期，请重新输入密码。", 403)

@@ -61,5 +61,8 @@ const Web = (() => {
     if (!ul.children.length) ul.append(el("li", { class: "muted", text: "还没有消息。" }));
   }
 
+  const out = document.getElementById("logout");
+  if (out) out.addEventListener("click", async () => { await call("POST", "logout", {}); location.reload(); });
+
   return { call, el, setClock, left, fmt, localTime, header, answer, recent, csrf };
 })();
