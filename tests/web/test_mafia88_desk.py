@@ -114,12 +114,11 @@ async def test_write_hand_in_and_judge_a_post(game, browser):
     await item.wait_for()
     assert "待审" in await item.inner_text() and "字数" in await item.inner_text()
     await item.locator("input").fill("正文离题")
+    await desk.screenshot(path=str(screenshot_path("web-mafia88-host.png")))  # the pending post, its buttons
     await item.locator("button.reject").click()
     await desk.wait_for_selector("#answer:has-text('#1 已退回')")
     await desk.click("#btn-steps")
     await desk.wait_for_selector("#steps:has-text('结算')")  # (wait_for_function would need eval: the CSP forbids it)
-    await desk.evaluate("window.scrollTo(0, 0)")
-    await desk.screenshot(path=str(screenshot_path("web-mafia88-host.png")))
     # the author's page shows the state and the reason
     await page.reload()
     await page.wait_for_selector("#mine li:has-text('退回待重写')")
