@@ -12,7 +12,7 @@ from nonebot import get_driver
 from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
 from ..delivery import handling
 from ..models import Game, WebAccess
-from ..order import ordered, stamp
+from ..order import utcnow
 from ..origin import Origin
 from ..parse import parse_args
 from ..registry import get_kind
@@ -68,7 +68,7 @@ async def run(access: WebAccess, kind_key: str, word: str, rest: str, host: bool
         raise Rejected("这局游戏已经结束了，网页只能查看。")
     captured: list[str] = []
     origin = Origin(access.user_id, "web", captured=captured)
-    ticket, now = stamp()
+    now = utcnow()
 
     async def work(txn: Txn) -> None:
         actor = _check(spec, txn, access.user_id)
@@ -77,14 +77,13 @@ async def run(access: WebAccess, kind_key: str, word: str, rest: str, host: bool
         if spec.extra.get("audit"):
             await txn.audit(access.user_id, spec.name, f"/{spec.words[0]} {rest.strip()}（网页）"[:200], at=now)
 
-    async with ordered(ticket):
-        handling(origin)  # no delivery key: a page action is not a QQ message
-        try:
-            await in_game(access.game_id, _superusers(), work)
-        except NotOwner:
-            raise Rejected("这局游戏由另一个机器人进程负责，请稍后再试。") from None
-        except Ignored:
-            raise Rejected("这个操作现在没有效果。") from None
+    handling(origin)  # no delivery key: a page action is not a QQ message
+    try:
+        await in_game(access.game_id, _superusers(), work)  # in the game's arrival order, like a chat command
+    except NotOwner:
+        raise Rejected("这局游戏由另一个机器人进程负责，请稍后再试。") from None
+    except Ignored:
+        raise Rejected("这个操作现在没有效果。") from None
     return captured or ["已完成。"]
 
 
