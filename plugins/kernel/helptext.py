@@ -8,7 +8,10 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
+from nonebot import get_plugin_config
+
 from .commands.table import KERNEL
+from .config import Config
 from .contract import CommandSpec
 from .registry import GameKind, kinds
 
@@ -41,7 +44,10 @@ ORDER = ("创建", "报名", "退出报名", "资料", "小号", "名单", "状�
 
 def _kernel_specs() -> list[CommandSpec]:
     seen: dict[str, CommandSpec] = {}
+    web = bool(get_plugin_config(Config).web_public_url)
     for k in KERNEL.values():
+        if k.spec.words[0] == "网页" and not web:
+            continue  # the players' web pages are off: /网页 is not offered
         seen.setdefault(k.spec.name, k.spec)
     rank = {w: i for i, w in enumerate(ORDER)}
     return sorted(seen.values(), key=lambda s: rank.get(s.words[0], len(ORDER)))
