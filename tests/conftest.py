@@ -85,7 +85,10 @@ async def harness(nonebug_init: None):
     from plugins.kernel.directory import directory
 
     await Outbox.filter(status="pending").update(status="sent")
+    from plugins.kernel.txn import forget
+
     await Game.filter(status__in=("signup", "running", "paused")).update(status="ended", live_group=None)
+    forget()  # the games held in memory were ended behind the bot's back
     await directory.load()
     return Harness(group=str(next(_groups)))
 

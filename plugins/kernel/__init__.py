@@ -25,6 +25,7 @@ from .leases import leases  # noqa: E402
 from .routing import events, notices, router  # noqa: E402,F401
 from .sending import send_via_bot, worker  # noqa: E402,F401
 from .timers import rearm_all  # noqa: E402
+from .txn import forget  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
     name="游戏内核",
@@ -44,7 +45,8 @@ driver.server_app.add_middleware(Gate, token=_onebot.onebot_access_token, http_e
 
 
 async def _acquired(game_id: int) -> None:
-    """This process now serves the game: fresh routing, its deadlines armed here."""
+    """This process now serves the game: fresh routing, a fresh copy, its deadlines armed here."""
+    forget(game_id)
     await directory.refresh(game_id)
     await rearm_all(game_id)
     worker.wake.set()

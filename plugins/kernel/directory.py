@@ -111,6 +111,11 @@ directory = Directory()
 _contact_seen: dict[str, str] = {}
 
 
+def last_account(user_id: str) -> str | None:
+    """The bot account this process last saw the user write to privately."""
+    return _contact_seen.get(user_id)
+
+
 async def note_contact(user_id: str, self_id: str, now: datetime) -> None:
     """Remember which bot account a user writes to privately (written on change)."""
     if _contact_seen.get(user_id) == self_id:

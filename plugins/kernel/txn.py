@@ -33,7 +33,7 @@ from .contract import (
 )
 from .contract import Timer as TimerInfo
 from .delivery import claim_delivery, delivery_committed
-from .directory import alt_of, directory
+from .directory import alt_of, directory, last_account
 from .effects import Effects
 from .leases import leases
 from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
@@ -49,6 +49,30 @@ T = TypeVar("T")
 
 
 @dataclass
+class Loaded:
+    """A game as its serving process holds it between commands (issue 19): the
+    row with its decoded state, the roster, the hosts and the linked chats.
+    Written through in each command's transaction; dropped on any failure, on
+    a roster/host/chat change, and whenever this process does not own the game."""
+
+    game: Game
+    players: list[Player]
+    hosts: list[str]
+    chats: list[Chat]
+
+
+_cache: dict[int, Loaded] = {}
+
+
+def forget(game_id: int | None = None) -> None:
+    """Drop the held copy of one game (or all): the next command reads the database."""
+    if game_id is None:
+        _cache.clear()
+    else:
+        _cache.pop(game_id, None)
+
+
+@dataclass
 class Txn(Effects):
     """Everything loaded for one game inside its lock and transaction."""
 
@@ -61,16 +85,30 @@ class Txn(Effects):
     refresh_directory: bool = False
     _contacts: dict[str, str] | None = None
     joiner: dict[int, str] = field(default_factory=dict)  # seat -> the account that just joined a group
+    chats: list[Chat] = field(default_factory=list)
 
     @classmethod
     async def open(cls, game_id: int, superusers: set[str]) -> Txn:
+        held = _cache.get(game_id)
+        if held is not None and leases.owns(game_id):
+            return cls(held.game, get_kind(held.game.kind), list(held.players), list(held.hosts), superusers,  # type: ignore[arg-type]  # checked when it was loaded
+                       chats=list(held.chats))
+        forget(game_id)
         game = await Game.get(id=game_id)
         kind = get_kind(game.kind)
         if kind is None:
             raise Rejected(f"本群的游戏类型「{game.kind}」未安装，请联系管理员。")
         players = list(await Player.filter(game_id=game_id).order_by("seat"))
         hosts = [h.user_id for h in await Host.filter(game_id=game_id).order_by("id")]
-        return cls(game, kind, players, hosts, superusers)
+        chats = list(await Chat.filter(game_id=game_id).order_by("id"))
+        return cls(game, kind, players, hosts, superusers, chats=chats)
+
+    def keep(self) -> None:
+        """After commit: hold this game for the next command (only while we serve it)."""
+        if self.refresh_directory or self.game.status == "ended" or not leases.owns(self.game.id):
+            forget(self.game.id)  # roster, hosts or chats changed: read them afresh next time
+        else:
+            _cache[self.game.id] = Loaded(self.game, list(self.players), list(self.hosts), list(self.chats))
 
     @property
     def roster(self) -> Roster:
@@ -99,7 +137,8 @@ class Txn(Effects):
         """QQ group of ``"group"`` or a linked chat's label (the main group if unlinked)."""
         if chat in (GROUP, "main"):
             return self.game.group_id
-        c = await Chat.get_or_none(game_id=self.game.id, label=chat.removeprefix("chat:"))
+        label = chat.removeprefix("chat:")
+        c = next((c for c in self.chats if c.label == label), None)
         return c.group_id if c else self.game.group_id
 
     async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1, image: str | None = None) -> None:
@@ -127,6 +166,9 @@ class Txn(Effects):
     async def account_for(self, user_id: str) -> str:
         """The bot account a private message to ``user_id`` goes out through:
         the one they last wrote to, else the game's."""
+        known = last_account(user_id)
+        if known:
+            return known
         if self._contacts is None:
             users = [p.user_id for p in self.players] + self.hosts
             self._contacts = dict(await Contact.filter(user_id__in=users).values_list("user_id", "self_id"))
@@ -161,7 +203,7 @@ class Txn(Effects):
         infos = tuple(TimerInfo(t.key, t.ends_at) for t in timers)
         phase = next((i for i in infos if i.key == PHASE_TIMER), None)
         settings = engine_settings(self.game.settings)
-        chats = tuple(c.label for c in await Chat.filter(game_id=self.game.id).order_by("id"))
+        chats = tuple(c.label for c in self.chats)
         return Ctx(
             chats=chats,
             now=now,
@@ -225,8 +267,11 @@ class Txn(Effects):
         ctx = await self.ctx(g.last_seq + 1, now)
         outcome = run_rule(self.kind.engine, cmd.name, g.state, actor, cmd.args, ctx)
         assert all(isinstance(e, Say | Picture) for e in outcome.effects), f"query {cmd.name} changed more than replies"
-        g.state = outcome.state  # pictures are drawn from it; the row is never saved
-        await self.apply_effects(outcome.effects, g.last_seq, origin, now)
+        kept, g.state = g.state, outcome.state  # pictures are drawn from it; the row is never saved
+        try:
+            await self.apply_effects(outcome.effects, g.last_seq, origin, now)
+        finally:
+            g.state = kept
 
     def who(self, user_id: str) -> str:
         """How hosts' notes name someone: seat and alias, or the QQ of a non-player."""
@@ -246,11 +291,16 @@ async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awai
     if not await leases.ensure(game_id):
         raise NotOwner()
     async with game_turn(game_id):  # the game's arrival order (already held when routed here)
-        async with in_transaction():
-            txn = await Txn.open(game_id, superusers)
-            await claim_delivery(utcnow())
-            result = await work(txn)
+        try:
+            async with in_transaction():
+                txn = await Txn.open(game_id, superusers)
+                await claim_delivery(utcnow())
+                result = await work(txn)
+        except BaseException:
+            forget(game_id)  # what was changed in memory was rolled back in the database
+            raise
         delivery_committed()
+        txn.keep()
         await after_commit(txn)
     return result
 

@@ -21,6 +21,13 @@ def test_each_kind_of_leak_is_found():
     assert scan(["房间对应 a-E"], s)
     royale = _s(kind="royale", roles={}, codes={}, never=[], places=["雾雨小镇"])
     assert scan(["甲 在雾雨小镇"], royale)
+    royale = _s(kind="royale", roles={}, codes={}, never=[], places=["雾雨小镇", "动物园"], items=["秘银链甲", "火钳"],
+                living={1})
+    assert scan(["乙 在「动物园」"], royale)  # the engine's own quoting; 乙 is out by the end but not yet announced
+    assert scan(["乙 手里拿着火钳"], royale)  # a bag
+    assert scan(["【通缉令】乙「动物园」：悬赏"], royale)
+    league = _s(kind="league", secret_aliases=False, roles={}, codes={}, never=["我说的是场内信息"])
+    assert scan(["申诉：我说的是场内信息"], league)
 
 
 def test_what_the_rules_publish_is_not_a_leak():
@@ -29,3 +36,10 @@ def test_what_the_rules_publish_is_not_a_leak():
     assert not scan(["1号 甲 出局"], s)
     assert not scan(["【游戏结束】", "1号 甲：孤杀"], s)  # after the reveal
     assert not scan(["u20001：在。"], _s(secret_aliases=False))  # public aliases: nicknames are fine
+    royale = _s(kind="royale", roles={}, codes={}, never=[], places=["雾雨小镇", "动物园"], items=["秘银链甲", "火钳"])
+    assert not scan(["昨夜出局：乙（缩圈）。", "乙 在「动物园」倒下，留下火钳"], royale)  # once the group knows
+    assert not scan(["【生命启示】「动物园」：角色 甲；道具 火钳。", "【生命启示】甲：生命 80，道具 火钳。"], royale)
+    assert not scan(["空投「秘银链甲」落在「雾雨小镇」"], royale)  # 甲 inside an item's name is nobody
+    assert not scan(["今晚结束时缩圈：雾雨小镇、动物园。"], royale)
+    assert not scan(["【事件·通缉令】被通缉：甲、乙。伤害最高的玩家可获得火钳"], royale)  # another sentence
+    assert not scan(["u1：已把「火钳」放进 乙 的背包。"], royale)  # echoes the host's own /发放 2 火钳 (测试赛)
