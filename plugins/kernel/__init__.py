@@ -16,7 +16,7 @@ from nonebot.plugin import PluginMetadata
 require("nonebot_plugin_apscheduler")  # before anything that schedules
 
 # Importing the rooms registers the router, the notices and the kernel's commands.
-from .commands import admin, discipline, hosting, info, lobby, speech  # noqa: E402,F401
+from .commands import admin, discipline, hosting, info, lobby, speech, web  # noqa: E402,F401
 from .config import Config  # noqa: E402
 from .db import close_db, open_db  # noqa: E402
 from .directory import directory  # noqa: E402
@@ -26,6 +26,7 @@ from .routing import events, notices, router  # noqa: E402,F401
 from .sending import send_via_bot, worker  # noqa: E402,F401
 from .timers import rearm_all  # noqa: E402
 from .txn import forget  # noqa: E402
+from .web.routes import install as install_web  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
     name="游戏内核",
@@ -42,6 +43,9 @@ _onebot = get_plugin_config(OneBotConfig)
 check_bind(str(driver.config.host), _onebot.onebot_access_token)
 assert isinstance(driver, ASGIMixin), "the kernel needs an ASGI driver (DRIVER=~fastapi)"
 driver.server_app.add_middleware(Gate, token=_onebot.onebot_access_token, http_events=config.onebot_http_events)
+if config.web_public_url:  # the players' web pages (off by default)
+    install_web(driver.server_app, config.web_public_url)
+    web.SITE["url"] = config.web_public_url.rstrip("/")
 
 
 async def _acquired(game_id: int) -> None:

@@ -13,9 +13,13 @@ class Config(BaseModel):
     max_text_chars: int = Field(5000, gt=0)  # longest message a player may send (a spec may set its own)
     max_host_text_chars: int = Field(30000, gt=0)  # longest message of a host command (identity files, sheets)
     lease_seconds: float = Field(30.0, gt=0)  # a game whose serving process died is taken over within this time
+    # the players' web pages: the public address players reach (e.g. https://games.example.com behind a
+    # reverse proxy); empty = no web pages
+    web_public_url: str = ""
     database_url: str = "sqlite://data/bot.sqlite3"
     data_dir: str = "data"
     game_timezone: str = "Asia/Shanghai"
+    export_upload_max_mb: float = 50.0  # /导出 uploads files up to this size; larger ones stay on the bot's computer
     # outbound queue
     send_interval: float = Field(1.5, ge=0)  # seconds between two private messages
     send_jitter: float = Field(0.5, ge=0)  # +/- random seconds added to the interval

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import csv
 import re
+import zipfile
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -61,7 +63,18 @@ async def game_tables(game_id: int) -> dict[str, list[list[Any]]]:
     return sheets
 
 
-async def export_game(game_id: int, now: datetime) -> Path:
+@dataclass(frozen=True)
+class Exported:
+    folder: Path
+    xlsx: Path  # one workbook, a sheet per table
+    csv_zip: Path  # the same tables as CSV files in one zip
+    title: str  # "大逃杀-第3局-20261201-2100": the files' names for the hosts
+
+    def files(self) -> list[tuple[Path, str]]:
+        return [(self.xlsx, f"{self.title}.xlsx"), (self.csv_zip, f"{self.title}-CSV.zip")]
+
+
+async def export_game(game_id: int, now: datetime) -> Exported:
     g = await Game.get(id=game_id)
     base = Path(get_plugin_config(Config).data_dir) / "exports"
     folder = base / f"{g.id}-{g.kind}-{now:%Y%m%d-%H%M%S}"
@@ -76,4 +89,11 @@ async def export_game(game_id: int, now: datetime) -> Path:
         for row in rows:
             ws.append(list(row))
     wb.save(folder / f"game-{g.id}.xlsx")
-    return folder
+    csv_zip = folder / f"game-{g.id}-csv.zip"
+    with zipfile.ZipFile(csv_zip, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sheets:
+            z.write(folder / f"{_safe(name)}.csv", f"{_safe(name)}.csv")
+    kind = get_kind(g.kind)
+    local = now.astimezone(game_tz(g))
+    title = f"{kind.title if kind else g.kind}-第{g.id}局-{local:%Y%m%d-%H%M}"
+    return Exported(folder, folder / f"game-{g.id}.xlsx", csv_zip, title)

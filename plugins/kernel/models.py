@@ -219,3 +219,35 @@ class Contact(Model):
 
     class Meta:
         table = "contact"
+
+
+class WebAccess(Model):
+    """A player's (or host's) personal web page of one game: the link's secret
+    part and a hash of the short password (never the password itself)."""
+
+    id = fields.IntField(primary_key=True)
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField("kernel.Game", related_name="web_access")
+    game_id: int
+    user_id = fields.CharField(max_length=32)
+    link = fields.CharField(max_length=64, unique=True)  # the random path part of the personal link
+    pw_hash = fields.CharField(max_length=255)  # scrypt$<salt hex>$<hash hex>
+    failures = fields.IntField(default=0)  # wrong passwords in a row
+    blocked_until = fields.DatetimeField(null=True)  # rate limit after too many wrong passwords
+    created_at = fields.DatetimeField()
+
+    class Meta:
+        table = "web_access"
+        unique_together = (("game", "user_id"),)
+
+
+class WebSession(Model):
+    """A logged-in browser of one access (player and game). The key is a hash of the cookie's token."""
+
+    key = fields.CharField(max_length=64, primary_key=True)
+    access: fields.ForeignKeyRelation[WebAccess] = fields.ForeignKeyField("kernel.WebAccess", related_name="sessions")
+    access_id: int
+    csrf = fields.CharField(max_length=64)
+    expires_at = fields.DatetimeField()
+
+    class Meta:
+        table = "web_session"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tortoise.transactions import in_transaction
 
@@ -18,11 +18,13 @@ from .sending import wake_outbox
 @dataclass(frozen=True)
 class Origin:
     user_id: str
-    source: str  # group|private|timer|kernel
+    source: str  # group|private|timer|kernel|web
     group_id: str | None = None
     self_id: str = ""
     message_id: str | None = None
     name: str = ""  # the sender's nickname, to address group replies
+    # a web page's command: the engine's text answers ("reply") are collected here for the page
+    captured: list[str] | None = field(default=None, compare=False, hash=False)
 
     @property
     def private(self) -> bool:
@@ -66,7 +68,7 @@ def _reply_target(origin: Origin | None, secret: bool = False) -> tuple[str, str
     sender, except in a game with secret aliases."""
     if origin is not None and origin.source == "group" and origin.group_id:
         return "group", origin.group_id, f"{origin.name}：" if origin.name and not secret else ""
-    if origin is not None and origin.source == "private":
+    if origin is not None and origin.source in ("private", "web"):  # a page's picture answer goes to private chat
         return "private", origin.user_id, ""
     return None
 

@@ -102,11 +102,15 @@ async def enqueue(
 
 
 async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int | None, self_id: str = "",
-                      now: datetime | None = None, once: bool = False) -> None:
-    """Queue a OneBot API call (group management), paced and retried like a
-    message; ``once``: a best effort, not retried and not reported (e.g. a recall)."""
+                      now: datetime | None = None, once: bool = False, fallback: tuple[str, str, str] | None = None) -> None:
+    """Queue a OneBot API call (group management, file uploads), paced and retried
+    like a message; ``once``: a best effort, not retried and not reported (e.g. a
+    recall); ``fallback``: (target type, target, text) sent instead of the hosts'
+    note when the call is given up (e.g. where the file is, when an upload fails)."""
     now = now or utcnow()
     call = {"action": action, "params": params} | ({"once": True} if once else {})
+    if fallback is not None:
+        call["fallback"] = list(fallback)
     await Outbox.create(
         game_id=game_id, self_id=self_id, target_type="api", target_id=str(group_id),
         text=json.dumps(call, ensure_ascii=False),
@@ -239,13 +243,19 @@ class OutboxWorker:
                     status="failed", attempts=attempts, timeouts=timeouts, last_error=repr(exc)[:500]
                 )
                 where = f"{'群' if row.target_type == 'group' else 'QQ'} {row.target_id}"
-                if timeouts:
+                fallback = json.loads(row.text).get("fallback") if row.target_type == "api" else None
+                if fallback:
+                    await enqueue(fallback[0], fallback[1], fallback[2], game_id=row.game_id, self_id=row.self_id,
+                                  priority=0, now=now)
+                    note = ""
+                elif timeouts:
                     note = (f"【发送超时】发给{where}的消息 QQ 没有及时回应（{timeouts} 次），可能已送达，"
                             "为免重复不再重发。请向对方确认；若没收到，请让其发送 /我的身份 重新获取私密信息。")
                 else:
                     note = (f"【发送失败】发给{where}的消息重试 {attempts} 次仍失败，已放弃。"
                             "请确认对方已加机器人好友，并让其发送 /我的身份 重新获取私密信息。")
-                await self._tell_hosts(row, note, now)
+                if note:
+                    await self._tell_hosts(row, note, now)
             else:
                 delay = self.cfg.send_backoff * (2 ** (attempts - 1))
                 await Outbox.filter(id=row.id).update(

@@ -146,6 +146,9 @@ class Txn(Effects):
         "hosts", "reply" or a seat. Answers go first; in a group they name the
         sender (a picture's caption does not)."""
         g = self.game
+        if to == REPLY and image is None and origin is not None and origin.captured is not None:
+            origin.captured.append(text)  # a web page's command: the answer goes back to the page
+            return
         reply = _reply_target(origin, self.kind.private_signup) if to == REPLY else None
         if reply is not None:
             kind, target, prefix = reply

@@ -8,6 +8,7 @@ require("plugins.kernel")
 
 from plugins.kernel.registry import GameKind, ProfileField, register_game  # noqa: E402
 
+from . import web  # noqa: E402,F401  (the web interrogation room, room_mode = "web")
 from .config import Config  # noqa: E402
 from .engine import COMMANDS, ENGINE  # noqa: E402
 

@@ -7,12 +7,11 @@ private appeal, the export and the next round."""
 from __future__ import annotations
 
 import csv
-import re
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from harness import texts
+from harness import export_folder, texts
 from helpers_league import plain_sheet
 
 from plugins.kernel.deadlines import fire_timer
@@ -207,7 +206,8 @@ async def test_league_match_day_through_the_bot(harness):
 
     # the export: the league's own sheets next to the kernel's
     out = texts(await h.group(HOST, "/导出"))
-    folder = Path(re.search(r"电脑的 (\S+?)（", out).group(1))
+    assert "已导出" in out
+    folder = export_folder(h)
     table = list(csv.reader((folder / "积分榜-第一轮.csv").read_text(encoding="utf-8-sig").splitlines()))
     assert table[0][:5] == ["排名", "序号", "马甲", "组", "总分"] and len(table) == 1 + 26
     assert (folder / "计分表.csv").is_file() and (folder / "申诉.csv").is_file()

@@ -510,7 +510,8 @@ async def test_mafia88_variant_white_slip_giveup_overtime_and_host_end(harness):
     for s in range(1, 13):
         await t.private(qq(s), f"/报名 {h.group_id} {alias(s)}")
     out = await t.group(HOST, "/开始")
-    assert "报名 12 人，身份配置共 13 人" in texts(out)  # a clear refusal, nothing changed
+    assert "人数对不上：报名 12 人，身份共 13 人" in texts(out)  # a clear refusal, nothing changed
+    assert "counts" not in texts(out)  # no setting key in what the host reads (issue 18)
     await t.private(qq(13), f"/报名 {h.group_id} {alias(13)}")
     out = await t.group(HOST, "/开始")
     for m in re.finditer(r"(\d+)号 侠客\d+：(\S+?)（(白方|黑方)）(?:｜代号 (\S+?))?(?:｜暗号 (\S+)/(\S+))?$",
@@ -597,7 +598,7 @@ async def test_mafia88_variant_white_slip_giveup_overtime_and_host_end(harness):
     assert "草稿已作废" in texts(await t.private(qq(poster), "/撤稿"))
     assert "没有未完成的草稿" in texts(await t.private(qq(poster), "/完成"))
     assert texts(await t.private(qq(poster), "随便聊两句")) == ""  # no draft: plain text is not ours
-    assert "已导出到" in texts(await t.private(HOST, "/导出"))  # the engine's tables through the kernel
+    assert "已导出，正在上传到私聊" in texts(await t.private(HOST, "/导出"))  # the engine's tables through the kernel
     # the hosts end the game: the reveal
     out = await t.group(HOST, "/结束游戏 平局 全体同意结束")
     g = texts(only(out, h.group_id))
@@ -653,8 +654,8 @@ async def test_kernel_settings_never_shown_in_the_group(harness):
 
 
 async def test_kernel_end_posts_the_reveal(harness):
-    """A host ending the game with the kernel's /结束 still gets the reveal."""
+    """/结束 is /结束游戏's alias in 88人场: without 白方/黑方/平局 the game ends with no winner, with the reveal."""
     t = await _variant_started(harness)
     out = texts(await t.group(HOST, "/结束 时间到了"))
-    assert "游戏结束：时间到了" in out and "【身份】" in out
+    assert "【游戏结束】未分胜负（哨子宣布结束：时间到了）" in out and "【身份】" in out
     assert all(role in out for role in ("孤杀", "游侠"))

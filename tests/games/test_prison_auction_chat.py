@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import csv
 import re
-from pathlib import Path
 
 import pytest
-from harness import texts
+from harness import export_folder, texts
 
 from plugins.kernel.models import Game, Player
 
@@ -117,7 +116,8 @@ async def test_prison_alias_auction_through_the_bot(harness):
 
     # the director's first sheet: bids and results
     text = texts(await grp(HOST, "/导出"))
-    folder = Path(re.search(r"电脑的 (\S+?)（", text).group(1))
+    assert "已导出" in text
+    folder = export_folder(h)
     with open(folder / "玩家.csv", encoding="utf-8-sig") as f:
         rows = list(csv.reader(f))
     row = dict(zip(rows[0], rows[7]))

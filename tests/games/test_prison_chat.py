@@ -16,7 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from harness import joined_payload, private_payload, request_payload, texts
+from harness import export_folder, joined_payload, private_payload, request_payload, texts
 
 from plugins.kernel.deadlines import fire_timer
 from plugins.kernel.models import Card, Game, Player, Timer
@@ -131,8 +131,8 @@ def read_sheets(folder: Path) -> dict[str, list[list[str]]]:
 async def export_by_host(h) -> dict[str, list[list[str]]]:
     """/导出 through the bot (while the game runs)."""
     text = texts(await h.group(HOST, "/导出"))
-    assert "已导出到" in text, text
-    return read_sheets(Path(re.search(r"电脑的 (\S+?)（", text).group(1)))
+    assert "已导出" in text, text
+    return read_sheets(export_folder(h))
 
 
 async def export_after_end(h) -> dict[str, list[list[str]]]:
@@ -141,7 +141,7 @@ async def export_after_end(h) -> dict[str, list[list[str]]]:
     from plugins.kernel.export import export_game
 
     g = await Game.filter(group_id=h.group_id).order_by("-id").first()
-    return read_sheets(await export_game(g.id, h.now))
+    return read_sheets((await export_game(g.id, h.now)).folder)
 
 
 # ---------------------------------------------------------------------------------------------

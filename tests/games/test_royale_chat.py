@@ -69,7 +69,7 @@ async def test_royale_part2_through_the_bot(harness):
     assert "没有「流星」这个事件" in texts(await h.private("1", "/事件 流星"))
     assert "第2天的事件：凛冬已至" in texts(await h.private("1", "/事件 凛冬已至"))
     log = texts(await h.private("1", "/日志"))
-    assert "event /事件 凛冬已至" in log and "流星" not in log  # refused commands change nothing
+    assert "主持（1） /事件 凛冬已至" in log and "流星" not in log  # refused commands change nothing
 
     # test mode: ask and grant
     assert "转告导演" in texts(await h.private("401", "/申请 急救包"))

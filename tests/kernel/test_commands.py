@@ -1,6 +1,6 @@
 """Every row of the kernel's command table (issue 2), with its bad inputs."""
 
-from harness import texts
+from harness import export_folder, texts
 
 from plugins.kernel.models import Audit, Card, CommandLog, Game, Host, Player, Timer
 
@@ -224,14 +224,12 @@ async def test_log_and_export(harness, tmp_path):
     await h.group("1", "/开始")
     await h.group("100", "/票 2")
     assert "请私聊我" in texts(await h.group("1", "/日志"))
-    out = texts(await h.private("1", "/日志 50"))
-    assert "signup" in out and "start" in out
+    out = texts(await h.private("1", "/日志"))
+    assert "1号 玩家1 报名：1号 玩家1" in out and "开始游戏" in out
     assert "只有主持" in texts(await h.private("100", "/日志"))
     out = texts(await h.group("1", "/导出"))
-    assert "已导出到" in out
-    from pathlib import Path
-
-    folder = Path(out.split("已导出到机器人所在电脑的 ")[1].split("（")[0])
+    assert "已导出，正在上传到群文件" in out
+    folder = export_folder(h)
     names = sorted(p.name for p in folder.iterdir())
     assert f"game-{g.id}.xlsx" in names and "名单.csv" in names and "票.csv" in names
     from openpyxl import load_workbook
@@ -249,7 +247,7 @@ async def test_configure_validates(harness):
     assert "格式有误" in texts(await h.group("1", "/配置 day_minutes = "))
     assert "配置已更新" in texts(await h.group("1", "/配置 day_minutes = 5"))
     assert "请私聊我发送 /配置" in texts(await h.group("1", "/配置"))
-    assert '"day_minutes": 5' in texts(await h.private("1", "/配置"))
+    assert "day_minutes = 5" in texts(await h.private("1", "/配置"))
 
 
 async def test_help_depends_on_person_and_place(harness):
@@ -259,8 +257,8 @@ async def test_help_depends_on_person_and_place(harness):
     player_group = texts(await h.group("100", "/帮助"))
     player_private = texts(await h.private("100", "/帮助"))
     assert "/开始" in host_group and "/开始" not in player_group
-    assert "/票 <玩家>" in player_group and "/密" not in player_group
-    assert "/密 <内容>" in player_private and "/我的身份" in player_private
+    assert "/票" in player_group and "/密" not in player_group
+    assert "/密" in player_private and "/资料" not in player_private  # the test game asks for no sign-up fields
     assert "/终局" in host_group and "/终局" not in player_group
 
 
@@ -396,8 +394,8 @@ async def test_export_and_log_after_the_end(harness):
     g = await _game(h)
     await h.group("1", "/开始")
     await h.group("1", "/结束 完")
-    assert "已导出到" in texts(await h.group("1", "/导出"))
-    assert "end" in texts(await h.private("1", "/日志"))
+    assert "已导出" in texts(await h.group("1", "/导出"))
+    assert "游戏结束" in texts(await h.private("1", "/日志"))
     assert "只有主持" in texts(await h.group("100", "/导出"))
     assert g.id
 

@@ -20,9 +20,11 @@ async def database_url(request, tmp_path):
         return
     import asyncpg
 
-    name = f"qqgames_test_{tmp_path.name[-20:]}".replace("-", "_").lower()
+    import os
+
+    name = f"qqgames_test_{tmp_path.name[-20:]}_{os.getpid()}".replace("-", "_").lower()
     con = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/postgres")
-    await con.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    await con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     await con.execute(f'CREATE DATABASE "{name}"')
     await con.close()
     yield f"postgresql://postgres@127.0.0.1:5432/{name}"

@@ -39,7 +39,7 @@ def test_host_override_merges_over_defaults_and_points_merge_per_key():
 @pytest.mark.parametrize(
     "patch, expected",
     [
-        ({"room_mode": "qq"}, "room_mode 只能是 relay 或 group。"),
+        ({"room_mode": "qq"}, "room_mode 只能是 relay"),
         ({"day_end": "8点"}, "day_end：时间格式应为 时:分"),
         ({"colour": 1}, "未知设置项「colour」，请检查拼写。"),
         ({"points": {"days": 1}}, "未知设置项「points.days」，请检查拼写。"),

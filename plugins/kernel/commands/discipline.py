@@ -8,7 +8,7 @@ from ..contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Rejected
 from ..models import Card, Player
 from ..roster import Entry, Roster
 from ..txn import Txn
-from .table import Call, _game_for, _host_txn, _need_game, kernel_command
+from .table import LIVE, Call, _game_for, _host_txn, _need_game, kernel_command
 
 
 async def _card(call: Call, color: str) -> None:
@@ -28,22 +28,22 @@ async def _card(call: Call, color: str) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("蓝牌",), "/蓝牌 <玩家> <理由>", "主持：判蓝牌（3 蓝 = 1 黄）", who="host")
+@kernel_command(("蓝牌",), "/蓝牌 <玩家> <理由>", "判蓝牌（3 蓝 = 1 黄）", who="host", phases=LIVE, example="/蓝牌 3 刷屏")
 async def blue(call: Call) -> None:
     await _card(call, "blue")
 
 
-@kernel_command(("黄牌",), "/黄牌 <玩家> <理由>", "主持：判黄牌（3 黄 = 1 红）", who="host")
+@kernel_command(("黄牌",), "/黄牌 <玩家> <理由>", "判黄牌（3 黄 = 1 红）", who="host", phases=LIVE, example="/黄牌 3 刷屏")
 async def yellow(call: Call) -> None:
     await _card(call, "yellow")
 
 
-@kernel_command(("红牌",), "/红牌 <玩家> <理由>", "主持：判红牌（罚下）", who="host")
+@kernel_command(("红牌",), "/红牌 <玩家> <理由>", "判红牌（罚下出局）", who="host", phases=LIVE, example="/红牌 3 人身攻击")
 async def red(call: Call) -> None:
     await _card(call, "red")
 
 
-@kernel_command(("牌",), "/牌 <玩家>", "查看玩家的判罚记录")
+@kernel_command(("牌",), "/牌 <玩家>", "查看玩家的判罚记录", phases=(*LIVE, "ended"), example="/牌 3")
 async def card_record(call: Call) -> None:
     gid = _need_game(call, _game_for(call))
     if not call.rest.strip():
@@ -52,6 +52,9 @@ async def card_record(call: Call) -> None:
     entry = Roster([Entry(p.seat, p.alias, p.user_id, p.alive) for p in players]).resolve(call.rest.strip().split()[0])
     cards = await Card.filter(game_id=gid, seat=entry.seat).order_by("id")
     t = cardmath.tally([c.color for c in cards])
+    if not cards:
+        await call.say(f"{entry.seat}号 {entry.alias}：暂无判罚。", gid)
+        return
     lines = [f"{entry.seat}号 {entry.alias}：{t.describe()}"]
     lines += [f"· {cardmath.COLORS[c.color]}：{c.reason}" for c in cards]
     await call.say("\n".join(lines), gid)
@@ -80,12 +83,12 @@ async def _put(call: Call, name: str) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("出局",), "/出局 <玩家> <理由>", "主持：判玩家出局", who="host")
+@kernel_command(("出局",), "/出局 <玩家> <理由>", "判玩家出局", who="host", phases=LIVE, example="/出局 3 失联")
 async def put_out(call: Call) -> None:
     await _put(call, KERNEL_OUT)
 
 
-@kernel_command(("回场",), "/回场 <玩家> <理由>", "主持：让出局的玩家回到场上", who="host")
+@kernel_command(("回场",), "/回场 <玩家> <理由>", "让出局的玩家回到场上", who="host", phases=LIVE, example="/回场 3 误判")
 async def put_back(call: Call) -> None:
     await _put(call, KERNEL_BACK)
 

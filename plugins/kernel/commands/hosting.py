@@ -3,12 +3,12 @@ settings, announcements and linked groups."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import tomllib
 
+from .. import tomlout
 from ..clock import fmt_local
 from ..contract import PHASE_TIMER, Rejected, copy_state
 from ..directory import directory
@@ -16,10 +16,10 @@ from ..models import Chat, Host, Timer
 from ..outbox import enqueue
 from ..settings import KERNEL_SETTINGS, deep_merge
 from ..txn import Txn
-from .table import Call, _host_txn, kernel_command
+from .table import LIVE, Call, _host_txn, kernel_command
 
 
-@kernel_command(("开始",), "/开始", "主持：开始游戏（发身份等）", who="host", where="group")
+@kernel_command(("开始",), "/开始", "开始游戏（发身份等）", who="host", where="group", phases=("signup",))
 async def start(call: Call) -> None:
     async def work(txn: Txn) -> None:
         g, kind = txn.game, txn.kind
@@ -37,7 +37,7 @@ async def start(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("加主持",), "/加主持 @某人", "主持：添加副主持", who="host")
+@kernel_command(("加主持",), "/加主持 @某人", "添加副主持", who="host", phases=("signup", *LIVE))
 async def add_host(call: Call) -> None:
     target = call.rest.strip()
     if not (target.startswith("@") and target[1:].isdigit()):
@@ -57,7 +57,7 @@ async def add_host(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("推进",), "/推进", "主持：立即结束当前阶段", who="host")
+@kernel_command(("推进",), "/推进", "立即结束当前阶段", who="host", phases=LIVE)
 async def advance(call: Call) -> None:
     async def work(txn: Txn) -> None:
         if txn.game.status != "running":
@@ -70,7 +70,7 @@ async def advance(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("延时",), "/延时 <分钟>", "主持：当前阶段延后 N 分钟（负数为提前）", who="host")
+@kernel_command(("延时",), "/延时 <分钟>", "当前阶段延后 N 分钟（负数为提前）", who="host", phases=LIVE, example="/延时 30")
 async def extend(call: Call) -> None:
     try:
         minutes = int(call.rest.strip())
@@ -109,7 +109,7 @@ async def extend(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("暂停",), "/暂停", "主持：暂停游戏（计时停止）", who="host")
+@kernel_command(("暂停",), "/暂停", "暂停游戏（计时停止）", who="host", phases=("running",))
 async def pause(call: Call) -> None:
     async def work(txn: Txn) -> None:
         if txn.game.status != "running":
@@ -126,7 +126,7 @@ async def pause(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("继续",), "/继续", "主持：恢复暂停的游戏", who="host")
+@kernel_command(("继续",), "/继续", "恢复暂停的游戏", who="host", phases=("paused",))
 async def resume(call: Call) -> None:
     async def work(txn: Txn) -> None:
         if txn.game.status != "paused":
@@ -149,7 +149,7 @@ async def resume(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("结束",), "/结束 [理由]", "主持：结束游戏", who="host")
+@kernel_command(("结束",), "/结束 [理由]", "结束游戏并公布结果", who="host", phases=("signup", *LIVE), example="/结束 人数不够")
 async def end(call: Call) -> None:
     reason = call.rest.strip() or "主持结束了游戏"
 
@@ -168,17 +168,17 @@ async def end(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("配置",), "/配置 [TOML 文本]", "主持：查看或修改本局配置（开始前）", who="host")
+@kernel_command(("配置",), "/配置 [节 | TOML 文本]", "查看本局配置（TOML），写节名只看一节；开始前可修改，只写要改的项", who="host",
+                phases=("signup", *LIVE), example='/配置 timezone = "Asia/Shanghai"')
 async def configure(call: Call) -> None:
     text = call.rest.strip()
 
     async def work(txn: Txn) -> None:
         g = txn.game
-        if not text:
+        if not text or ("=" not in text and "[" not in text and len(text.split()) == 1):
             if call.in_group:
                 raise Rejected("配置里可能有私密设置（如暗号），请私聊我发送 /配置 查看。")
-            shown = json.dumps(g.settings, ensure_ascii=False, indent=1)
-            await txn.say("reply", f"本局配置：\n{shown}\n修改：/配置 后接 TOML 文本，只写要改的项。", call.origin)
+            await txn.say("reply", settings_view(g.settings, text), call.origin)
             return
         try:
             overrides = tomllib.loads(text)
@@ -206,7 +206,39 @@ async def configure(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("公告",), "/公告 [@全体] <内容>", "主持：在游戏群发公告（写 @全体 才会提醒全体成员）", who="host")
+SHOW_WHOLE = 1500  # longer settings are shown as an overview of their sections
+
+
+def settings_view(settings: dict, section: str) -> str:
+    """/配置 [节]: the settings as TOML (what the host edits), or one section of them."""
+    tail = "修改：/配置 后接 TOML 文本，只写要改的项（开始前）。"
+    if section:
+        path = section.split(".")
+        node: object = settings
+        for part in path:
+            if not isinstance(node, dict) or part not in node:
+                sections = "、".join(k for k, v in settings.items() if isinstance(v, (dict, list)))
+                raise Rejected(f"配置里没有「{section}」。可看的节：{sections}。")
+            node = node[part]
+        nested: object = node
+        for part in reversed(path):
+            nested = {part: nested}
+        return f"本局配置的「{section}」：\n{tomlout.dumps(nested)}\n{tail}"  # type: ignore[arg-type]
+    whole = tomlout.dumps(settings)
+    if len(whole) <= SHOW_WHOLE:
+        return f"本局配置：\n{whole}\n{tail}"
+    top = tomlout.dumps({k: v for k, v in settings.items() if not isinstance(v, (dict, list)) or v == []})
+    parts = []
+    for k, v in settings.items():
+        if isinstance(v, (dict, list)) and v != []:
+            parts.append(f"{k}（{len(v)} {'项' if isinstance(v, dict) else '条'}）")
+    first = next((k for k, v in settings.items() if isinstance(v, (dict, list)) and v != []), "")
+    return (f"本局配置（共 {len(whole)} 字，分节看）：\n{top}\n节：{'、'.join(parts)}\n"
+            f"看一节：/配置 <节>，如 /配置 {first}。\n{tail}")
+
+
+@kernel_command(("公告",), "/公告 [@全体] <内容>", "在游戏群发公告（写 @全体 才会提醒全体成员）", who="host",
+                phases=("signup", *LIVE), example="/公告 今晚 21:00 开始第一轮")
 async def announce(call: Call) -> None:
     text = call.rest.strip()
     at_all = text.startswith("@全体")
@@ -223,7 +255,8 @@ async def announce(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("绑定群",), "/绑定群 <游戏群号> <标签>", "主持：在另一个群里发送，把这个群接到游戏上（联赛分组群、审讯房间）", who="host", where="group")
+@kernel_command(("绑定群",), "/绑定群 <游戏群号> <标签>", "在另一个群里发送，把这个群接到游戏上（联赛分组群、审讯房间）", who="host",
+                where="group", phases=("signup", *LIVE), example="/绑定群 123456789 A组")
 async def link_chat(call: Call) -> None:
     parts = call.rest.split()
     if not call.in_group or len(parts) != 2 or not parts[0].isdigit():
@@ -250,7 +283,7 @@ async def link_chat(call: Call) -> None:
     await _host_txn(call, work, game_id=gid)
 
 
-@kernel_command(("解绑群",), "/解绑群", "主持：在接入的群里发送，解除绑定", who="host", where="group")
+@kernel_command(("解绑群",), "/解绑群", "在接入的群里发送，解除绑定", who="host", where="group", phases=("signup", *LIVE))
 async def unlink_chat(call: Call) -> None:
     here = call.origin.group_id or ""
     if here not in directory.chat_label:

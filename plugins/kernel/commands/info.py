@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from ..clock import fmt_local, game_tz
 from ..contract import PHASE_TIMER, Rejected
-from ..helptext import help_text
+from ..helptext import Asker, help_reply
 from ..models import Game, Host, Player, Timer
-from ..registry import get_kind
+from ..registry import GameKind, get_kind
 from .table import Call, _game_for, _is_group_admin, _kind_of, _need_game, _superusers, kernel_command
 
 
-@kernel_command(("名单",), "/名单", "查看座位、马甲和存活情况")
+@kernel_command(("名单",), "/名单", "查看座位、马甲和存活情况", phases=("signup", "running", "paused", "ended"))
 async def roster(call: Call) -> None:
     gid = _need_game(call, _game_for(call))
     players = await Player.filter(game_id=gid).order_by("seat")
@@ -46,7 +46,7 @@ def _public_out(g: Game, players: list[Player]) -> set[int]:
     return set(out) if out is not None else {p.seat for p in players if not p.alive}
 
 
-@kernel_command(("状态",), "/状态", "查看阶段、截止时间和人数")
+@kernel_command(("状态",), "/状态", "查看阶段、截止时间和人数", phases=("signup", "running", "paused", "ended"))
 async def status(call: Call) -> None:
     gid = _need_game(call, _game_for(call))
     g = await Game.get(id=gid)
@@ -55,7 +55,12 @@ async def status(call: Call) -> None:
     names = {"signup": "报名中", "running": "进行中", "paused": "已暂停", "ended": "已结束"}
     out = _public_out(g, players)
     view = _signup_view(g, players)
-    counts = view[0] if view is not None else f"玩家 {len(players)} 人，存活 {len(players) - len(out)} 人"
+    if view is not None:
+        counts = view[0]
+    elif g.status == "signup":
+        counts = f"已报名 {len(players)} 人"
+    else:
+        counts = f"玩家 {len(players)} 人，存活 {len(players) - len(out)} 人"
     lines = [f"【{kind.title if kind else g.kind}】{names.get(g.status, g.status)}，{counts}"]
     if g.phase_label:
         lines.append(f"当前阶段：{g.phase_label}")
@@ -69,7 +74,8 @@ async def status(call: Call) -> None:
     await call.say("\n".join(lines), gid)
 
 
-@kernel_command(("我的身份",), "/我的身份", "私聊：重新获取自己的私密信息", where="private")
+@kernel_command(("我的身份",), "/我的身份", "重新获取自己的私密信息（身份等）", who="player", where="private",
+                phases=("running", "paused", "ended"))
 async def whoami(call: Call) -> None:
     if call.in_group:
         raise Rejected("请私聊我发送 /我的身份，身份信息只在私聊里发。")
@@ -85,20 +91,32 @@ async def whoami(call: Call) -> None:
     await call.say(kind.engine.private_info(g.state, p.seat), gid)
 
 
-@kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）")
+@kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）", needs="rare")
 async def ping(call: Call) -> None:
     await call.say("在。")
 
 
-@kernel_command(("帮助",), "/帮助", "查看你在这里能用的命令")
+@kernel_command(("帮助", "菜单"), "/帮助 [命令 | 全部]", "查看你在这里能用的命令；写命令名看用法和例子", needs="rare",
+                example="/帮助 报名")
 async def help_(call: Call) -> None:
+    await call.say(await help_answer(call, call.rest))
+
+
+async def help_answer(call: Call, rest: str) -> str:
+    """/帮助 [命令 | 全部] for this asker here and now."""
+    return help_reply(*await asker_of(call), rest)
+
+
+async def asker_of(call: Call) -> tuple[GameKind | None, Asker]:
     game_id = _game_for(call)
     uid = call.origin.user_id
     is_host = uid in _superusers()
-    is_player = False
+    is_player, status = False, "none"
     kind = _kind_of(game_id)
     if isinstance(game_id, int):
+        g = await Game.get_or_none(id=game_id)
+        status = g.status if g is not None else "none"
         is_host = is_host or await Host.exists(game_id=game_id, user_id=uid)
         is_player = await Player.exists(game_id=game_id, user_id=uid)
-    await call.say(help_text(kind, in_group=call.in_group, is_host=is_host, is_player=is_player, is_admin=_is_group_admin(call)))
-
+    admin = _is_group_admin(call) or (call.in_group and uid in _superusers())
+    return kind, Asker(status, call.in_group, is_host, is_player, admin, isinstance(game_id, list))

@@ -23,7 +23,8 @@ from ..txn import NotOwner, Txn, in_game
 from .table import Call, _game_for, _is_group_admin, _kind_of, _need_game, _superusers, kernel_command
 
 
-@kernel_command(("创建",), "/创建 <游戏>", "开一局游戏（88人场 / 囚犯 / 大逃杀 / 联赛），发起人成为主持", where="group")
+@kernel_command(("创建",), "/创建 <游戏>", "开一局游戏（88人场 / 囚犯 / 大逃杀 / 联赛），发起人成为主持；群主、管理员可用", where="group",
+                phases=("none",), example="/创建 大逃杀")
 async def create(call: Call) -> None:
     if not call.in_group:
         raise Rejected("请在要开游戏的群里发送 /创建 <游戏>。")
@@ -86,7 +87,8 @@ def _default_tz() -> str:
     return get_plugin_config(Config).game_timezone
 
 
-@kernel_command(("报名",), "/报名 [马甲]（私聊：/报名 <群号> <马甲>）", "报名参加本群的游戏")
+@kernel_command(("报名",), "/报名 [马甲]（私聊：/报名 <群号> <马甲>）", "报名参加本群的游戏；马甲保密的游戏私聊报名",
+                phases=("none", "signup"), example="/报名 小明（私聊：/报名 123456789 小明）")
 async def signup(call: Call) -> None:
     rest = call.rest.strip()
     if call.in_group:
@@ -132,7 +134,7 @@ async def signup(call: Call) -> None:
     await in_game(gid, _superusers(), work)
 
 
-@kernel_command(("退出报名",), "/退出报名", "开始前退出报名")
+@kernel_command(("退出报名",), "/退出报名", "开始前退出报名（后面的座位前移）", who="player", phases=("signup",))
 async def leave(call: Call) -> None:
     gid = _need_game(call, _game_for(call))
 
@@ -156,7 +158,8 @@ async def leave(call: Call) -> None:
     await in_game(gid, _superusers(), work)
 
 
-@kernel_command(("资料",), "/资料 [项目=内容 …]", "私聊：开始前填写报名资料（如 随机号码=123 第一志愿=某角色）", where="private")
+@kernel_command(("资料",), "/资料 [项目=内容 …]", "开始前填写报名资料；不带内容查看已填的", who="player", where="private",
+                phases=("signup",), needs="profile", example="/资料 随机号码=123 第一志愿=某角色")
 async def profile(call: Call) -> None:
     if call.in_group:
         raise Rejected("报名资料请私聊我填写：/资料 项目=内容")
@@ -199,7 +202,8 @@ async def profile(call: Call) -> None:
     await in_game(gid, _superusers(), work)
 
 
-@kernel_command(("小号",), "/小号 <QQ号>（/小号 无 取消）", "私聊：登记一个小号，用它进审讯房间群（只有主持看得到）", where="private")
+@kernel_command(("小号",), "/小号 <QQ号>（/小号 无 取消）", "登记一个小号，用它进审讯房间群（只有主持看得到）", who="player", where="private",
+                needs="alt", example="/小号 123456789")
 async def alt_account(call: Call) -> None:
     if call.in_group:
         raise Rejected("小号请私聊我登记：/小号 <QQ号>（写在群里会暴露，建议换一个小号）。")
@@ -240,7 +244,8 @@ async def alt_account(call: Call) -> None:
     await in_game(gid, _superusers(), work)
 
 
-@kernel_command(("切换",), "/切换 <群号>", "私聊：同时在多个游戏中时，选定私聊命令发往哪一局", where="private")
+@kernel_command(("切换",), "/切换 <群号>", "同时在多个游戏中时，选定私聊命令发往哪一局", where="private", needs="several",
+                example="/切换 123456789")
 async def switch(call: Call) -> None:
     group = call.rest.strip()
     gid = directory.group_game.get(group)

@@ -11,7 +11,7 @@ from ..origin import Origin
 from ..outbox import enqueue
 from ..routing.events import _text_of
 from ..txn import Txn, in_game
-from .table import Call, _game_for, _kind_of, _need_game, _superusers, kernel_command
+from .table import LIVE, Call, _game_for, _kind_of, _need_game, _superusers, kernel_command
 
 
 async def _speak(txn: Txn, player: Player, text: str, images: int, now: datetime) -> None:
@@ -38,7 +38,8 @@ async def _speak(txn: Txn, player: Player, text: str, images: int, now: datetime
             pass
 
 
-@kernel_command(("发言",), "/发言 <内容>", "私聊：以马甲在游戏群发言（马甲保密的游戏）", who="player", where="private")
+@kernel_command(("发言",), "/发言 <内容>", "以马甲在游戏群发言（主持开启后可用）", who="player", where="private",
+                phases=LIVE, needs="secret", example="/发言 大家好")
 async def speak(call: Call) -> None:
     if call.in_group:
         raise Rejected("请私聊我发送 /发言 <内容>，我会以你的马甲发到游戏群。")

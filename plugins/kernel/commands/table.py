@@ -49,11 +49,18 @@ class KernelCmd:
 
 
 KERNEL: dict[str, KernelCmd] = {}
+LIVE = ("running", "paused")  # the game statuses in which a game is under way
 
 
-def kernel_command(words: tuple[str, ...], usage: str, help: str, who: str = "anyone", where: str = "any"):
+def kernel_command(words: tuple[str, ...], usage: str, help: str, who: str = "anyone", where: str = "any", *,
+                   phases: tuple[str, ...] = (), needs: str = "", example: str = ""):
+    """``phases``: the game statuses in which /帮助 lists it (none: always; "none":
+    where there is no game); ``needs``: a condition /帮助 checks ("profile",
+    "alt", "secret", "several"); ``example``: shown by /帮助 <命令>."""
+
     def deco(fn: Handler) -> Handler:
-        spec = CommandSpec(words=words, name=fn.__name__, who=who, where=where, usage=usage, help=help)  # type: ignore[arg-type]
+        extra = {"phases": phases, "needs": needs, "example": example}
+        spec = CommandSpec(words=words, name=fn.__name__, who=who, where=where, usage=usage, help=help, extra=extra)  # type: ignore[arg-type]
         for w in words:
             KERNEL[w] = KernelCmd(spec, fn)
         return fn

@@ -15,12 +15,14 @@ from nonebot.matcher import Matcher
 from nonebot.typing import T_State
 from tortoise.transactions import in_transaction
 
+from ..commands.info import asker_of
 from ..commands.speech import _speak
 from ..commands.table import KERNEL, Call, _game_for, _kind_of, _need_game, _superusers
 from ..config import Config
 from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
 from ..delivery import claim_delivery, delivery_committed, handling
 from ..directory import directory, note_contact
+from ..helptext import unknown_text
 from ..leases import leases
 from ..order import game_lock, game_turn, ordered, stamp, utcnow
 from ..origin import Origin, reply
@@ -32,6 +34,7 @@ from ..txn import Txn, in_game
 from .events import _origin, _text_of
 
 router = on_message(priority=1, block=False)
+BARE_HELP = ("帮助", "菜单")  # the only plain words answered: other plain text may be a game's (drafts, relays)
 
 
 ROUTING_WORDS = frozenset({"创建", "报名", "退出报名", "小号", "切换", "加主持", "结束", "绑定群", "解绑群"})
@@ -44,6 +47,8 @@ async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher
     parsed = split_command(raw, command_starts())
     origin = _origin(event)
     ticket, now = state.get("kernel_ticket") or stamp()[0], state.get("kernel_recv") or utcnow()
+    if parsed is None and raw.strip() in BARE_HELP and (origin.private or directory.group_game.get(origin.group_id or "")):
+        parsed = split_command("/帮助")  # 帮助 / 菜单 without the slash: answered where commands are
     call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest) if parsed else None
     route: tuple[int, CommandSpec | None] | None = None
     target: int | list[int] | None = None
@@ -112,7 +117,10 @@ async def _dispatch(call: Call, word: str, game_id: int | list[int] | None) -> b
             if call.in_group and isinstance(game_id, int) and kind is not None and kind.private_signup:
                 _guard_secret(call, game_id, spec)
         if spec is not None and isinstance(game_id, int):
-            await _run_game_command(call, game_id, spec)
+            try:
+                await _run_game_command(call, game_id, spec)
+            except _KernelWord:  # a game's alias of a kernel word, before the start: the kernel's command
+                await KERNEL[word].fn(call)
         elif word in KERNEL:
             await KERNEL[word].fn(call)
         elif kind and _game_spec(kind, word, not call.in_group):
@@ -125,8 +133,11 @@ async def _dispatch(call: Call, word: str, game_id: int | list[int] | None) -> b
         elif not call.in_group and _any_game_word(word):
             _need_game(call, game_id)  # a game's command from someone in no game (or several): say so
             return False
+        elif call.in_group and game_id is None:
+            return False  # a group without a game: stay silent (the bot only sits there)
         else:
-            return False  # not ours: stay silent
+            _, asker = await asker_of(call)
+            await call.say(unknown_text(word, kind, asker), game_id if isinstance(game_id, int) else None)
     except Rejected as exc:
         await refused(call.origin, exc, game_id if isinstance(game_id, int) else None)
         await _flush_recalls(call.now)
@@ -218,12 +229,18 @@ def _check_who_where(spec: CommandSpec, txn: Txn, call: Call) -> Actor:
     return Actor(uid, player.seat if player else None, is_host, call.origin.private, call.origin.chat)
 
 
+class _KernelWord(Exception):
+    """A kernel word a game takes over only once it runs (/结束 in 88人场)."""
+
+
 async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None:
     if spec.query:
         await _run_query(call, game_id, spec)
         return
 
     async def work(txn: Txn) -> None:
+        if txn.game.status == "signup" and call.word in KERNEL and call.word != spec.words[0]:
+            raise _KernelWord()
         actor = _check_who_where(spec, txn, call)
         args = parse_args(spec, call.rest, txn.roster)
         await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(spec.name, args))

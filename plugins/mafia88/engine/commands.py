@@ -170,7 +170,10 @@ def _dm(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 def _end(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
     effects: list[Effect] = []
-    rules_host.end_game(st, a["result"], a.get("reason", ""), effects)
+    result, reason = a.get("result", "平局"), a.get("reason", "")
+    if result not in rules_host.WINNER_WORDS:  # /结束 <理由>: no winner declared
+        result, reason = "平局", f"{result} {reason}".strip()
+    rules_host.end_game(st, result, reason, effects)
     return effects
 
 
@@ -235,10 +238,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 who="host", alive_only=False, usage="/退回 <帖号> [理由]", help="哨子：退回杀帖，作者须次日12:00前重写1200字", rule=_reject),
     CommandSpec(("退回报道",), "reject_report", (ArgSpec("player", "player"), ArgSpec("reason", "text", optional=True)),
                 who="host", alive_only=False, usage="/退回报道 <玩家> [理由]", help="哨子：退回报道，须在第1轮结束前重报601字", rule=_reject_report),
-    CommandSpec(("判出局",), "out", (ArgSpec("player", "player"), ArgSpec("reason", "text", optional=True)), who="host",
-                alive_only=False, usage="/判出局 <玩家> [理由]", help="哨子：判玩家出局", rule=_out),
-    CommandSpec(("判复活",), "back", (ArgSpec("player", "player"), ArgSpec("reason", "text", optional=True)), who="host",
-                alive_only=False, usage="/判复活 <玩家> [理由]", help="哨子：让出局玩家回到场上", rule=_back),
+    # /出局 and /回场 (the kernel's words) are aliases here: the same action, announced by the rules
+    CommandSpec(("判出局", "出局"), "out", (ArgSpec("player", "player"), ArgSpec("reason", "text", optional=True)),
+                who="host", alive_only=False, usage="/判出局 <玩家> [理由]", help="哨子：判玩家出局（§十四.6）",
+                extra={"audit": True}, rule=_out),
+    CommandSpec(("判复活", "回场"), "back", (ArgSpec("player", "player"), ArgSpec("reason", "text", optional=True)),
+                who="host", alive_only=False, usage="/判复活 <玩家> [理由]", help="哨子：让出局玩家回到场上",
+                extra={"audit": True}, rule=_back),
     CommandSpec(("改进程",), "set_round",
                 (ArgSpec("round", "int"), ArgSpec("votes", "int"), ArgSpec("out", "int"), ArgSpec("posts", "text", optional=True)),
                 who="host", alive_only=False, usage="/改进程 <轮次> <每人票数> <票出人数> [贴杀，如 联2 独3]",
@@ -259,6 +265,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 help="哨子：第五轮结束后记录高贴数特权的指定，被指定者须交 500 字（§七.2）", rule=_high_posts),
     CommandSpec(("查身份",), "check", (ArgSpec("target", "player"),), where="private", alive_only=False,
                 usage="/查身份 <玩家>", help="地雷同归后查看一名玩家的身份（§五黑5）", rule=_check),
-    CommandSpec(("结束游戏",), "end", (ArgSpec("result", "word"), ArgSpec("reason", "text", optional=True)), who="host",
-                alive_only=False, usage="/结束游戏 <白方|黑方|平局> [理由]", help="哨子：宣布游戏结束并公布全部身份", rule=_end),
+    # the kernel's /结束 is an alias here; without 白方/黑方/平局 the game ends with no winner
+    CommandSpec(("结束游戏", "结束"), "end", (ArgSpec("result", "word", optional=True), ArgSpec("reason", "text", optional=True)),
+                who="host", alive_only=False, usage="/结束游戏 [白方|黑方|平局] [理由]",
+                help="哨子：宣布游戏结束（写明胜方，不写则不分胜负）并公布全部身份",
+                extra={"example": "/结束游戏 白方 黑方全部出局"}, rule=_end),
 )

@@ -23,7 +23,7 @@ def start(roster: list[Seat], ctx: Ctx) -> Outcome:
                 r["count"] = counts[fill]
     total = sum(counts.values())
     if len(roster) != total:
-        raise Rejected(f"报名 {len(roster)} 人，身份配置共 {total} 人；请调整身份人数（counts）或报名人数后再开始。")
+        raise Rejected(f"人数对不上：报名 {len(roster)} 人，身份共 {total} 人。请让报名人数与身份人数一致（身份人数可用 /配置 修改）后再开始。")
     deck = [r["key"] for r in roles for _ in range(counts[r["key"]])]
     ctx.rng.shuffle(deck)
     ordered = sorted(roster, key=lambda s: s.seat)

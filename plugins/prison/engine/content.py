@@ -150,7 +150,7 @@ class Prison(Data):
 
     variant: str = DEFAULT_VARIANT
     title: str = ""
-    room_mode: Literal["relay", "group"]  # relay：私聊转发；group：房间群
+    room_mode: Literal["relay", "group", "web"]  # relay：私聊转发；group：房间群；web：网页审讯室
     room_groups: list[GroupId] = []
     prep_minutes: Count
     day_end: HHMM

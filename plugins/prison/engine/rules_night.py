@@ -113,6 +113,11 @@ def rooms_over(state: m.JSON, ctx: Ctx) -> list[Any]:
             where = f"{room_of[who]} 号房"
             if mode == "relay":
                 fx.append(Say(who, f"审讯开始：你在 {where}。直接私聊我发文字，我会只带身份标签转给对方；{until} 墙壁升起。"))
+            elif mode == "web":
+                fx.append(Say(who, (
+                    f"审讯开始：你在 {where}。请打开你的审讯室网页（私聊发送 /网页 获取链接和密码）和对方交谈，"
+                    f"对方只看到你的身份标签；{until} 墙壁升起。"
+                )))
             elif pair["group"] is None:
                 fx.append(Say(who, (
                     f"审讯开始：你在 {where}。今晚房间群不够，你们这间改用私聊转发：直接私聊我发文字，"
@@ -181,7 +186,7 @@ def relay(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> list[A
         raise Ignored()
     if state["phase"] == "over":
         raise Ignored()
-    if state["cfg"]["room_mode"] != "relay":
+    if state["cfg"]["room_mode"] not in ("relay", "web"):
         pair, _ = m.pair_of(state, int(actor.seat)) if state["phase"] == "night" else (None, None)
         if pair is None or pair.get("group") is not None:
             raise Rejected("本局审讯在房间群进行，私聊消息不会转发。")
@@ -201,6 +206,8 @@ def relay(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> list[A
         body += "（图片已略去）"
     label = LABEL[m.player(state, me)["kind"]]
     pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": label, "seat": me, "text": body})
+    if state["cfg"]["room_mode"] == "web":  # the partner reads it live on the room's web page
+        return [Say("reply", "已发到审讯室网页。")]
     return [Say(partner, label + body)]
 
 
@@ -319,7 +326,7 @@ def night_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     if mode == "group":
         fx += _room_admin_close(night, room_chats(state, ctx))
     # （三）1: silent in the room. Group mode: only when the kernel reported room lines tonight.
-    if mode == "relay" or any(pair["lines"] for pair in night["pairs"]):
+    if mode in ("relay", "web") or any(pair["lines"] for pair in night["pairs"]):
         for pair in night["pairs"]:
             for who in (pair["guard"], pair["prisoner"]):
                 if m.in_prison(state, who) and not any(line["seat"] == who and line["from"] in LABEL.values() for line in pair["lines"]):

@@ -1,0 +1,54 @@
+"""What a game declares to have a web page (pure: no I/O). A game's ``web.py``
+registers a :class:`WebPage`; the kernel serves it (``routes.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything a page's ``view`` may read: one player's (or host's) side of one game."""
+
+    game_id: int
+    status: str  # signup|running|paused|ended
+    state: Any
+    settings: dict[str, Any]  # the engine's settings
+    kernel_settings: dict[str, Any]  # the game's settings row as stored (room_mode, anon_* …)
+    seat: int | None  # None: a host who is not a player
+    alias: str
+    is_host: bool
+    now: datetime
+    tz: ZoneInfo
+    phase_label: str
+    deadline: datetime | None  # the phase deadline
+
+
+@dataclass(frozen=True)
+class WebPage:
+    """A game's page: its static folder (``index.html`` + scripts and styles it
+    names), the JSON the page shows (``view``), the command words the page may
+    send (checked again by the kernel's command table and the engine), and
+    whether the game uses it (``enabled``, e.g. prison only with room_mode = "web")."""
+
+    title: str
+    static: Path
+    view: Callable[[View], dict[str, Any]]
+    words: tuple[str, ...]  # command words a page action may use (player side)
+    host_words: tuple[str, ...] = ()  # … and a host's
+    enabled: Callable[[dict[str, Any]], bool] = lambda settings: True
+    live: Callable[[View], list[dict[str, Any]]] | None = None  # lines for the live stream (SSE), if any
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+PAGES: dict[str, WebPage] = {}
+
+
+def register_page(kind_key: str, page: WebPage) -> WebPage:
+    PAGES[kind_key] = page
+    return page
