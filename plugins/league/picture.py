@@ -116,11 +116,11 @@ def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "
     d.text((margin, margin), title, font=f_title, fill=INK)
     if subtitle:
         d.text((margin, margin + 46), subtitle, font=f_small, fill=MUTED)
-    y = margin + title_h
+    y: float = margin + title_h
 
     def header_row(y: float) -> float:
         d.rectangle([margin, y, margin + table_w, y + row_h], fill=HEAD_BG)
-        x = margin
+        x: float = margin
         for j, c in enumerate(cols):
             d.text((x + widths[j] / 2, y + row_h / 2), c, font=f_head, fill=HEAD_INK, anchor="mm")
             x += widths[j]
@@ -136,7 +136,7 @@ def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "
         else:
             bg = STRIPE if i % 2 else BG
         d.rectangle([margin, y, margin + table_w, y + row_h], fill=bg)
-        x = margin
+        x: float = margin
         for j, text in enumerate(r):
             ink = MUTED if unranked[i] else INK
             if cols[j] in ("马甲", "备注"):

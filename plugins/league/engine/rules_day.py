@@ -233,7 +233,7 @@ def drop_from_round(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
     and the place is refilled when the next match day opens."""
     day = current_day(state)
     before_seat = day is not None and "seat" not in day["done"] and ctx.now < _at(day, "seat")
-    if before_seat and lineup_group(day, seat) is not None:
+    if day is not None and before_seat and lineup_group(day, seat) is not None:  # day repeated: a type checker narrows only here
         sub, g = replace(state, day, seat, False, ctx)
         if sub is None:
             return [Say("hosts", f"{g}组 空出一个位置，已没有可用替补，请裁判处理。")]

@@ -167,7 +167,7 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
                 if vname not in viol_cfg:
                     errors.append(f"{where}违规类型「{vname}」不在违规表中（可用：{'、'.join(viol_cfg)}）。")
                 else:
-                    entry["violations"].extend([vname] * int(tm.group("n") or 1))
+                    entry["violations"].extend([vname] * (int(tm.group("n") or 1) if tm else 1))
                 continue
             tm = TOKEN_RE.match(tok)
             events = roles_cfg.get(role, {}).get("events", {})
@@ -179,6 +179,7 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
             entry["events"].append({"name": tm.group("name"), "count": int(tm.group("n") or 1),
                                     "time": _time_key(tm.group("t"), tm.group("d"))})
         if ok:
+            assert reg is not None  # ok is cleared when the player was not found
             seen_players[reg] = lineno
             seen_gseats[gseat] = lineno
             entry["side"] = roles_cfg[role]["side"]
@@ -209,7 +210,7 @@ def _check_whole(sheet: Sheet, cfg: dict[str, Any], board: str, errors: list[str
     if gseats and gseats != set(range(1, size + 1)):
         errors.append(f"座位号应为 1~{size} 各一次。")
     by_seat = {p["gseat"]: p for p in sheet.players}
-    seen: dict[tuple[int, int], int] = {}
+    seen: dict[tuple[int, int, int], int] = {}
     for v in sheet.votes:
         if v["target"] not in by_seat:
             errors.append(f"第{v['line']}行：被投的座位 {v['target']} 不在本局。")
@@ -323,8 +324,8 @@ def score(sheet: Sheet, cfg: dict[str, Any], factor: int) -> dict[int, dict[str,
     """Per registration number: the parts of this game's points and tie-break stats."""
     sc = cfg["scoring"]
     by_gseat = {p["gseat"]: p for p in sheet.players}
-    bound = sheet.bind_day is not None and sheet.winner == "wolf"
-    cut_event = 2 * sheet.bind_day if bound else None  # events from that day's vote on
+    bind_day = sheet.bind_day if sheet.winner == "wolf" else None
+    cut_event = 2 * bind_day if bind_day is not None else None  # events from that day's vote on
     votes = counted_votes(sheet)
     out: dict[int, dict[str, Any]] = {}
     for p in sheet.players:
@@ -351,7 +352,7 @@ def score(sheet: Sheet, cfg: dict[str, Any], factor: int) -> dict[int, dict[str,
         if not exempt:
             plus = minus = 0.0
             for day, target in votes.get(p["gseat"], []):
-                if bound and day >= sheet.bind_day:
+                if bind_day is not None and day >= bind_day:
                     continue
                 if by_gseat[target]["side"] == "wolf":
                     plus += sc["vote_wolf"]

@@ -155,6 +155,7 @@ def _mine(dec: dict[str, Any], seat: int, kinds: tuple[str, ...]) -> dict[str, A
 
 def choose(state: State, actor: Actor, kind: str, targets: list[int], ctx: Ctx, effects: list) -> None:
     """/带人, /照出, /指定追魂."""
+    assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     dec = _window(state, ctx)
     kinds = ("soul", "first_soul") if kind == "soul" else (kind,)
     c = _mine(dec, actor.seat, kinds)
@@ -188,6 +189,7 @@ def choose(state: State, actor: Actor, kind: str, targets: list[int], ctx: Ctx, 
 
 def revive(state: State, actor: Actor, target: int, ctx: Ctx, effects: list) -> None:
     """/复活 <玩家> (§五白6)."""
+    assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     rv = ability(state, "revive")
     me = state["players"][str(actor.seat)]
     if me["role"] != rv["role"]:

@@ -4,6 +4,7 @@ ending the game (§十, §十五.10/12)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from plugins.kernel.contract import Ctx, Rejected, Say
 
@@ -68,8 +69,8 @@ def set_round(state: State, r: int, votes: int, out: int, posts_text: str | None
     if r > len(state["table"]) + 1:
         raise Rejected(f"进程表现在有 {len(state['table'])} 轮，只能改已有轮次或加第{len(state['table']) + 1}轮。")
     gkeys = [g["key"] for g in state["cfg"]["groups"]]
-    old = row(state, r) if r <= len(state["table"]) else {"votes": votes, "out": out, "posts": {}}
-    new = {"votes": votes, "out": out, "posts": parse_posts(posts_text, gkeys) if posts_text is not None else dict(old["posts"])}
+    old: dict[str, Any] = row(state, r) if r <= len(state["table"]) else {"votes": votes, "out": out, "posts": {}}
+    new: dict[str, Any] = {"votes": votes, "out": out, "posts": parse_posts(posts_text, gkeys) if posts_text is not None else dict(old["posts"])}
     errors = row_errors(new, gkeys, f"第{r}轮")
     if errors:
         raise Rejected("\n".join(errors))

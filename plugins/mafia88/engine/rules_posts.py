@@ -153,6 +153,7 @@ def _posting_open(state: State, ctx: Ctx) -> None:
 
 def _author_checks(state: State, actor: Actor, code: str, target: int) -> None:
     seat = actor.seat
+    assert seat is not None  # post and white are PLAYER_ONLY: the engine's before() refused non-players
     me = state["players"][str(seat)]
     if not me["code"] or role(state, me["role"])["disguise"]:
         raise Rejected("你没有贴杀权。")
@@ -173,6 +174,7 @@ def _author_checks(state: State, actor: Actor, code: str, target: int) -> None:
 # ---- drafting --------------------------------------------------------------
 
 def open_post(state: State, actor: Actor, code: str, target: int, text: str, ctx: Ctx) -> list:
+    assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     _posting_open(state, ctx)
     _author_checks(state, actor, code, target)
     g = group_for(state, actor.seat, state["round"])
@@ -187,6 +189,7 @@ def open_post(state: State, actor: Actor, code: str, target: int, text: str, ctx
 
 def declare_white(state: State, actor: Actor, code: str, target: int, ctx: Ctx) -> list:
     """§十二.4 white slip: the kill stands now, 1200 characters are due by 12:00."""
+    assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     _posting_open(state, ctx)
     r = state["round"]
     if is_no_white_round(state, r):
@@ -299,6 +302,7 @@ def first_post_problems(state: State, seat: int, d: dict[str, Any], text: str) -
 
 
 def finish_draft(state: State, actor: Actor, ctx: Ctx) -> list:
+    assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     d = state["drafts"].get(str(actor.seat))
     if d is None:
         raise Rejected("你没有未完成的草稿：先 /出贴 <代号> <目标>。")
@@ -675,6 +679,7 @@ def publish_now(state: State, ctx: Ctx, effects: list) -> None:
 
 def check_identity(state: State, actor: Actor, target: int, ctx: Ctx) -> list:
     """§五黑5: a 地雷 that went out 同归 (rounds 4–5) names one player and is told their identity."""
+    assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     chk = state.get("checks", {}).get(str(actor.seat))
     if chk is None:
         raise Rejected("你没有查看身份的权利（§五黑5：只有第四、五轮被贴中同归的地雷可以查看一人）。")

@@ -41,6 +41,7 @@ def _text_checks(state: State, text: str, minimum: int, word: str) -> None:
 
 def move(state: State, actor: Actor, src: int, dst: int, text: str, ctx: Ctx) -> list:
     """/移魂 <被贴杀者> <移到谁> <500字正文>."""
+    assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     ab = _holder_checks(state, actor, "soul_move", ctx)
     if actor.seat in (src, dst):
         raise Rejected(f"移魂不能移魂自己，只能把其他被贴人移到另一人身上（{ab['clause']}）。")
@@ -60,6 +61,7 @@ def move(state: State, actor: Actor, src: int, dst: int, text: str, ctx: Ctx) ->
 
 def back(state: State, actor: Actor, dst: int, text: str, ctx: Ctx) -> list:
     """/还魂 <玩家> <800字正文>."""
+    assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     ab = _holder_checks(state, actor, "soul_back", ctx)
     if dst == actor.seat:
         raise Rejected(f"还魂不能还魂自己，只能还魂其他人（{ab['clause']}）。")

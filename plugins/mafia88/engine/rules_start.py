@@ -28,10 +28,10 @@ def start(roster: list[Seat], ctx: Ctx) -> Outcome:
     ctx.rng.shuffle(deck)
     ordered = sorted(roster, key=lambda s: s.seat)
     players = {}
-    for seat, key in zip(ordered, deck):
-        players[str(seat.seat)] = {
-            "seat": seat.seat,
-            "alias": seat.alias,
+    for entry, key in zip(ordered, deck):
+        players[str(entry.seat)] = {
+            "seat": entry.seat,
+            "alias": entry.alias,
             "role": key,
             "code": "",
             "signal": None,
@@ -51,8 +51,8 @@ def start(roster: list[Seat], ctx: Ctx) -> Outcome:
         signals = [list(p) for p in cfg["signals"]] or [list(p) for p in ctx.rng.sample(cfg["signal_pool"], carriers)]
         du = sorted(s for s, p in players.items() if p["role"] == "du_sha")
         chosen = ctx.rng.sample(du, carriers)
-        for seat, pair in zip(sorted(chosen, key=int), signals):
-            players[seat]["signal"] = pair
+        for carrier, pair in zip(sorted(chosen, key=int), signals):
+            players[carrier]["signal"] = pair
     state = {
         "v": 1,
         "cfg": cfg,

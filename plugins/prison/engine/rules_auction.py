@@ -268,13 +268,13 @@ def close(state: m.JSON, ctx: Ctx) -> list[Any]:
             profile[key] = f"{b[key]['name']}:{b[key]['coins']}" if b[key] else ""
         roster.append(Seat(seat, p["alias"], p["user_id"], profile))
     cfg = {**state["cfg"], "signup": rules_setup.signup_table(roster, host)}
-    dealt, numbers, key = rules_setup.deal(roster, cfg, ctx)
+    dealt, numbers, draw_key = rules_setup.deal(roster, cfg, ctx)
     kinds = {s: dealt[s][0] for s in state["order"]}
     bids = {s: a["bids"][str(s)] for s in state["order"]}
     won = award(state["order"], kinds, cfg["characters"], bids, ctx.rng)
     renamed = [Seat(s.seat, won[s.seat]["name"], s.user_id, s.profile) for s in roster]
     before = {s: _result_text(state, s, won[s], a["balances"][str(s)]) for s in state["order"]}
-    new, fx = rules_setup.begin(renamed, cfg, ctx, dealt, numbers, key, before)
+    new, fx = rules_setup.begin(renamed, cfg, ctx, dealt, numbers, draw_key, before)
     results = {}
     for s in state["order"]:
         res = won[s]

@@ -202,9 +202,9 @@ def day_over(state: m.JSON, ctx: Ctx) -> list[Any]:
         ends = c.enter(state, "verdict", ctx, fx)
         for pick in state["picks"]:
             title = "看守长" if pick["camp"] == "guard" else "囚犯领袖"
-            opts = "、".join(opt_text(state, o) for o in pick["options"])
+            listed = "、".join(opt_text(state, o) for o in pick["options"])
             fx.append(Say("group", f"最高票平票，且{title}投了少数票，等待{title}在 {c.hhmm(ends, ctx)} 前裁定。"))
-            fx.append(Say(pick["by"], f"平票：请在 {c.hhmm(ends, ctx)} 前私聊 /裁定 从中选一个：{opts}。例如 /裁定 处决 3 或 /裁定 弃票。"))
+            fx.append(Say(pick["by"], f"平票：请在 {c.hhmm(ends, ctx)} 前私聊 /裁定 从中选一个：{listed}。例如 /裁定 处决 3 或 /裁定 弃票。"))
         return fx
     return fx + _apply_results(state, ctx)
 

@@ -85,8 +85,8 @@ def tables(state: m.JSON) -> dict[str, list[list[Any]]]:
         room_of = {v: k for k, v in night["rooms"].items()}
         for b in night["byes"]:
             g = room_of[b] if m.player(state, b)["kind"] == "guard" else ""
-            p = room_of[b] if m.player(state, b)["kind"] == "prisoner" else ""
-            pairs.append([night["night"], g, p, m.name(state, b) if g else "轮空", m.name(state, b) if p else "轮空", "", 0, 0, dead])
+            p_room = room_of[b] if m.player(state, b)["kind"] == "prisoner" else ""
+            pairs.append([night["night"], g, p_room, m.name(state, b) if g else "轮空", m.name(state, b) if p_room else "轮空", "", 0, 0, dead])
     score: list[list[Any]] = [["名次", "座位", "马甲", "积分", "明细"]]
     for rank, s, total in result.get("ranking", []):
         detail = "；".join(f"{why} {n:+d}" for why, n in result["points"][str(s)])

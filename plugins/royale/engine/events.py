@@ -441,7 +441,7 @@ RULES: dict[str, dict[str, Callable[..., Any]]] = {
 
 def _today(state: State, cfg: Cfg) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(definition, today's data) for each of today's events."""
-    return [(event_def(cfg, d["key"]), d) for d in state["today"] if event_def(cfg, d["key"])]
+    return [(e, d) for d in state["today"] if (e := event_def(cfg, d["key"]))]
 
 
 # ---- the three moments -------------------------------------------------------------

@@ -40,7 +40,7 @@ def event_cmd(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: C
     plan = state["event_plan"]
     tomorrow = state["day"] + 1
     if not text:
-        today = "、".join(EV.event_def(cfg, e["key"])["name"] for e in state["today"]) or T.NONE
+        today = "、".join((EV.event_def(cfg, e["key"]) or {"name": e["key"]})["name"] for e in state["today"]) or T.NONE
         return [Say("reply", T.EVENT_SHOW.format(today=today, plan=_plan_text(cfg, plan), names=names))]
     words = text.split(maxsplit=1)
     if words[0] in ("随机", "取消", "清除"):
@@ -71,9 +71,9 @@ def event_cmd(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: C
 def _plan_text(cfg: Cfg, plan: dict[str, Any]) -> str:
     parts = []
     if plan.get("force"):
-        parts.append("指定 " + EV.event_def(cfg, plan["force"])["name"])
+        parts.append("指定 " + (EV.event_def(cfg, plan["force"]) or {"name": plan["force"]})["name"])
     if plan.get("forbid"):
-        parts.append("禁止 " + "、".join(EV.event_def(cfg, k)["name"] for k in plan["forbid"]))
+        parts.append("禁止 " + "、".join((EV.event_def(cfg, k) or {"name": k})["name"] for k in plan["forbid"]))
     return "；".join(parts) or "随机"
 
 
@@ -124,7 +124,7 @@ def grant(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) 
         raise Rejected(T.NOT_TEST)
     _live(state)
     seat = args.get("player")
-    if str(seat) not in state["players"]:
+    if not isinstance(seat, int) or str(seat) not in state["players"]:
         raise Rejected(T.NO_SUCH_SEAT.format(seat=seat))
     p = player(state, seat)
     if not p["alive"]:

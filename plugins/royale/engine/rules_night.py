@@ -251,11 +251,11 @@ def equip(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> 
     old = equipped(p, slot)
     if old is None and hands_used(p) >= 2:
         # both hands busy with the other two slots: put one back in the bag
-        others = [s for s in ("weapon", "armour", "held") if s != slot and p.get(s) is not None]
+        others = {s: it for s in ("weapon", "armour", "held") if s != slot and (it := equipped(p, s)) is not None}
         if len(words) > 1:
-            named = [s for s in others if equipped(p, s)["name"] == words[1]]
+            named = [s for s, it in others.items() if it["name"] == words[1]]
             if not named:
-                raise Rejected(T.HANDS_FULL.format(name=item["name"], hands="、".join(equipped(p, s)["name"] for s in others)))
+                raise Rejected(T.HANDS_FULL.format(name=item["name"], hands="、".join(it["name"] for it in others.values())))
             free = named[0]
         else:
             free = "held" if "held" in others else "armour"
