@@ -51,10 +51,13 @@ import tomllib
 from onebot import ROOT, BotProcess, TimedOneBot
 
 GROUP_M88, GROUP_ROYALE, GROUP_START = "880001", "880002", "880003"
+GROUP_M88_2, GROUP_ROYALE_2 = "880004", "880005"  # the two games played at the same time
 HOST_M88, HOST_ROYALE, HOST_START = "101", "102", "103"
 M88_PLAYERS = [str(20001 + i) for i in range(88)]
 ROYALE_PLAYERS = [str(30001 + i) for i in range(60)]
 START_PLAYERS = [str(40001 + i) for i in range(88)]
+M88_PLAYERS_2 = [str(50001 + i) for i in range(88)]
+ROYALE_PLAYERS_2 = [str(60001 + i) for i in range(60)]
 ACTIONS_PER_PLAYER = 20
 
 UNPACED = {"SEND_INTERVAL": "0", "SEND_JITTER": "0", "GROUP_SEND_INTERVAL": "0"}
@@ -354,6 +357,7 @@ async def vote_burst(b: Bench, gid: int) -> str:
     lat, f_lat = r["lat"], r["f_lat"]
     b.floors["group_p50"] = statistics.median(f_lat)
     b.floors["votes_counted_after"] = r["counted_after"]
+    b.floors["vote_p99"] = pct(lat, 99)
     p50, p99, f50, f99 = statistics.median(lat), pct(lat, 99), statistics.median(f_lat), pct(f_lat, 99)
     tput, f_tput = n / r["wall"], n / r["f_wall"]
     size = b.db.one("SELECT length(CAST(state AS BLOB)) FROM game WHERE id=?", gid) or 0
@@ -413,15 +417,40 @@ async def royale_night(b: Bench, gid: int) -> str:
     lat, wall = await b.closed_loop(scripts)
     await b.db.drained()
     extra = sum(b.replies_per_user(t, users).values()) - len(lat)
-    accepted = b.db.one("SELECT count(*) FROM command_log WHERE game_id=? AND seq>? AND source='private'", gid, before)
+    logged = b.db.one("SELECT count(*) FROM command_log WHERE game_id=? AND seq>? AND source='private'", gid, before)
+    reads = sum(1 for lines in scripts.values() for line in lines if line.startswith("/背包"))  # read-only: not logged
+    accepted = logged + reads
     n = len(lat)
     p50, p99, f50, f99 = statistics.median(lat), pct(lat, 99), statistics.median(f_lat), pct(f_lat, 99)
+    b.floors["royale_p99"] = p99
     tput, f_tput = n / wall, len(f_lat) / f_wall
     note = "" if extra == 0 and f_extra == 0 else f", WARNING {extra}/{f_extra} unmatched extra replies"
     return (f"royale night (60 players × 20 private actions, each sent when the last is answered; queue unpaced): "
             f"p50 {ms(p50)} ({ratio(p50, f50)} floor {ms(f50)}), p99 {ms(p99)} ({ratio(p99, f99)} floor {ms(f99)}), "
             f"{tput:.0f} actions/s ({tput / f_tput:.2f}× floor {f_tput:.0f}/s), {n} in {wall:.1f} s, "
-            f"{accepted}/{n} accepted by the engine{note}")
+            f"{accepted}/{n} accepted by the engine ({logged} logged actions + {reads} read-only /背包){note}")
+
+
+async def side_by_side(b: Bench, m88: int, royale: int) -> str:
+    """The vote burst and the royale night at the same time, in two groups of two fresh
+    games: each against its own solo figure of this run (games never wait for each other)."""
+    await b.db.drained()
+    state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", royale))
+    scripts = {u2: lines for u2, lines in zip(ROYALE_PLAYERS_2, royale_scripts(state).values())}
+    n = len(M88_PLAYERS_2)
+    begin = time.perf_counter()
+    (vlat, vwall), (rlat, rwall) = await asyncio.gather(
+        b.private_burst(M88_PLAYERS_2, lambda i, u: f"/投票 {(i + 1) % n + 1}", lambda s: "已投票" in s),
+        b.closed_loop(scripts),
+    )
+    wall = time.perf_counter() - begin
+    solo_v, solo_r = b.floors.get("vote_p99"), b.floors.get("royale_p99")
+    v99, r99 = pct(vlat, 99), pct(rlat, 99)
+    vs_v = f" ({v99 / solo_v:.2f}× solo {ms(solo_v)})" if solo_v else ""
+    vs_r = f" ({r99 / solo_r:.2f}× solo {ms(solo_r)})" if solo_r else ""
+    return (f"side by side (the 88 private /投票 burst and the 60 × 20 royale night at once, two groups): "
+            f"votes p50 {ms(statistics.median(vlat))}, p99 {ms(v99)}{vs_v}; royale p50 {ms(statistics.median(rlat))}, "
+            f"p99 {ms(r99)}{vs_r}; both done in {wall:.1f} s (votes {vwall:.1f} s, night {rwall:.1f} s)")
 
 
 async def game_start(b: Bench, gid: int) -> str:
@@ -544,7 +573,7 @@ async def run(args: argparse.Namespace) -> None:
     print(f"# {commit_probe(work)}", flush=True)
     began = time.perf_counter()
     whole = Load()
-    ids: dict[str, int | None] = {"m88": None, "royale": None, "start": None}
+    ids: dict[str, int | None] = {"m88": None, "royale": None, "start": None, "m88_2": None, "royale_2": None}
     why: dict[str, str] = {}
 
     def problem(exc: BaseException) -> str:
@@ -570,8 +599,24 @@ async def run(args: argparse.Namespace) -> None:
         await b.signup_private(GROUP_START, START_PLAYERS)
         await b.db.drained()
 
+    async def m88_setup_2(gid: int) -> None:
+        await b.signup_private(GROUP_M88_2, M88_PLAYERS_2)
+        await b.start(GROUP_M88_2, HOST_M88, gid)
+        await asyncio.gather(*(b.ob.ask_private(u, f"/报道 {essay(330, u)}", lambda s: "报道已统计" in s) for u in M88_PLAYERS_2))
+        await b.db.drained()
+
+    async def royale_setup_2(gid: int) -> None:
+        await b.signup_group(GROUP_ROYALE_2, ROYALE_PLAYERS_2)
+        await b.start(GROUP_ROYALE_2, HOST_ROYALE, gid)
+        fut = b.ob.expect("group", GROUP_ROYALE_2, lambda s: "夜" in s and "开始" in s)
+        await b.ob.send_group(GROUP_ROYALE_2, HOST_ROYALE, "/推进", role="owner")
+        await asyncio.wait_for(fut, 30)
+        await b.db.drained()
+
     setups = (("m88", GROUP_M88, HOST_M88, "88人场", m88_setup), ("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀", royale_setup),
-              ("start", GROUP_START, HOST_START, "88人场", start_setup))
+              ("start", GROUP_START, HOST_START, "88人场", start_setup),
+              ("m88_2", GROUP_M88_2, HOST_M88, "88人场", m88_setup_2),
+              ("royale_2", GROUP_ROYALE_2, HOST_ROYALE, "大逃杀", royale_setup_2))
     try:
         # ---- bot A: unpaced queue; set everything up through chat, then measure
         await b.up(UNPACED)
@@ -593,6 +638,12 @@ async def run(args: argparse.Namespace) -> None:
                 print(with_load(await fn(b, ids[key]), load), flush=True)
             except Exception as exc:  # noqa: BLE001
                 print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
+        if ids["m88_2"] and ids["royale_2"]:
+            try:
+                load = Load(b.bot.proc.pid)
+                print(with_load(await side_by_side(b, ids["m88_2"], ids["royale_2"]), load), flush=True)
+            except Exception as exc:  # noqa: BLE001
+                print(f"side by side: SKIPPED ({problem(exc)})", flush=True)
         await b.down()
 
         # ---- bot B: the same database, the queue paced

@@ -87,7 +87,7 @@ def mafia88() -> tuple[Callable[[], str], Any, bool]:
     from plugins.mafia88.engine import ENGINE
 
     def play() -> str:
-        g = Game(88, seed="full-88", json_state=False, check_pure=False)
+        g = Game(88, seed="full-88", settings=T.PLAIN, json_state=False, check_pure=False)  # the scripted part-1 game
         g.report_all()
         order = T.victim_order(g)
         rounds = 0
