@@ -221,6 +221,11 @@ class GameEngine:
 
     # ---- state versions --------------------------------------------------------
 
+    def group_tag(self, state: JSON) -> str:
+        """A tag the kernel puts before every post of its own in the game's groups
+        (e.g. royale's 「【测试赛】」 while a test game runs); "" for none."""
+        return ""
+
     def upgrade(self, state: JSON) -> JSON:
         """Bring a stored state written by older code (``state["version"]`` below
         ``STATE_VERSION``, or missing) to today's shape; called on the copy."""

@@ -164,7 +164,13 @@ class Txn(Effects):
             targets = [("private", self.seat(int(to)).user_id, "")]
         for kind, target, prefix in targets:
             self_id = await self.account_for(target) if kind == "private" else g.self_id
-            await enqueue(kind, target, prefix + text, game_id=g.id, self_id=self_id, priority=priority, image=image)
+            body = self.tagged(prefix + text) if kind == "group" else prefix + text
+            await enqueue(kind, target, body, game_id=g.id, self_id=self_id, priority=priority, image=image)
+
+    def tagged(self, text: str) -> str:
+        """A group post with the game's tag in front (e.g. 【测试赛】), once."""
+        tag = self.kind.engine.group_tag(self.game.state) if self.game.state is not None else ""
+        return text if not tag or text.startswith(tag) else tag + text
 
     async def account_for(self, user_id: str) -> str:
         """The bot account a private message to ``user_id`` goes out through:

@@ -81,6 +81,9 @@ async def test_royale_part2_through_the_bot(harness):
     await h.group("401", "我来了")
     out = await h.group("1", "/推进")
     assert "第1夜行动开始" in texts(out)
+    # every post in the group says it is a test: the kernel's own too (the card, /推进, /公告)
+    out += await h.group("1", "/公告 今晚加油")
+    assert all(t.startswith("【测试赛】") for kind, _, t in out if kind == "group" and t), [t for _, _, t in out]
     g = await Game.get(group_id=h.group_id, status="running")
     cards = await Card.filter(game_id=g.id)
     assert [(c.seat, c.color) for c in cards] == [(3, "blue")]

@@ -249,7 +249,7 @@ async def announce(call: Call) -> None:
 
     async def work(txn: Txn) -> None:
         g = txn.game
-        await enqueue("group", g.group_id, f"【公告】{text}", game_id=g.id, self_id=g.self_id, at_all=at_all)
+        await enqueue("group", g.group_id, txn.tagged(f"【公告】{text}"), game_id=g.id, self_id=g.self_id, at_all=at_all)
         await txn.audit(call.origin.user_id, "announce", ("@全体 " if at_all else "") + text[:200], at=call.now)
 
     await _host_txn(call, work)

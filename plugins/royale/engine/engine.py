@@ -52,6 +52,10 @@ class RoyaleEngine(GameEngine):
     def unknown(self, name: str) -> list[Effect]:
         raise Ignored()
 
+    def group_tag(self, state: State) -> str:
+        """测试赛: the kernel's own group posts (cards, /推进, /公告 …) are marked too."""
+        return T.TEST_TAG if isinstance(state, dict) and state.get("test") else ""
+
     def after(self, state: State, effects: list[Effect]) -> list[Effect]:
         """测试赛: every group post (and picture, and the final summary) says it is a test."""
         if not state.get("test"):
