@@ -58,20 +58,25 @@ async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher
             await directory.ensure_group(origin.group_id or "")
         else:
             await directory.ensure_user(origin.user_id)
-            await note_contact(origin.user_id, origin.self_id, now)
         if call is None:
             route = _plain_route(origin)
             if route is None:
+                if origin.private:
+                    await note_contact(origin.user_id, origin.self_id, now)
                 return
             reserved = game_lock(route[0]).reserve(ticket)
         else:
             target = _game_for(call)
             if call.word in ROUTING_WORDS or not isinstance(target, int):
+                if origin.private:
+                    await note_contact(origin.user_id, origin.self_id, now)
                 if await _dispatch(call, call.word, target):  # changes routing: done inside the step
                     matcher.stop_propagation()
                 return
             reserved = game_lock(target).reserve(ticket)
     # then in the game's own arrival order: games never wait for each other
+    if origin.private:
+        await note_contact(origin.user_id, origin.self_id, now)  # a write: outside the routing step
     if route is not None:
         async with game_turn(route[0], reserved):
             await _plain_text(origin, now, raw, images, *route)
