@@ -39,7 +39,7 @@ from .leases import leases
 from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
 from .order import game_turn, utcnow
 from .origin import Origin, _reply_target
-from .outbox import enqueue
+from .outbox import batched, enqueue
 from .registry import GameKind, get_kind
 from .roster import Entry, Roster
 from .sending import wake_outbox
@@ -301,7 +301,7 @@ async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awai
         raise NotOwner()
     async with game_turn(game_id):  # the game's arrival order (already held when routed here)
         try:
-            async with in_transaction():
+            async with in_transaction(), batched():
                 txn = await Txn.open(game_id, superusers)
                 await claim_delivery(utcnow())
                 result = await work(txn)

@@ -26,7 +26,7 @@ from ..helptext import unknown_text
 from ..leases import leases
 from ..order import game_lock, game_turn, ordered, stamp, utcnow
 from ..origin import Origin, reply
-from ..outbox import enqueue_api
+from ..outbox import batched, enqueue_api
 from ..parse import parse_args, split_command
 from ..registry import GameKind, kinds
 from ..sending import wake_outbox
@@ -263,7 +263,7 @@ async def _run_query(call: Call, game_id: int, spec: CommandSpec) -> None:
     txn = await Txn.open(game_id, _superusers())
     actor = _check_who_where(spec, txn, call)
     args = parse_args(spec, call.rest, txn.roster)
-    async with in_transaction():
+    async with in_transaction(), batched():
         await claim_delivery(call.now)
         await txn.query(actor, Command(spec.name, args), call.origin, call.now)
     delivery_committed()
