@@ -30,8 +30,10 @@ def report(state: State, actor: Actor, text: str, ctx: Ctx) -> list:
         raise Rejected(f"报道太长：{len(text)} 字，最多 {limits.get('report_max', 3000)} 字。请删短后重新 /报道。")
     fig = measure(text)
     bad = problems(fig, minimum, limits)
+    # the text itself is not kept in the state (issue 19: small states): it stays in the
+    # command log (and the /导出 sheet of commands), and a valid one is posted in the group
     state["players"][str(actor.seat)]["report"] = {
-        "text": text, "figures": dataclasses.asdict(fig), "ok": not bad, "need": minimum,
+        "text": "", "figures": dataclasses.asdict(fig), "ok": not bad, "need": minimum,
         "rejected": redo and bool(bad), "seq": ctx.seq, "at": iso(ctx.now), "note": prev.get("note", "") if prev else "",
     }
     line = figures_line(dataclasses.asdict(fig))
