@@ -28,6 +28,7 @@ with warnings.catch_warnings():  # zhconv imports the deprecated pkg_resources
 QUOTE_LINE_MARKERS = (">", "＞", "【引用】", "[引用]", "引用:", "引用：")
 _PAIRS = {"“": "”", "「": "」", "『": "』"}
 _SENTENCE_SPLIT = re.compile(r"[。！？!?；;…\n]+")
+_CLAUSE_SPLIT = re.compile(r"[。！？!?；;…\n，,、：:]+")  # a clause repeated with commas (甲，甲，甲) counts too
 MIN_REPEAT = 4
 
 
@@ -95,9 +96,15 @@ def _quoted_in_line(line: str) -> int:
 
 
 def _repeated(text: str) -> int:
+    """Characters in sentences (or comma-separated clauses) that repeat an earlier one:
+    the larger of the two counts."""
+    return max(_repeats(text, _SENTENCE_SPLIT), _repeats(text, _CLAUSE_SPLIT))
+
+
+def _repeats(text: str, split: re.Pattern[str]) -> int:
     seen: set[str] = set()
     repeated = 0
-    for part in _SENTENCE_SPLIT.split(text):
+    for part in split.split(text):
         key = "".join(ch for ch in part if not ch.isspace())
         if len(key) < MIN_REPEAT:
             continue

@@ -68,3 +68,12 @@ def test_describe_is_one_short_chinese_line():
     line = describe(measure("“一二三”" + "四" * 97))
     assert line == "字数 102（不计空格），引用 5（4.9%），去引用 97，重复 0%，简体：是"
     assert describe(measure("這個")).endswith("简体：否（繁体字 2 个）")
+
+
+def test_a_clause_repeated_with_commas_counts_as_repeated():
+    """Issue 13 item 9: 20 comma-chained copies of one clause are not new text."""
+    from plugins.kernel.textcheck import measure
+
+    fig = measure("，".join(["今天天气真好啊"] * 20) + "。")
+    assert fig.repeated == 19 * 7 and fig.repeat_ratio > 0.8  # every copy after the first
+    assert measure("今天天气真好啊，明天也许下雨吧，后天再说。").repeated == 0
