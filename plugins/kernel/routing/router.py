@@ -211,13 +211,18 @@ def _place_hint(spec: CommandSpec, call: Call) -> str:
 
 
 def _check_who_where(spec: CommandSpec, txn: Txn, call: Call) -> Actor:
-    uid = call.origin.user_id
-    player = txn.player_of(uid)
-    is_host = txn.is_host(uid)
     if spec.where == "private" and call.in_group:
         raise Rejected(_place_hint(spec, call))
     if spec.where == "group" and not call.in_group:
         raise Rejected(_place_hint(spec, call))
+    return check_actor(spec, txn, call.origin.user_id, private=call.origin.private, chat=call.origin.chat)
+
+
+def check_actor(spec: CommandSpec, txn: Txn, uid: str, *, private: bool, chat: str | None,
+                ended: str = "这局游戏已经结束了。") -> Actor:
+    """Who may run ``spec`` in this game now (a chat command or a web page action)."""
+    player = txn.player_of(uid)
+    is_host = txn.is_host(uid)
     if spec.who == "host" and not is_host:
         raise Rejected("只有主持可以这样做。")
     if spec.who == "player":
@@ -230,8 +235,8 @@ def _check_who_where(spec: CommandSpec, txn: Txn, call: Call) -> Actor:
     if txn.game.status == "signup":
         raise Rejected("游戏还没开始（报名中），请等主持发送 /开始。")
     if txn.game.status == "ended":
-        raise Rejected("这局游戏已经结束了。")
-    return Actor(uid, player.seat if player else None, is_host, call.origin.private, call.origin.chat)
+        raise Rejected(ended)
+    return Actor(uid, player.seat if player else None, is_host, private, chat)
 
 
 class _KernelWord(Exception):

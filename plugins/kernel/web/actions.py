@@ -16,7 +16,7 @@ from ..order import utcnow
 from ..origin import Origin
 from ..parse import parse_args
 from ..registry import get_kind
-from ..routing.router import check_length
+from ..routing.router import check_actor, check_length
 from ..txn import NotOwner, Txn, in_game
 from .page import PAGES
 
@@ -42,22 +42,7 @@ def _spec(kind_key: str, word: str, host: bool) -> CommandSpec:
 
 def _check(spec: CommandSpec, txn: Txn, user_id: str) -> Actor:
     """Who may do it (as the router checks a private command)."""
-    player = txn.player_of(user_id)
-    is_host = txn.is_host(user_id)
-    if txn.game.status == "ended":
-        raise Rejected("这局游戏已经结束了，网页只能查看。")
-    if txn.game.status == "signup":
-        raise Rejected("游戏还没开始（报名中），请等主持发送 /开始。")
-    if spec.who == "host" and not is_host:
-        raise Rejected("只有主持可以这样做。")
-    if spec.who == "player":
-        if player is None:
-            raise Rejected("你不是本局玩家，不能这样做。")
-        if spec.alive_only and not player.alive:
-            raise Rejected("你已出局，不能再这样做。")
-    if txn.game.status == "paused" and not is_host:
-        raise Rejected("游戏已暂停，请等待主持发送 /继续。")
-    return Actor(user_id, player.seat if player else None, is_host, True, None)
+    return check_actor(spec, txn, user_id, private=True, chat=None, ended="这局游戏已经结束了，网页只能查看。")
 
 
 async def run(access: WebAccess, kind_key: str, word: str, rest: str, host: bool) -> list[str]:
