@@ -15,23 +15,11 @@ package is missing.
 from __future__ import annotations
 
 import io
-import os
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-SYSTEM_FONTS = (
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
-    "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
-    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
-    "/System/Library/Fonts/PingFang.ttc",
-    "C:/Windows/Fonts/msyh.ttc",
-)
+from plugins.kernel import pictures
 
 # the columns shown (when present in the rows' header), in this order
 COLUMNS = ("排名", "序号", "马甲", "组", "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
@@ -51,27 +39,12 @@ LINE = (211, 47, 47)
 
 
 def font_path() -> str | None:
-    """The CJK font file used, or None when none is installed."""
-    env = os.environ.get("LEAGUE_FONT")
-    if env and Path(env).is_file():
-        return env
-    try:
-        import pylopdf_fonts_zh_cn
-
-        p = pylopdf_fonts_zh_cn.sans_path()
-        if Path(p).is_file():
-            return str(p)
-    except ImportError:
-        pass
-    return next((p for p in SYSTEM_FONTS if Path(p).is_file()), None)
+    """The CJK font file used (LEAGUE_FONT overrides), or None when none is installed."""
+    return pictures.font_path("LEAGUE_FONT")
 
 
-@lru_cache(maxsize=8)
 def load_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    path = font_path()
-    if path is None:  # no CJK font: Latin still readable, Chinese will not be
-        return ImageFont.load_default(size)
-    return ImageFont.truetype(path, size)
+    return pictures.load_font(size, "LEAGUE_FONT")
 
 
 def _cell(header: str, value: Any) -> str:

@@ -11,23 +11,12 @@ CJK fonts.
 from __future__ import annotations
 
 import io
-import os
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-SYSTEM_FONTS = (
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
-    "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
-    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
-    "/System/Library/Fonts/PingFang.ttc",
-    "C:/Windows/Fonts/msyh.ttc",
-)
+from plugins.kernel import pictures
 
 BG = (250, 248, 242)
 INK = (33, 37, 41)
@@ -48,26 +37,12 @@ CELL_W, CELL_H, GAP, MARGIN = 176, 112, 10, 24
 
 
 def font_path() -> str | None:
-    env = os.environ.get("ROYALE_FONT")
-    if env and Path(env).is_file():
-        return env
-    try:
-        import pylopdf_fonts_zh_cn
-
-        p = pylopdf_fonts_zh_cn.sans_path()
-        if Path(p).is_file():
-            return str(p)
-    except ImportError:
-        pass
-    return next((p for p in SYSTEM_FONTS if Path(p).is_file()), None)
+    """The CJK font file used (ROYALE_FONT overrides), or None when none is installed."""
+    return pictures.font_path("ROYALE_FONT")
 
 
-@lru_cache(maxsize=8)
 def load_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    path = font_path()
-    if path is None:
-        return ImageFont.load_default(size)
-    return ImageFont.truetype(path, size)
+    return pictures.load_font(size, "ROYALE_FONT")
 
 
 def _fit(text: str, width: float, sizes: tuple[int, ...] = (28, 24, 21, 18)) -> tuple[Any, list[str]]:

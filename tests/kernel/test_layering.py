@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "plugins"
 GAMES = ("mafia88", "prison", "royale", "league")
-PUBLIC = {"contract", "registry", "clock", "settings", "textcheck", "datafile", "web"}
+PUBLIC = {"contract", "registry", "clock", "settings", "textcheck", "datafile", "web", "pictures"}
 """What a game may import from the kernel."""
 
 
