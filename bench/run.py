@@ -177,11 +177,52 @@ class Db:
             await asyncio.sleep(0.05)
 
 
+class PgDb(Db):
+    """The same read-only look at a PostgreSQL database (asyncpg on a thread of its own,
+    so the bench's polling stays synchronous like the SQLite one)."""
+
+    def __init__(self, url: str):
+        import threading
+
+        self.url = url
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._pg = None
+
+    def q(self, sql: str, *args: object) -> list[tuple]:
+        import asyncpg
+
+        n = 0
+
+        def dollar(_m: object) -> str:
+            nonlocal n
+            n += 1
+            return f"${n}"
+
+        import re as _re
+
+        sql = _re.sub(r"\?", dollar, sql.replace("length(CAST(state AS BLOB))", "octet_length(state::text)"))
+
+        async def run() -> list[tuple]:
+            if self._pg is None:
+                self._pg = await asyncpg.connect(self.url)
+            return [tuple(r) for r in await self._pg.fetch(sql, *args)]
+
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(30)
+
+    def close(self) -> None:
+        if self._pg is not None:
+            asyncio.run_coroutine_threadsafe(self._pg.close(), self._loop).result(10)
+            self._pg = None
+
+
 class Bench:
-    def __init__(self, work: Path):
+    def __init__(self, work: Path, database_url: str | None = None):
         self.work = work
         self.db_path = work / "bot.sqlite3"
-        self.db = Db(self.db_path)
+        self.database_url = database_url
+        self.db: Db = PgDb(database_url) if database_url else Db(self.db_path)
         self.bot: BotProcess | None = None
         self.ob: TimedOneBot | None = None
         self.floors: dict[str, float] = {}
@@ -190,6 +231,7 @@ class Bench:
         env = {
             "ENVIRONMENT": "prod", "EXTRA_PLUGINS": "", "LOG_LEVEL": "INFO", "ONEBOT_ACCESS_TOKEN": "",
             "SUPERUSERS": '["10000"]', "SEND_MAX_ATTEMPTS": "5", "SEND_PAUSE_AFTER": "5", **env,
+            **({"DATABASE_URL": self.database_url} if self.database_url else {}),
         }
         self.bot = BotProcess(self.db_path, env=env, log=self.work / "bot.log")
         self.bot.start()
@@ -557,6 +599,39 @@ def commit_probe(folder: Path, n: int = 100) -> str:
             f"p50 {ms(statistics.median(xs))}, p90 {ms(pct(xs, 90))}")
 
 
+async def postgres_burst(work: Path) -> str:
+    """The same vote burst (and its floor) with the bot on PostgreSQL (a database of its own)."""
+    try:
+        import asyncpg
+
+        admin = "postgresql://postgres@127.0.0.1:5432/postgres"
+        name = f"qqgames_bench_{os.getpid()}"
+        con = await asyncpg.connect(admin)
+        await con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await con.execute(f'CREATE DATABASE "{name}"')
+        await con.close()
+    except Exception as exc:  # noqa: BLE001 - no PostgreSQL here: say so
+        return f"vote burst on PostgreSQL: SKIPPED (no PostgreSQL on 127.0.0.1:5432: {type(exc).__name__})"
+    pg = Bench(work / "pg", f"postgresql://postgres@127.0.0.1:5432/{name}")
+    (work / "pg").mkdir(exist_ok=True)
+    try:
+        await pg.up(UNPACED)
+        gid = await pg.create(GROUP_M88, HOST_M88, "88人场")
+        await pg.signup_private(GROUP_M88, M88_PLAYERS)
+        await pg.start(GROUP_M88, HOST_M88, gid)
+        await asyncio.gather(*(pg.ob.ask_private(u, f"/报道 {essay(330, u)}", lambda s: "报道已统计" in s) for u in M88_PLAYERS))
+        await pg.db.drained()
+        load = Load(pg.bot.proc.pid)
+        return with_load((await vote_burst(pg, gid)).replace("vote burst (", "vote burst on PostgreSQL (", 1), load)
+    except Exception as exc:  # noqa: BLE001
+        return f"vote burst on PostgreSQL: SKIPPED ({type(exc).__name__}: {exc})"[:300]
+    finally:
+        await pg.down()
+        con = await asyncpg.connect(admin)
+        await con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await con.close()
+
+
 def machine() -> str:
     with open("/proc/cpuinfo") as f:
         cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), "?")
@@ -661,6 +736,7 @@ async def run(args: argparse.Namespace) -> None:
             print(f"mafia88 start: SKIPPED ({why.get('start')})", flush=True)
     finally:
         await b.down()
+    print(await postgres_burst(work), flush=True)
     for line in simulated_games(b.floors.get("group_p50"), args.tracemalloc):
         print(line, flush=True)
     other = whole.other()
