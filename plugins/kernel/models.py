@@ -152,6 +152,7 @@ class Outbox(Model):
     last_error = fields.TextField(null=True)
     owner = fields.CharField(max_length=64, default="", db_index=True)  # the process that sends it
     timeouts = fields.IntField(default=0)  # sends that timed out: maybe delivered, resent once at most
+    scrub = fields.BooleanField(default=False)  # the text holds a secret (a web password): cleared once sent
 
     class Meta:
         table = "outbox"

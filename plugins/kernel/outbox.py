@@ -24,6 +24,7 @@ from .config import Config
 from .leases import PROCESS
 from .models import Host, Outbox
 
+SCRUBBED = "（已发送；内容含密码，不保留）"
 MAX_CHUNK = 2000  # characters per QQ message
 IDLE = 30.0
 
@@ -80,6 +81,7 @@ async def enqueue(
     now: datetime | None = None,
     at_all: bool = False,
     image: str | None = None,
+    scrub: bool = False,
 ) -> None:
     """Queue a message. Call inside the transaction of the change it reports.
     ``at_all`` (@全体成员) is only for a host's explicit announcement; ``image``
@@ -99,6 +101,7 @@ async def enqueue(
             next_try_at=now,
             created_at=now,
             owner=PROCESS,
+            scrub=scrub,
         ))
 
 
@@ -229,6 +232,7 @@ class OutboxWorker:
             self.failures_in_a_row = 0
             async with in_transaction():
                 await Outbox.filter(id=row.id).update(status="sent", sent_at=now, attempts=row.attempts + 1)
+                await Outbox.filter(id__in=[row.id] + [r.id for r in batch], scrub=True).update(text=SCRUBBED)
                 if batch:
                     await Outbox.filter(id__in=[r.id for r in batch]).update(status="sent", sent_at=now, attempts=1)
         self.wake.set()

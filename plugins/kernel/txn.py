@@ -141,7 +141,8 @@ class Txn(Effects):
         c = next((c for c in self.chats if c.label == label), None)
         return c.group_id if c else self.game.group_id
 
-    async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1, image: str | None = None) -> None:
+    async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1, image: str | None = None,
+                  scrub: bool = False) -> None:
         """Queue ``text`` (and a picture) for a Say target: "group", "chat:<label>",
         "hosts", "reply" or a seat. Answers go first; in a group they name the
         sender (a picture's caption does not)."""
@@ -165,7 +166,7 @@ class Txn(Effects):
         for kind, target, prefix in targets:
             self_id = await self.account_for(target) if kind == "private" else g.self_id
             body = self.tagged(prefix + text) if kind == "group" else prefix + text
-            await enqueue(kind, target, body, game_id=g.id, self_id=self_id, priority=priority, image=image)
+            await enqueue(kind, target, body, game_id=g.id, self_id=self_id, priority=priority, image=image, scrub=scrub)
 
     def tagged(self, text: str) -> str:
         """A group post with the game's tag in front (e.g. 【测试赛】), once."""

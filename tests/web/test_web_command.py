@@ -46,6 +46,11 @@ async def test_link_and_password_privately_only_a_hash_kept(harness, web_on):
     access = await WebAccess.get(link=link.group(1))
     assert access.user_id == "500" and access.pw_hash.startswith("scrypt$") and password.group(1) not in access.pw_hash
     assert await auth.password_ok(access.pw_hash, password.group(1))
+    # the sent message is not kept with the password in the outbound queue's table
+    from plugins.kernel.models import Outbox
+
+    assert not await Outbox.filter(text__contains=password.group(1)).exists()
+    assert await Outbox.filter(target_id="500", scrub=True, status="sent").exists()
     # /网页 again: the same link, a new password; the old one stops working
     again = texts(await h.private("500", "/网页"), "500")
     assert link.group(0) in again

@@ -49,7 +49,7 @@ async def web_page(call: Call) -> None:
             entry = txn.roster.resolve(words[1])
             access, password = await auth.issue(gid, entry.user_id, reset=True)
             await txn.say(entry.seat, "主持重置了你的网页密码，已登录的浏览器需要重新登录。\n"
-                          + _text(title, txn.game.group_id, access.link, password), call.origin)
+                          + _text(title, txn.game.group_id, access.link, password), call.origin, scrub=True)
             await txn.say(REPLY, f"已重置 {entry.seat}号 的网页密码，新密码已私聊发给他。", call.origin)
             await txn.audit(uid, "web_reset", f"重置 {entry.seat}号 的网页密码", at=call.now)
             return
@@ -58,6 +58,6 @@ async def web_page(call: Call) -> None:
         if txn.player_of(uid) is None and not txn.is_host(uid):
             raise Rejected("你不是这局游戏的玩家。")
         access, password = await auth.issue(gid, uid)
-        await txn.say(REPLY, _text(title, txn.game.group_id, access.link, password), call.origin)
+        await txn.say(REPLY, _text(title, txn.game.group_id, access.link, password), call.origin, scrub=True)
 
     await in_game(gid, _superusers(), work)
