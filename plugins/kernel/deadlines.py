@@ -46,10 +46,10 @@ async def fire_timer(timer_id: int, superusers: set[str]) -> None:
         pass
     except Exception as exc:
         logger.opt(exception=exc).error(f"timer {timer_id} ({t.key}) failed")
-        await _deadline_failed(timer_id, superusers, exc, now)
+        await _deadline_failed(t.game_id, timer_id, superusers, exc, now)
 
 
-async def _deadline_failed(timer_id: int, superusers: set[str], exc: Exception, now: datetime) -> None:
+async def _deadline_failed(game_id: int, timer_id: int, superusers: set[str], exc: Exception, now: datetime) -> None:
     error = str(exc) if isinstance(exc, Rejected) else f"{type(exc).__name__}: {exc}"
     retry_at: datetime | None = None
 
@@ -78,17 +78,11 @@ async def _deadline_failed(timer_id: int, superusers: set[str], exc: Exception, 
         )
 
     try:
-        await in_game(await _game_of_timer(timer_id), superusers, work)
+        await in_game(game_id, superusers, work)
     except Ignored:
         return
     if retry_at is not None:
         timers.retry(timer_id, retry_at)
-
-
-async def _game_of_timer(timer_id: int) -> int:
-    t = await Timer.get(id=timer_id)
-    return t.game_id
-
 
 
 async def fire_job(timer_id: int) -> None:

@@ -33,12 +33,6 @@ def handling(origin: Origin) -> None:
     _claim.set(_Claim(key) if key else None)
 
 
-async def seen(origin: Origin) -> bool:
-    """The message was already acted on (before a restart, or by another process)."""
-    key = origin.dedup_key
-    return key is not None and await Delivery.exists(key=key)
-
-
 async def claim_delivery(now: datetime) -> None:
     """Inside a transaction: record that the message being handled was acted
     on, in the same transaction as what it causes; Ignored if it already was."""

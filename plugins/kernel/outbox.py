@@ -259,7 +259,8 @@ class OutboxWorker:
 
     async def _failed(self, row: Outbox, now: datetime, exc: Exception) -> None:
         attempts = row.attempts + 1
-        if row.target_type == "api" and '"once": true' in row.text:  # a best effort: drop it quietly
+        options = json.loads(row.text) if row.target_type == "api" else {}
+        if options.get("once"):  # a best effort: drop it quietly
             await Outbox.filter(id=row.id).update(status="failed", attempts=attempts, last_error=repr(exc)[:500])
             return
         timed_out = isinstance(exc, (SendTimeout, asyncio.TimeoutError))
@@ -274,7 +275,7 @@ class OutboxWorker:
                     status="failed", attempts=attempts, timeouts=timeouts, last_error=repr(exc)[:500]
                 )
                 where = f"{'群' if row.target_type == 'group' else 'QQ'} {row.target_id}"
-                fallback = json.loads(row.text).get("fallback") if row.target_type == "api" else None
+                fallback = options.get("fallback")
                 if fallback:
                     await enqueue(fallback[0], fallback[1], fallback[2], game_id=row.game_id, self_id=row.self_id,
                                   priority=0, now=now)

@@ -131,9 +131,8 @@ async def _dispatch(call: Call, word: str, game_id: int | list[int] | None) -> b
         elif kind and _game_spec(kind, word, not call.in_group):
             other = _game_spec(kind, word, not call.in_group)
             assert other is not None and isinstance(game_id, int)
-            if call.in_group and kind.private_signup:
-                _recall(call, game_id)  # a private command written in the group can hint at a role
-                raise Rejected(_place_hint(other, call) + "（在群里发会暴露身份，已尝试撤回原消息）")
+            if call.in_group and kind.private_signup:  # a private command written in the group can hint at a role
+                raise Unmasking(_place_hint(other, call) + "（在群里发会暴露身份，已尝试撤回原消息）")
             raise Rejected(_place_hint(other, call))
         elif not call.in_group and _any_game_word(word):
             _need_game(call, game_id)  # a game's command from someone in no game (or several): say so
@@ -145,7 +144,8 @@ async def _dispatch(call: Call, word: str, game_id: int | list[int] | None) -> b
             await call.say(unknown_text(word, kind, asker), game_id if isinstance(game_id, int) else None)
     except Rejected as exc:
         await refused(call.origin, exc, game_id if isinstance(game_id, int) else None)
-        await _flush_recalls(call.now)
+        if isinstance(exc, Unmasking) and isinstance(game_id, int):
+            await _recall(call, game_id)
     except Ignored:
         pass
     except Exception as exc:
@@ -165,27 +165,23 @@ def _guard_secret(call: Call, game_id: int, spec: CommandSpec | None) -> None:
     mention = MENTION.search(call.rest)
     if not mention and not (spec is not None and spec.who == "player"):
         return
-    _recall(call, game_id)
     if mention:
-        raise Rejected("本游戏马甲保密，在群里 @ 玩家会暴露马甲。请私聊我发送这条命令，用座位号或马甲指名。（已尝试撤回原消息）")
+        raise Unmasking("本游戏马甲保密，在群里 @ 玩家会暴露马甲。请私聊我发送这条命令，用座位号或马甲指名。（已尝试撤回原消息）")
     usage = spec.usage if spec is not None and spec.usage else "/" + call.word
-    raise Rejected(f"本游戏马甲保密，请私聊我发送 {usage}（在群里发会暴露你的马甲，这次没有生效）。（已尝试撤回原消息）")
+    raise Unmasking(f"本游戏马甲保密，请私聊我发送 {usage}（在群里发会暴露你的马甲，这次没有生效）。（已尝试撤回原消息）")
 
 
-def _recall(call: Call, game_id: int) -> None:
+class Unmasking(Rejected):
+    """Refused because the message itself would unmask its sender: it is recalled too."""
+
+
+async def _recall(call: Call, game_id: int) -> None:
     """Queue a one-shot delete_msg of the leaking message (no retries, no notice)."""
     if call.origin.message_id is None:
         return
-    _pending_recalls.append((call.origin.group_id or "", int(call.origin.message_id), game_id, call.origin.self_id))
-
-
-_pending_recalls: list[tuple[str, int, int, str]] = []
-
-
-async def _flush_recalls(now: datetime) -> None:
-    while _pending_recalls:
-        group, mid, game_id, self_id = _pending_recalls.pop()
-        await enqueue_api(group, "delete_msg", {"message_id": mid}, game_id=game_id, self_id=self_id, now=now, once=True)
+    await enqueue_api(call.origin.group_id or "", "delete_msg", {"message_id": int(call.origin.message_id)},
+                      game_id=game_id, self_id=call.origin.self_id, now=call.now, once=True)
+    wake_outbox()
 
 
 def _any_game_word(word: str) -> bool:
