@@ -288,6 +288,27 @@ class Bench:
         await self._logged(gid, "start")
         await self.db.drained()
 
+    async def m88_round1(self, group: str, host: str, users: list[str], gid: int) -> None:
+        """Private sign-ups, /开始, and every player's 报道 (>= 301 characters): round 1 as
+        in a real game, the state every command loads and saves that big."""
+        ob = self.ob
+        assert ob is not None
+        await self.signup_private(group, users)
+        await self.start(group, host, gid)
+        await asyncio.gather(*(ob.ask_private(u, f"/报道 {essay(330, u)}", lambda s: "报道已统计" in s) for u in users))
+        await self.db.drained()
+
+    async def royale_night1(self, group: str, host: str, users: list[str], gid: int) -> None:
+        """Group sign-ups, /开始, and /推进 into night 1."""
+        ob = self.ob
+        assert ob is not None
+        await self.signup_group(group, users)
+        await self.start(group, host, gid)
+        fut = ob.expect("group", group, lambda s: "夜" in s and "开始" in s)
+        await ob.send_group(group, host, "/推进", role="owner")
+        await asyncio.wait_for(fut, 30)
+        await self.db.drained()
+
     async def _logged(self, gid: int, name: str, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while not self.db.one("SELECT count(*) FROM command_log WHERE game_id=? AND name=?", gid, name):
@@ -297,26 +318,10 @@ class Bench:
 
     # ---- load shapes ---------------------------------------------------------
 
-    async def group_burst(self, group: str, users: list[str], text_for, pred=None, spread: float = 1.0):
-        """Each user sends once; sends evenly spread over ``spread`` seconds (open loop).
-        Returns (latencies, sends in order, wall from first send to last reply)."""
-        ob = self.ob
-        assert ob is not None
-        futs: list[tuple[float, asyncio.Future[float]]] = []
-        begin = time.perf_counter()
-        for i, u in enumerate(users):
-            delay = begin + spread * i / len(users) - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            prefix = f"u{u}："
-            fut = ob.expect("group", group, lambda s, p=prefix: s.startswith(p) and (pred is None or pred(s)))
-            futs.append((await ob.send_group(group, u, text_for(i, u)), fut))
-        done = [await asyncio.wait_for(f, 120) for _, f in futs]
-        lat = [d - t for (t, _), d in zip(futs, done)]
-        return lat, max(done) - futs[0][0]
-
     async def private_burst(self, users: list[str], text_for, pred=None, spread: float = 1.0):
-        """As ``group_burst``, by private message (88人场 votes are private: aliases are secret)."""
+        """Each user sends once by private message (88人场 votes are private: aliases are
+        secret), sends evenly spread over ``spread`` seconds (open loop). Returns
+        (latencies, wall from first send to last reply)."""
         ob = self.ob
         assert ob is not None
         futs: list[tuple[float, asyncio.Future[float]]] = []
@@ -617,31 +622,17 @@ async def postgres_burst(work: Path) -> str:
     try:
         await pg.up(UNPACED)
         gid = await pg.create(GROUP_M88, HOST_M88, "88人场")
-        await pg.signup_private(GROUP_M88, M88_PLAYERS)
-        await pg.start(GROUP_M88, HOST_M88, gid)
-        await asyncio.gather(*(pg.ob.ask_private(u, f"/报道 {essay(330, u)}", lambda s: "报道已统计" in s) for u in M88_PLAYERS))
-        await pg.db.drained()
+        await pg.m88_round1(GROUP_M88, HOST_M88, M88_PLAYERS, gid)
         load = Load(pg.bot.proc.pid)
         burst = with_load((await vote_burst(pg, gid)).replace("vote burst (", "vote burst on PostgreSQL (", 1), load)
         # side by side on PostgreSQL: a royale night in a game of its own, then both at once
         rid = await pg.create(GROUP_ROYALE, HOST_ROYALE, "大逃杀")
-        await pg.signup_group(GROUP_ROYALE, ROYALE_PLAYERS)
-        await pg.start(GROUP_ROYALE, HOST_ROYALE, rid)
-        fut = pg.ob.expect("group", GROUP_ROYALE, lambda s: "夜" in s and "开始" in s)
-        await pg.ob.send_group(GROUP_ROYALE, HOST_ROYALE, "/推进", role="owner")
-        await asyncio.wait_for(fut, 30)
+        await pg.royale_night1(GROUP_ROYALE, HOST_ROYALE, ROYALE_PLAYERS, rid)
         night = await royale_night(pg, rid)
         m2 = await pg.create(GROUP_M88_2, HOST_M88, "88人场")
-        await pg.signup_private(GROUP_M88_2, M88_PLAYERS_2)
-        await pg.start(GROUP_M88_2, HOST_M88, m2)
-        await asyncio.gather(*(pg.ob.ask_private(u, f"/报道 {essay(330, u)}", lambda s: "报道已统计" in s) for u in M88_PLAYERS_2))
+        await pg.m88_round1(GROUP_M88_2, HOST_M88, M88_PLAYERS_2, m2)
         r2 = await pg.create(GROUP_ROYALE_2, HOST_ROYALE, "大逃杀")
-        await pg.signup_group(GROUP_ROYALE_2, ROYALE_PLAYERS_2)
-        await pg.start(GROUP_ROYALE_2, HOST_ROYALE, r2)
-        fut = pg.ob.expect("group", GROUP_ROYALE_2, lambda s: "夜" in s and "开始" in s)
-        await pg.ob.send_group(GROUP_ROYALE_2, HOST_ROYALE, "/推进", role="owner")
-        await asyncio.wait_for(fut, 30)
-        await pg.db.drained()
+        await pg.royale_night1(GROUP_ROYALE_2, HOST_ROYALE, ROYALE_PLAYERS_2, r2)
         load = Load(pg.bot.proc.pid)
         both = with_load((await side_by_side(pg, m2, r2)).replace("side by side (", "side by side on PostgreSQL (", 1), load)
         return "\n".join([burst, night.replace("royale night (", "royale night on PostgreSQL (", 1), both])
@@ -676,44 +667,17 @@ async def run(args: argparse.Namespace) -> None:
     def problem(exc: BaseException) -> str:
         return str(exc) if isinstance(exc, Skip) else f"{type(exc).__name__}: {exc}"[:300]
 
-    async def royale_setup(gid: int) -> None:
-        await b.signup_group(GROUP_ROYALE, ROYALE_PLAYERS)
-        await b.start(GROUP_ROYALE, HOST_ROYALE, gid)
-        fut = b.ob.expect("group", GROUP_ROYALE, lambda s: "夜" in s and "开始" in s)
-        await b.ob.send_group(GROUP_ROYALE, HOST_ROYALE, "/推进", role="owner")
-        await asyncio.wait_for(fut, 30)
-        await b.db.drained()
-
-    async def m88_setup(gid: int) -> None:
-        await b.signup_private(GROUP_M88, M88_PLAYERS)
-        await b.start(GROUP_M88, HOST_M88, gid)
-        # round 1 closes at 21:00 with every player's 报道 (>= 301 characters) in the state,
-        # as in a real game: the state every command loads, copies and saves is that big
-        await asyncio.gather(*(b.ob.ask_private(u, f"/报道 {essay(330, u)}", lambda s: "报道已统计" in s) for u in M88_PLAYERS))
-        await b.db.drained()
-
     async def start_setup(gid: int) -> None:
         await b.signup_private(GROUP_START, START_PLAYERS)
         await b.db.drained()
 
-    async def m88_setup_2(gid: int) -> None:
-        await b.signup_private(GROUP_M88_2, M88_PLAYERS_2)
-        await b.start(GROUP_M88_2, HOST_M88, gid)
-        await asyncio.gather(*(b.ob.ask_private(u, f"/报道 {essay(330, u)}", lambda s: "报道已统计" in s) for u in M88_PLAYERS_2))
-        await b.db.drained()
-
-    async def royale_setup_2(gid: int) -> None:
-        await b.signup_group(GROUP_ROYALE_2, ROYALE_PLAYERS_2)
-        await b.start(GROUP_ROYALE_2, HOST_ROYALE, gid)
-        fut = b.ob.expect("group", GROUP_ROYALE_2, lambda s: "夜" in s and "开始" in s)
-        await b.ob.send_group(GROUP_ROYALE_2, HOST_ROYALE, "/推进", role="owner")
-        await asyncio.wait_for(fut, 30)
-        await b.db.drained()
-
-    setups = (("m88", GROUP_M88, HOST_M88, "88人场", m88_setup), ("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀", royale_setup),
+    setups = (("m88", GROUP_M88, HOST_M88, "88人场", lambda gid: b.m88_round1(GROUP_M88, HOST_M88, M88_PLAYERS, gid)),
+              ("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀",
+               lambda gid: b.royale_night1(GROUP_ROYALE, HOST_ROYALE, ROYALE_PLAYERS, gid)),
               ("start", GROUP_START, HOST_START, "88人场", start_setup),
-              ("m88_2", GROUP_M88_2, HOST_M88, "88人场", m88_setup_2),
-              ("royale_2", GROUP_ROYALE_2, HOST_ROYALE, "大逃杀", royale_setup_2))
+              ("m88_2", GROUP_M88_2, HOST_M88, "88人场", lambda gid: b.m88_round1(GROUP_M88_2, HOST_M88, M88_PLAYERS_2, gid)),
+              ("royale_2", GROUP_ROYALE_2, HOST_ROYALE, "大逃杀",
+               lambda gid: b.royale_night1(GROUP_ROYALE_2, HOST_ROYALE, ROYALE_PLAYERS_2, gid)))
     try:
         # ---- bot A: unpaced queue; set everything up through chat, then measure
         await b.up(UNPACED)
