@@ -26,12 +26,10 @@ app = nonebot.get_asgi()
 
 
 def _manage(cmd: str) -> None:
-    from nonebot import get_plugin_config
-
-    from plugins.kernel.config import Config
+    from plugins.kernel.config import kernel_config
     from plugins.kernel.db import tortoise_config, upgrade
 
-    url = get_plugin_config(Config).database_url
+    url = kernel_config().database_url
     if cmd == "migrate":
         asyncio.run(upgrade(url))
         print("数据库已是最新结构。")

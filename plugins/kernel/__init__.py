@@ -14,10 +14,11 @@ from nonebot.drivers import ASGIMixin
 from nonebot.plugin import PluginMetadata
 
 require("nonebot_plugin_apscheduler")  # before anything that schedules
+require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 
 # Importing the rooms registers the router, the notices and the kernel's commands.
 from .commands import admin, discipline, hosting, info, lobby, speech, web  # noqa: E402,F401
-from .config import Config  # noqa: E402
+from .config import Config, kernel_config  # noqa: E402
 from .db import close_db, open_db  # noqa: E402
 from .directory import directory  # noqa: E402
 from .gate import Gate, check_bind  # noqa: E402
@@ -37,15 +38,15 @@ __plugin_meta__ = PluginMetadata(
     supported_adapters={"~onebot.v11"},
 )
 
-config = get_plugin_config(Config)
+_cfg = kernel_config()
 driver = get_driver()
 _onebot = get_plugin_config(OneBotConfig)
 check_bind(str(driver.config.host), _onebot.onebot_access_token)
 assert isinstance(driver, ASGIMixin), "the kernel needs an ASGI driver (DRIVER=~fastapi)"
-driver.server_app.add_middleware(Gate, token=_onebot.onebot_access_token, http_events=config.onebot_http_events)
-if config.web_public_url:  # the players' web pages (off by default)
-    install_web(driver.server_app, config.web_public_url)
-    web.SITE["url"] = config.web_public_url.rstrip("/")
+driver.server_app.add_middleware(Gate, token=_onebot.onebot_access_token, http_events=_cfg.onebot_http_events)
+if _cfg.web_public_url:  # the players' web pages (off by default)
+    install_web(driver.server_app, _cfg.web_public_url)
+    web.SITE["url"] = _cfg.web_public_url.rstrip("/")
 
 
 async def _acquired(game_id: int) -> None:
@@ -58,9 +59,9 @@ async def _acquired(game_id: int) -> None:
 
 @driver.on_startup
 async def _startup() -> None:
-    await open_db(config.database_url)
+    await open_db(_cfg.database_url)
     await directory.load()
-    leases.configure(ttl=config.lease_seconds, shared=not config.database_url.startswith("sqlite"), on_acquire=_acquired)
+    leases.configure(ttl=_cfg.lease_seconds, shared=not _cfg.database_url.startswith("sqlite"), on_acquire=_acquired)
     await leases.renew()  # take the games nobody serves (all of them when alone); arms their deadlines
     leases.start()
     worker.start()

@@ -1,14 +1,24 @@
 """Kernel settings, read from the environment / .env (names are case-insensitive),
-validated at start: a wrong value stops the bot with a message naming it."""
+validated at start: a wrong value stops the bot with a message naming it.
+
+They live in one namespace, ``GAMEHOST``: ``GAMEHOST__SEND_INTERVAL=1.5`` (NoneBot's
+nested names). The flat names of earlier versions (``SEND_INTERVAL=1.5``) are still
+read where the namespaced one is not set, so an old .env keeps working."""
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, Field, field_validator
+from nonebot import get_plugin_config
+from pydantic import BaseModel, Field, create_model, field_validator, model_validator
+
+NAMESPACE = "gamehost"
 
 
-class Config(BaseModel):
+class KernelConfig(BaseModel):
     onebot_http_events: bool = False  # accept OneBot events posted over HTTP (off: reverse WebSocket only)
     max_text_chars: int = Field(5000, gt=0)  # longest message a player may send (a spec may set its own)
     max_host_text_chars: int = Field(30000, gt=0)  # longest message of a host command (identity files, sheets)
@@ -17,7 +27,9 @@ class Config(BaseModel):
     # reverse proxy); empty = no web pages
     web_public_url: str = ""
     database_url: str = "sqlite://data/bot.sqlite3"
-    data_dir: str = "data"
+    # files the bot keeps (exports, pictures); empty = nonebot-plugin-localstore's data folder for the
+    # kernel (./data/kernel with LOCALSTORE_USE_CWD=true, as .env.example sets)
+    data_dir: str = ""
     game_timezone: str = "Asia/Shanghai"
     export_upload_max_mb: float = 50.0  # /导出 uploads files up to this size; larger ones stay on the bot's computer
     # outbound queue
@@ -36,12 +48,52 @@ class Config(BaseModel):
         try:
             ZoneInfo(v)
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"GAME_TIMEZONE「{v}」不是有效的时区，例如 Asia/Shanghai") from None
+            raise ValueError(f"GAMEHOST__GAME_TIMEZONE「{v}」不是有效的时区，例如 Asia/Shanghai") from None
         return v
 
     @field_validator("database_url")
     @classmethod
     def _db(cls, v: str) -> str:
         if v.split("://", 1)[0] not in ("sqlite", "postgresql", "postgres", "asyncpg"):
-            raise ValueError("DATABASE_URL 应以 sqlite:// 或 postgresql:// 开头")
+            raise ValueError("GAMEHOST__DATABASE_URL 应以 sqlite:// 或 postgresql:// 开头")
         return v
+
+
+class Config(BaseModel):
+    """The kernel plugin's config: one namespace (``GAMEHOST__…``) plus the flat names of
+    earlier versions, read where the namespaced one is absent."""
+
+    gamehost: KernelConfig = KernelConfig.model_construct()  # replaced by the validator below
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_flat_names(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        scoped = data.get(NAMESPACE) or {}
+        if isinstance(scoped, BaseModel):
+            scoped = scoped.model_dump()
+        flat = {k: data[k] for k in KernelConfig.model_fields if k in data and k not in scoped}
+        return {**data, NAMESPACE: {**flat, **scoped}}
+
+
+_RAW_FIELDS: dict[str, Any] = {NAMESPACE: (dict[str, Any] | None, None), **{k: (Any, None) for k in KernelConfig.model_fields}}
+_RAW = create_model("RawKernelConfig", **_RAW_FIELDS)
+"""What NoneBot reads from the environment and .env: both spellings, not yet validated."""
+
+
+@cache
+def kernel_config() -> KernelConfig:
+    """The validated kernel settings (read once; NoneBot's config does not change at run time)."""
+    raw = get_plugin_config(_RAW).model_dump(exclude_none=True)
+    return Config.model_validate(raw).gamehost
+
+
+def data_dir() -> Path:
+    """Where the bot keeps files: GAMEHOST__DATA_DIR if set, else localstore's folder for the kernel."""
+    explicit = kernel_config().data_dir
+    if explicit:
+        return Path(explicit)
+    import nonebot_plugin_localstore as store  # loaded by the kernel's require(); see __init__
+
+    return store.get_plugin_data_dir()

@@ -7,13 +7,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from nonebot import get_plugin_config
-
 from . import cards as cardmath
-from .config import Config
+from .config import data_dir
 from .contract import (
     GROUP,
     HOSTS,
@@ -152,7 +149,7 @@ class Effects:
         render = self.kind.renderers.get(e.name)
         if render is None:  # pragma: no cover - a programming error in a plugin
             raise TypeError(f"no renderer {e.name!r} for {self.kind.key}")
-        folder = Path(get_plugin_config(Config).data_dir) / "pictures"
+        folder = data_dir() / "pictures"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.game.id}-{e.name}-{now:%Y%m%d-%H%M%S-%f}.png"
         path.write_bytes(render(self.game.state))

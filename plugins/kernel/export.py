@@ -11,12 +11,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from nonebot import get_plugin_config
 from openpyxl import Workbook
 
 from . import cards as cardmath
 from .clock import game_tz
-from .config import Config
+from .config import data_dir
 from .models import Audit, Card, CommandLog, Game, Host, Player
 from .registry import get_kind
 
@@ -76,7 +75,7 @@ class Exported:
 
 async def export_game(game_id: int, now: datetime) -> Exported:
     g = await Game.get(id=game_id)
-    base = Path(get_plugin_config(Config).data_dir) / "exports"
+    base = data_dir() / "exports"
     folder = base / f"{g.id}-{g.kind}-{now:%Y%m%d-%H%M%S}"
     folder.mkdir(parents=True, exist_ok=True)
     sheets = await game_tables(game_id)

@@ -8,10 +8,8 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
-from nonebot import get_plugin_config
-
 from .commands.table import KERNEL
-from .config import Config
+from .config import kernel_config
 from .contract import CommandSpec
 from .registry import GameKind, kinds
 
@@ -44,7 +42,7 @@ ORDER = ("创建", "报名", "退出报名", "资料", "小号", "名单", "状�
 
 def _kernel_specs() -> list[CommandSpec]:
     seen: dict[str, CommandSpec] = {}
-    web = bool(get_plugin_config(Config).web_public_url)
+    web = bool(kernel_config().web_public_url)
     for k in KERNEL.values():
         if k.spec.words[0] == "网页" and not web:
             continue  # the players' web pages are off: /网页 is not offered

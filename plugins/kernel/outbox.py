@@ -20,7 +20,7 @@ from nonebot.log import logger
 from tortoise.functions import Min
 from tortoise.transactions import in_transaction
 
-from .config import Config
+from .config import KernelConfig
 from .leases import PROCESS
 from .models import Host, Outbox
 
@@ -151,7 +151,7 @@ async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int 
 class OutboxWorker:
     def __init__(
         self,
-        cfg: Config,
+        cfg: KernelConfig,
         send: Send,
         *,
         clock: Callable[[], datetime] = utcnow,

@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from nonebot import get_bots, get_plugin_config
+from nonebot import get_bots
 from nonebot.adapters.onebot.v11 import Message, MessageSegment
 from nonebot.exception import NetworkError
 
-from .config import Config
+from .config import kernel_config
 from .outbox import NoBot, OutboxWorker, SendTimeout
 
 
@@ -47,7 +47,7 @@ async def _call(bot: Any, target_type: str, target_id: str, text: str, *, at_all
         await bot.call_api("send_private_msg", user_id=int(target_id), message=msg)
 
 
-worker = OutboxWorker(get_plugin_config(Config), send_via_bot)
+worker = OutboxWorker(kernel_config(), send_via_bot)
 
 
 def wake_outbox() -> None:

@@ -100,10 +100,40 @@ def test_kernel_config_is_validated():
     import pytest
     from pydantic import ValidationError
 
-    from plugins.kernel.config import Config
+    from plugins.kernel.config import KernelConfig
 
     for bad in ({"game_timezone": "Mars/Base"}, {"send_interval": -1}, {"lease_seconds": 0},
                 {"database_url": "mysql://x"}):
         with pytest.raises(ValidationError):
-            Config(**bad)
-    assert Config(game_timezone="Europe/Berlin").game_timezone == "Europe/Berlin"
+            KernelConfig(**bad)
+    assert KernelConfig(game_timezone="Europe/Berlin").game_timezone == "Europe/Berlin"
+
+
+def test_config_is_namespaced_and_reads_the_old_flat_names():
+    """Issue 11 item 5: one namespace (GAMEHOST__…); an old .env's flat names still count
+    where the namespaced one is absent; the namespaced one wins."""
+    import pytest
+    from pydantic import ValidationError
+
+    from plugins.kernel.config import Config
+
+    c = Config.model_validate({"gamehost": {"send_interval": "2.5"}, "send_interval": "9", "lease_seconds": "7"})
+    assert c.gamehost.send_interval == 2.5 and c.gamehost.lease_seconds == 7
+    assert Config.model_validate({}).gamehost.send_interval == 1.5
+    with pytest.raises(ValidationError, match="GAMEHOST__GAME_TIMEZONE"):
+        Config.model_validate({"gamehost": {"game_timezone": "Mars/Base"}})
+    with pytest.raises(ValidationError):
+        Config.model_validate({"send_jitter": "-1"})  # an old name is validated the same way
+
+
+def test_data_folder_is_localstore_unless_set(monkeypatch, tmp_path):
+    """Issue 11 item 5: files go to localstore's folder for the kernel when no data folder is set."""
+    import nonebot_plugin_localstore as store
+
+    from plugins.kernel import config
+
+    monkeypatch.setattr(config, "kernel_config", lambda: config.KernelConfig(data_dir=""))
+    monkeypatch.setattr(store, "BASE_DATA_DIR", tmp_path)  # LOCALSTORE_DATA_DIR's effect
+    assert config.data_dir() == tmp_path / "kernel" and (tmp_path / "kernel").is_dir()
+    monkeypatch.setattr(config, "kernel_config", lambda: config.KernelConfig(data_dir=str(tmp_path / "mine")))
+    assert config.data_dir() == tmp_path / "mine"

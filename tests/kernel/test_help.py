@@ -216,8 +216,8 @@ async def test_export_too_large_is_not_uploaded(harness, monkeypatch):
 
     h = harness
     await _game(h)
-    cfg = admin.get_plugin_config(admin.Config)
-    monkeypatch.setattr(admin, "get_plugin_config", lambda _c: cfg.model_copy(update={"export_upload_max_mb": 0.000001}))
+    cfg = admin.kernel_config()
+    monkeypatch.setattr(admin, "kernel_config", lambda: cfg.model_copy(update={"export_upload_max_mb": 0.000001}))
     before = len(uploaded(h))
     out = texts(await h.group("1", "/导出"))
     assert "超过上传上限" in out and "没有上传" in out and "机器人所在电脑的" in out

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 
 from nonebot.adapters.onebot.v11.exception import ActionFailed
 
-from plugins.kernel.config import Config
+from plugins.kernel.config import KernelConfig
 from plugins.kernel.models import Game, Host, Outbox
 from plugins.kernel.outbox import OutboxWorker, chunks, enqueue
 
@@ -47,7 +47,7 @@ async def test_private_pace_with_jitter_and_group_on_its_own_pace(nonebug_init):
     await _fresh()
     clock = Clock()
     rec = Recorder(clock)
-    cfg = Config(send_interval=1.5, send_jitter=0.5, group_send_interval=0.6)
+    cfg = KernelConfig(send_interval=1.5, send_jitter=0.5, group_send_interval=0.6)
     w = OutboxWorker(cfg, rec, clock=clock)
     for i in range(30):
         await enqueue("private", str(5000 + i), f"m{i}", now=clock.now)
@@ -68,7 +68,7 @@ async def test_order_per_recipient_and_replies_first(nonebug_init):
     await _fresh()
     clock = Clock()
     rec = Recorder(clock)
-    w = OutboxWorker(Config(send_interval=1.5, send_jitter=0), rec, clock=clock)
+    w = OutboxWorker(KernelConfig(send_interval=1.5, send_jitter=0), rec, clock=clock)
     for i in range(5):
         await enqueue("private", "1", f"a{i}", now=clock.now)
         await enqueue("private", "2", f"b{i}", now=clock.now)
@@ -84,7 +84,7 @@ async def test_retry_with_backoff_keeps_order(nonebug_init):
     await _fresh()
     clock = Clock()
     rec = Recorder(clock, fail={"first": 2})
-    w = OutboxWorker(Config(send_interval=0.1, send_jitter=0, send_backoff=2.0), rec, clock=clock)
+    w = OutboxWorker(KernelConfig(send_interval=0.1, send_jitter=0, send_backoff=2.0), rec, clock=clock)
     start = clock.now
     await enqueue("private", "7", "first", now=clock.now)
     await enqueue("private", "7", "second", now=clock.now)
@@ -100,7 +100,7 @@ async def test_gives_up_after_max_attempts_and_tells_hosts(nonebug_init):
     await Host.create(game=g, user_id="h1", added_by="h1")
     clock = Clock()
     rec = Recorder(clock, fail={"lost": 99})
-    w = OutboxWorker(Config(send_interval=0.1, send_jitter=0, send_max_attempts=3, send_pause_after=99), rec, clock=clock)
+    w = OutboxWorker(KernelConfig(send_interval=0.1, send_jitter=0, send_max_attempts=3, send_pause_after=99), rec, clock=clock)
     await enqueue("private", "8", "lost", game_id=g.id, now=clock.now)
     await _run(w, clock)
     row = await Outbox.get(text="lost")
@@ -115,7 +115,7 @@ async def test_pauses_after_failures_in_a_row(nonebug_init):
     await Host.create(game=g, user_id="h2", added_by="h2")
     clock = Clock()
     rec = Recorder(clock, fail={f"x{i}": 1 for i in range(3)})
-    cfg = Config(send_interval=0.1, send_jitter=0, send_pause_after=3, send_pause_seconds=120, send_backoff=1)
+    cfg = KernelConfig(send_interval=0.1, send_jitter=0, send_pause_after=3, send_pause_seconds=120, send_backoff=1)
     w = OutboxWorker(cfg, rec, clock=clock)
     start = clock.now
     for i in range(3):
@@ -140,7 +140,7 @@ async def test_replies_to_a_group_go_out_together_in_order(nonebug_init):
     await _fresh()
     clock = Clock()
     rec = Recorder(clock)
-    w = OutboxWorker(Config(send_interval=1.5, send_jitter=0, group_send_interval=0.6), rec, clock=clock)
+    w = OutboxWorker(KernelConfig(send_interval=1.5, send_jitter=0, group_send_interval=0.6), rec, clock=clock)
     await enqueue("group", "77", "公告一", now=clock.now)
     for i in range(88):
         await enqueue("group", "77", f"u{i}：第 {i + 1} 号票", priority=0, now=clock.now)
@@ -183,7 +183,7 @@ async def test_a_slow_recipient_never_blocks_the_others(nonebug_init):
     await Host.create(game=game, user_id="h1", added_by="h")
     clock = Clock()
     rec = SlowRecorder(clock)
-    cfg = Config(send_interval=1.0, send_jitter=0.0, group_send_interval=0.5, send_wait=0.05, send_backoff=2.0)
+    cfg = KernelConfig(send_interval=1.0, send_jitter=0.0, group_send_interval=0.5, send_wait=0.05, send_backoff=2.0)
     worker = OutboxWorker(cfg, rec, clock=clock)
     await enqueue("private", "slow", "给慢的人", game_id=game.id)
     for i in range(3):

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 
-from nonebot import get_plugin_config
 from tortoise.transactions import in_transaction
 
 from ..clock import game_tz
-from ..config import Config
+from ..config import kernel_config
 from ..contract import KERNEL_BACK, KERNEL_OUT, Ignored, Rejected
 from ..delivery import claim_delivery, delivery_committed
 from ..export import export_game
@@ -128,7 +127,7 @@ def _detail(action: str, detail: str, names: dict[str, str]) -> str:
 async def export(call: Call) -> None:
     gid = await _hosted_game(call)
     done = await export_game(gid, call.now)
-    limit = get_plugin_config(Config).export_upload_max_mb
+    limit = kernel_config().export_upload_max_mb
     sizes = [path.stat().st_size for path, _ in done.files()]
     if max(sizes) > limit * 1024 * 1024:
         mb = max(sizes) / 1024 / 1024

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import secrets
 
-from nonebot import get_plugin_config
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from ..config import Config
+from ..config import kernel_config
 from ..contract import Ignored, Rejected
 from ..delivery import claim_delivery, delivery_committed
 from ..directory import alt_of, directory
@@ -84,7 +83,7 @@ async def _create_game(call: Call, kind: GameKind, settings: dict, group: str, u
 
 
 def _default_tz() -> str:
-    return get_plugin_config(Config).game_timezone
+    return kernel_config().game_timezone
 
 
 @kernel_command(("报名",), "/报名 [马甲]（私聊：/报名 <群号> <马甲>）", "报名参加本群的游戏；马甲保密的游戏私聊报名",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from nonebot import get_driver, get_plugin_config, on_message
+from nonebot import get_driver, on_message
 from nonebot.adapters.onebot.v11 import Bot, MessageEvent
 from nonebot.log import logger
 from nonebot.matcher import Matcher
@@ -18,7 +18,7 @@ from tortoise.transactions import in_transaction
 from ..commands.info import asker_of
 from ..commands.speech import _speak
 from ..commands.table import KERNEL, Call, _game_for, _kind_of, _need_game, _superusers
-from ..config import Config
+from ..config import kernel_config
 from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
 from ..delivery import claim_delivery, delivery_committed, handling
 from ..directory import directory, note_contact
@@ -98,7 +98,7 @@ def command_starts() -> tuple[str, ...]:
 
 
 def _cap(spec: CommandSpec | None) -> int:
-    cfg = get_plugin_config(Config)
+    cfg = kernel_config()
     if spec is not None and spec.max_chars:
         return spec.max_chars
     return cfg.max_host_text_chars if spec is not None and spec.who == "host" else cfg.max_text_chars
