@@ -17,7 +17,9 @@ from contextvars import ContextVar
 from datetime import datetime, timedelta, timezone
 
 from nonebot.log import logger
+from tortoise.expressions import Q, Subquery
 from tortoise.functions import Min
+from tortoise.queryset import QuerySet
 from tortoise.transactions import in_transaction
 
 from .config import KernelConfig
@@ -27,6 +29,7 @@ from .models import Host, Outbox
 SCRUBBED = "（已发送；内容含密码，不保留）"
 MAX_CHUNK = 2000  # characters per QQ message
 IDLE = 30.0
+TARGET_TYPES = ("private", "group", "api")
 
 
 class NoBot(Exception):
@@ -185,28 +188,15 @@ class OutboxWorker:
             return (self.paused_until - now).total_seconds()
         if self.nobot_until and now < self.nobot_until:
             return (self.nobot_until - now).total_seconds()
-        # the oldest pending message of each recipient (order is kept per recipient);
-        # one aggregate query, so a large backlog costs the database, not Python
-        head_ids = (
-            await Outbox.filter(status="pending", owner=PROCESS)
-            .annotate(first=Min("id"))
-            .group_by("target_type", "target_id")
-            .values_list("first", flat=True)
-        )
-        if not head_ids:
-            return IDLE
-        heads = [r for r in await Outbox.filter(id__in=list(head_ids)) if (r.target_type, r.target_id) not in self.inflight]
-        if not heads:
-            return 0.5
+        # the oldest pending message of each recipient (order is kept per recipient), chosen by
+        # the database: one row comes back per tick, however many recipients wait
         epoch = datetime.min.replace(tzinfo=timezone.utc)
-
-        def ready_at(r: Outbox) -> datetime:
-            return max(r.next_try_at, self.free_at.get(r.target_type, epoch))
-
-        ready = [r for r in heads if ready_at(r) <= now]
-        if not ready:
-            return max(0.01, min((ready_at(r) - now).total_seconds() for r in heads))
-        row = min(ready, key=lambda r: (r.priority, r.id))
+        open_types = [t for t in TARGET_TYPES if self.free_at.get(t, epoch) <= now]
+        row = None
+        if open_types:
+            row = await self._heads().filter(next_try_at__lte=now, target_type__in=open_types).order_by("priority", "id").first()
+        if row is None:
+            return await self._next_due(now, epoch)
         batch = await self._replies_after(row, now)
         recipient = (row.target_type, row.target_id)
         task = asyncio.ensure_future(self._deliver(row, batch, now))
@@ -215,6 +205,30 @@ class OutboxWorker:
         await asyncio.wait({task}, timeout=self.cfg.send_wait)
         self.free_at[row.target_type] = now + timedelta(seconds=self.interval(row.target_type))
         return 0.0
+
+    def _heads(self) -> QuerySet[Outbox]:
+        """Each recipient's oldest pending row of this process, recipients in flight left out."""
+        first = (
+            Outbox.filter(status="pending", owner=PROCESS)
+            .annotate(first=Min("id"))
+            .group_by("target_type", "target_id")
+            .values("first")  # one column (values_list would select "first" twice)
+        )
+        q = Outbox.filter(id__in=Subquery(first))
+        for target_type, target_id in list(self.inflight):
+            q = q.filter(~Q(target_type=target_type, target_id=target_id))  # NOT (a AND b)
+        return q
+
+    async def _next_due(self, now: datetime, epoch: datetime) -> float:
+        """Nothing to send now: seconds until the next head is due (per type, its pace too)."""
+        due: list[float] = []
+        for t in TARGET_TYPES:
+            head = await self._heads().filter(target_type=t).order_by("next_try_at").first()
+            if head is not None:
+                due.append((max(head.next_try_at, self.free_at.get(t, epoch)) - now).total_seconds())
+        if due:
+            return max(0.01, min(due))
+        return 0.5 if self.inflight else IDLE
 
     async def _deliver(self, row: Outbox, batch: list[Outbox], now: datetime) -> None:
         text = "\n".join([row.text] + [r.text for r in batch])
