@@ -30,6 +30,9 @@ class TimedOneBot(FakeOneBot):
         # every message the bot sent: (perf_counter at arrival, "group"|"private", target, text)
         self.received: list[tuple[float, str, str, str]] = []
         self._expect: dict[tuple[str, str], list[tuple[Pred, asyncio.Future[float]]]] = defaultdict(list)
+        # other bot processes the same QQ account is connected to (NapCat allows several reverse
+        # WebSocket clients): every event sent here reaches them too, with the same message id
+        self.mirrors: list[FakeOneBot] = []
 
     async def _read(self) -> None:
         n = itertools.count(1)
@@ -75,6 +78,8 @@ class TimedOneBot(FakeOneBot):
         raw = json.dumps(ev)
         t = time.perf_counter()
         await self._ws.send(raw)
+        for other in self.mirrors:
+            await other._ws.send(raw)
         return t
 
     async def send_private(self, user: str, text: str) -> float:
@@ -85,6 +90,8 @@ class TimedOneBot(FakeOneBot):
         raw = json.dumps(ev)
         t = time.perf_counter()
         await self._ws.send(raw)
+        for other in self.mirrors:
+            await other._ws.send(raw)
         return t
 
     async def ask_group(self, group: str, user: str, text: str, pred: Pred | None = None, *,

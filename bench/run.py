@@ -52,12 +52,15 @@ from onebot import ROOT, BotProcess, TimedOneBot
 
 GROUP_M88, GROUP_ROYALE, GROUP_START = "880001", "880002", "880003"
 GROUP_M88_2, GROUP_ROYALE_2 = "880004", "880005"  # the two games played at the same time
+GROUP_M88_3, GROUP_ROYALE_3 = "880006", "880007"  # the same, each served by its own process (PostgreSQL)
 HOST_M88, HOST_ROYALE, HOST_START = "101", "102", "103"
 M88_PLAYERS = [str(20001 + i) for i in range(88)]
 ROYALE_PLAYERS = [str(30001 + i) for i in range(60)]
 START_PLAYERS = [str(40001 + i) for i in range(88)]
 M88_PLAYERS_2 = [str(50001 + i) for i in range(88)]
 ROYALE_PLAYERS_2 = [str(60001 + i) for i in range(60)]
+M88_PLAYERS_3 = [str(70001 + i) for i in range(88)]
+ROYALE_PLAYERS_3 = [str(80001 + i) for i in range(60)]
 ACTIONS_PER_PLAYER = 20
 
 UNPACED = {"GAMEHOST__SEND_INTERVAL": "0", "GAMEHOST__SEND_JITTER": "0", "GAMEHOST__GROUP_SEND_INTERVAL": "0"}
@@ -109,8 +112,8 @@ class Load:
     """CPU used by other processes (other engineers' tests, ...) while a figure runs:
     all busy CPU time of the machine minus this driver, the bot and finished children."""
 
-    def __init__(self, bot_pid: int | None = None):
-        self.pid = bot_pid
+    def __init__(self, *bot_pids: int | None):
+        self.pids = [p for p in bot_pids if p]
         self.t0, self.busy0, self.own0 = time.monotonic(), self._busy(), self._own()
 
     @staticmethod
@@ -125,9 +128,9 @@ class Load:
 
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         own = time.process_time() + kids.ru_utime + kids.ru_stime
-        if self.pid:
+        for pid in self.pids:
             try:
-                with open(f"/proc/{self.pid}/stat") as fh:
+                with open(f"/proc/{pid}/stat") as fh:
                     f = fh.read().rsplit(")", 1)[1].split()
                 own += (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
             except (OSError, IndexError, ValueError):
@@ -478,20 +481,34 @@ async def royale_night(b: Bench, gid: int) -> str:
             f"{accepted}/{n} accepted by the engine ({logged} logged actions + {reads} read-only /背包){note}")
 
 
-async def side_by_side(b: Bench, m88: int, royale: int) -> str:
+async def side_by_side(b: Bench, m88: int, royale: int, vb: Bench | None = None,
+                       solo: dict[str, float] | None = None) -> str:
     """The vote burst and the royale night at the same time, in two groups of two fresh
-    games: each against its own solo figure of this run (games never wait for each other)."""
+    games: each against its own solo figure of this run (games never wait for each other).
+    With ``vb``, the votes' game is served by another bot process (``vb``'s) and every
+    event reaches both processes, as NapCat does with two reverse WebSocket clients."""
+    vb = vb or b
     await b.db.drained()
     state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", royale))
-    scripts = {u2: lines for u2, lines in zip(ROYALE_PLAYERS_2, royale_scripts(state).values())}
-    n = len(M88_PLAYERS_2)
+    players = ROYALE_PLAYERS_3 if vb is not b else ROYALE_PLAYERS_2
+    voters = M88_PLAYERS_3 if vb is not b else M88_PLAYERS_2
+    scripts = {u2: lines for u2, lines in zip(players, royale_scripts(state).values())}
+    n = len(voters)
+    if vb is not b:
+        assert b.ob is not None and vb.ob is not None
+        b.ob.mirrors, vb.ob.mirrors = [vb.ob], [b.ob]
     begin = time.perf_counter()
-    (vlat, vwall), (rlat, rwall) = await asyncio.gather(
-        b.private_burst(M88_PLAYERS_2, lambda i, u: f"/投票 {(i + 1) % n + 1}", lambda s: "已投票" in s),
-        b.closed_loop(scripts),
-    )
+    try:
+        (vlat, vwall), (rlat, rwall) = await asyncio.gather(
+            vb.private_burst(voters, lambda i, u: f"/投票 {(i + 1) % n + 1}", lambda s: "已投票" in s),
+            b.closed_loop(scripts),
+        )
+    finally:
+        if b.ob is not None and vb.ob is not None:
+            b.ob.mirrors, vb.ob.mirrors = [], []
     wall = time.perf_counter() - begin
-    solo_v, solo_r = b.floors.get("vote_p99"), b.floors.get("royale_p99")
+    floors = solo if solo is not None else b.floors
+    solo_v, solo_r = floors.get("vote_p99"), floors.get("royale_p99")
     v99, r99 = pct(vlat, 99), pct(rlat, 99)
     vs_v = f" ({v99 / solo_v:.2f}× solo {ms(solo_v)})" if solo_v else ""
     vs_r = f" ({r99 / solo_r:.2f}× solo {ms(solo_r)})" if solo_r else ""
@@ -635,7 +652,25 @@ async def postgres_burst(work: Path) -> str:
         await pg.royale_night1(GROUP_ROYALE_2, HOST_ROYALE, ROYALE_PLAYERS_2, r2)
         load = Load(pg.bot.proc.pid)
         both = with_load((await side_by_side(pg, m2, r2)).replace("side by side (", "side by side on PostgreSQL (", 1), load)
-        return "\n".join([burst, night.replace("royale night (", "royale night on PostgreSQL (", 1), both])
+        lines = [burst, night.replace("royale night (", "royale night on PostgreSQL (", 1), both]
+        # two bot processes on the one database, each serving one of the two games
+        (work / "pg2").mkdir(exist_ok=True)
+        pg2 = Bench(work / "pg2", pg.database_url)
+        try:
+            await pg2.up(UNPACED)
+            m3 = await pg2.create(GROUP_M88_3, HOST_M88, "88人场")  # created through process 2: it serves it
+            await pg2.m88_round1(GROUP_M88_3, HOST_M88, M88_PLAYERS_3, m3)
+            r3 = await pg.create(GROUP_ROYALE_3, HOST_ROYALE, "大逃杀")
+            await pg.royale_night1(GROUP_ROYALE_3, HOST_ROYALE, ROYALE_PLAYERS_3, r3)
+            assert pg.bot is not None and pg2.bot is not None
+            load = Load(pg.bot.proc.pid, pg2.bot.proc.pid)
+            two = await side_by_side(pg, m3, r3, vb=pg2, solo=pg.floors)
+            lines.append(with_load(two.replace("side by side (", "side by side, two processes on PostgreSQL (", 1), load))
+        except Exception as exc:  # noqa: BLE001
+            lines.append(f"side by side, two processes: SKIPPED ({type(exc).__name__}: {exc})"[:300])
+        finally:
+            await pg2.down()
+        return "\n".join(lines)
     except Exception as exc:  # noqa: BLE001
         return f"vote burst on PostgreSQL: SKIPPED ({type(exc).__name__}: {exc})"[:300]
     finally:
