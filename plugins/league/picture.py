@@ -132,14 +132,14 @@ def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "
     return buf.getvalue()
 
 
-def render_state(state: dict[str, Any]) -> bytes:
+def render_state(state: dict[str, Any], settings: dict[str, Any]) -> bytes:
     """The renderer the kernel calls for ``Picture(..., "standings")``: the current round."""
     from .engine import standings_rows
 
     r = state["round"]
     rnd = state["rounds"][r]
-    table = standings_rows(state, r)
+    table = standings_rows(state, settings, r)
     entered = sum(1 for g in state["games"] if g["round"] == r and g["status"] == "ok")
-    advance = state["cfg"]["rounds"][r].get("advance", 0)
+    advance = settings["rounds"][r].get("advance", 0)
     sub = f"共 {len(table) - 1} 人，已录 {entered} 局" + (f"，前 {advance} 名晋级" if advance else "")
     return render_standings_png(table, f"{rnd['name']} 积分榜", subtitle=sub)

@@ -18,12 +18,10 @@ from plugins.kernel.contract import (
     Restore,
     Say,
     Seat,
-    copy_state,
 )
 
 from . import content, rules_admin, rules_day
 from .commands import COMMANDS, VIEWS
-from .content import load_defaults
 from .model import STATUS_NAMES, current_day, fmt_total, lineup_group, name
 from .standings import award_blocked, rows
 from .texts import LEVEL_NAMES, SIDE_NAMES
@@ -32,6 +30,8 @@ from .texts import LEVEL_NAMES, SIDE_NAMES
 class LeagueEngine(GameEngine):
     """The 狼人杀城市联赛 online stage."""
 
+    STATE_VERSION = 2  # 2: the settings are no longer copied into the state ("cfg"), rules read ctx.settings
+
     def __init__(self) -> None:
         super().__init__(COMMANDS)
 
@@ -39,13 +39,11 @@ class LeagueEngine(GameEngine):
         return content.check_settings(settings)
 
     def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
-        cfg = self.check_settings(ctx.settings) if "rounds" not in ctx.settings else copy_state(ctx.settings)
-        need = cfg["rounds"][0]["players"]
+        need = ctx.settings["rounds"][0]["players"]
         seats = sorted(roster, key=lambda s: s.seat)
         if len(seats) < need:
             raise Rejected(f"报名 {len(seats)} 人，第一轮需要 {need} 人，请继续报名后再 /开始。")
         state: dict[str, Any] = {
-            "cfg": cfg,
             "players": {str(s.seat): {"alias": s.alias, "user_id": s.user_id, "status": "active"} for s in seats},
             "round": 0, "rounds": [], "days": [], "games": [], "violations": [], "appeals": [],
             "audit": [], "finished": False,
@@ -66,6 +64,13 @@ class LeagueEngine(GameEngine):
 
     def on_deadline(self, state: Any, key: str, ctx: Ctx) -> list[Effect]:
         return rules_day.timer(state, key, ctx)
+
+    def upgrade(self, state: Any) -> Any:
+        """Version 1 kept a copy of the settings under "cfg"; nothing wrote to it
+        during play (hosts cannot change settings after the start), so the copy
+        equals the game's settings and is dropped."""
+        state.pop("cfg", None)
+        return state
 
     # ---- kernel commands -------------------------------------------------
 
@@ -88,7 +93,8 @@ class LeagueEngine(GameEngine):
         p["status"] = "active"
         return [Restore(seat, reason or "裁判恢复"), Say("hosts", f"{name(state, seat)} 已恢复，现为替补。")]
 
-    def private_info(self, state: Any, seat: int) -> str:
+    def private_info(self, state: Any, seat: int, settings: dict[str, Any] | None = None) -> str:
+        assert settings is not None, "the kernel passes the game's settings"
         st = state
         p = st["players"].get(str(seat))
         if p is None:
@@ -104,18 +110,14 @@ class LeagueEngine(GameEngine):
         day = current_day(st)
         if day is not None and lineup_group(day, seat) is not None:
             lines.append("今天：" + ("已签到" if str(seat) in day["checked"] else "未签到"))
-        row = next((x for x in rows(st, r) if x["seat"] == seat), None)
+        row = next((x for x in rows(st, settings, r) if x["seat"] == seat), None)
         if row is not None:
             lines.append(f"本轮积分 {fmt_total(row['total'])}" + (f"，第 {row['rank']} 名" if row["rank"] else ""))
         return "\n".join(lines)
 
     def signup_view(self, settings: dict[str, Any], seats: list[int]) -> tuple[str, dict[int, str]]:
         """Before the start (§十.1): the first main-draw sign-ups in order are 正赛, the rest 替补."""
-        try:
-            cfg = self.check_settings(settings) if "rounds" not in settings else settings
-        except Rejected:
-            cfg = load_defaults()
-        need = cfg["rounds"][0]["players"]
+        need = settings["rounds"][0]["players"]
         order = sorted(seats)
         main = order[:need]
         marks = {s: ("正赛" if i < need else "替补") for i, s in enumerate(order)}
@@ -125,11 +127,12 @@ class LeagueEngine(GameEngine):
             summary += f"，正赛还差 {need - len(main)} 人"
         return summary, marks
 
-    def status(self, state: Any) -> str:
+    def status(self, state: Any, settings: dict[str, Any] | None = None) -> str:
+        assert settings is not None, "the kernel passes the game's settings"
         st = state
         r = st["round"]
         rnd = st["rounds"][r]
-        rc = st["cfg"]["rounds"][r]
+        rc = settings["rounds"][r]
         if st["finished"]:
             return f"联赛已结束（{rnd['name']}）。"
         entered = sum(1 for g in st["games"] if g["round"] == r)
@@ -142,14 +145,15 @@ class LeagueEngine(GameEngine):
         return (head + f"；第{day['index'] + 1}比赛日 {day['date']}（{day['board']}）签到 "
                 f"{sum(1 for m in day['lineups'].values() for s in m if str(s) in day['checked'])}/{size}")
 
-    def tables(self, state: Any) -> dict[str, list[list[Any]]]:
+    def tables(self, state: Any, settings: dict[str, Any] | None = None) -> dict[str, list[list[Any]]]:
+        assert settings is not None, "the kernel passes the game's settings"
         st = state
         out: dict[str, list[list[Any]]] = {}
         out["报名"] = [["序号", "马甲", "QQ", "状态"]] + [
             [int(k), p["alias"], p["user_id"], STATUS_NAMES[p["status"]]]
             for k, p in sorted(st["players"].items(), key=lambda kv: int(kv[0]))]
         for r, rnd in enumerate(st["rounds"]):
-            out[f"积分榜-{rnd['name']}"] = standings_rows(st, r)
+            out[f"积分榜-{rnd['name']}"] = standings_rows(st, settings, r)
         sheet: list[list[Any]] = [["局号", "轮次", "组", "场次", "日期", "状态", "双倍", "座位", "序号", "马甲", "角色", "阵营",
                   "胜负", "胜负分", "行为分", "投票分", "警徽分", "评选分", "全场最佳", "败方最佳", "评选取消"]]
         for g in st["games"]:
@@ -160,7 +164,7 @@ class LeagueEngine(GameEngine):
                               pts["gseat"], int(key), st["players"][key]["alias"], pts["role"],
                               SIDE_NAMES[pts["side"]], "胜" if pts["won"] else "负", pr["win"], pr["behaviour"],
                               pr["vote"], pr["badge"], pr["award"], int(pts["mvp"]), int(pts["svp"]),
-                              _award_cut(st, g, key)])
+                              _award_cut(st, settings, g, key)])
         out["计分表"] = sheet
         out["违规"] = [["编号", "序号", "马甲", "轮次", "局号", "类型", "等级", "扣分", "来源", "时间",
                       "撤销时间", "撤销人", "撤销理由"]] + [
@@ -176,21 +180,21 @@ class LeagueEngine(GameEngine):
         return out
 
 
-def _award_cut(st: dict[str, Any], game: dict[str, Any], key: str) -> str:
+def _award_cut(st: dict[str, Any], cfg: dict[str, Any], game: dict[str, Any], key: str) -> str:
     """§七.3 in the export: the violation that took this game's award, if any."""
     pts = game["points"][key]
-    v = award_blocked(st, int(key), game["id"]) if (pts["mvp"] or pts["svp"]) else None
+    v = award_blocked(st, cfg, int(key), game["id"]) if (pts["mvp"] or pts["svp"]) else None
     return f"违规编号 {v['id']}（§七.3）" if v else ""
 
 
-def standings_rows(state: dict[str, Any], r: int) -> list[list[Any]]:
+def standings_rows(state: dict[str, Any], cfg: dict[str, Any], r: int) -> list[list[Any]]:
     """The standings of round ``r`` as rows (header first), e.g. for a picture."""
     multi = len(state["rounds"][r]["groups"]) > 1
     header = ["排名", "序号", "马甲"] + (["组"] if multi else []) + [
         "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
         "全场最佳", "败方最佳", "狼牌胜", "神牌胜", "民牌胜", "场次", "晋级", "备注"]
     out: list[list[Any]] = [header]
-    for row in rows(state, r):
+    for row in rows(state, cfg, r):
         p = row["parts"]
         if row["status"] != "active":
             note = STATUS_NAMES[row["status"]]

@@ -1,7 +1,9 @@
-"""State layout helpers. State is plain JSON (dict keys are strings).
+"""State layout helpers. State is plain JSON (dict keys are strings). The
+settings (rounds, boards, scoring, ...) are not in the state: rules read them
+from ``ctx.settings`` and hooks get them from the kernel (``cfg`` parameters).
 
 state = {
-  "cfg": settings snapshot taken at start,
+  "version": 2,
   "players": {"<reg>": {"alias", "user_id", "status": active|forfeit|dq|out}},
   "round": index of the current round,
   "rounds": [{"key", "name", "seed", "groups": {"A": [reg, ...]}, "members": [reg],
@@ -62,8 +64,8 @@ def current_day(state: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def round_cfg(state: dict[str, Any], r: int) -> dict[str, Any]:
-    return state["cfg"]["rounds"][r]
+def round_cfg(cfg: dict[str, Any], r: int) -> dict[str, Any]:
+    return cfg["rounds"][r]
 
 
 def lineup_group(day: dict[str, Any], seat: int) -> str | None:

@@ -39,9 +39,9 @@ def disqualify_and_drop(state: dict[str, Any], seat: int, reason: str, ctx: Ctx)
     return effects
 
 
-def dq_reason(state: dict[str, Any], seat: int) -> str | None:
+def dq_reason(state: dict[str, Any], cfg: dict[str, Any], seat: int) -> str | None:
     """Why the live violations of ``seat`` put them out (§十三.3, §十三.3.4), or None."""
-    opts = state["cfg"]["options"]
+    opts = cfg["options"]
     mine = [v for v in live_violations(state) if v["seat"] == seat]
     heavy = [v for v in mine if v["level"] == "heavy"]
     if heavy:
@@ -59,15 +59,15 @@ def add_violation(state: dict[str, Any], seat: int, vtype: str, r: int, game_id:
                   factor: int, source: str, ctx: Ctx, by: str) -> list[Any]:
     """Record one violation, then apply §十三.3.4 (5 light / 3 medium => out),
     heavy => out, and flag §十三.3.5 (2+ in one game) to the referees."""
-    vc = state["cfg"]["violations"][vtype]
-    opts = state["cfg"]["options"]
+    vc = ctx.settings["violations"][vtype]
+    opts = ctx.settings["options"]
     vid = max((v["id"] for v in state["violations"]), default=0) + 1
     state["violations"].append({"id": vid, "seat": seat, "round": r, "game": game_id, "type": vtype,
                                 "level": vc["level"], "points": round(vc["points"] * factor, 4),
                                 "source": source, "at": ctx.now.isoformat(), "by": by, "reversed": None})
     effects: list[Any] = []
     if vc["level"] in ("heavy", "light", "medium"):
-        reason = dq_reason(state, seat)
+        reason = dq_reason(state, ctx.settings, seat)
         if reason is not None:
             effects += disqualify_and_drop(state, seat, reason, ctx)
     if game_id is not None and vc["level"] in ("light", "medium"):
@@ -79,9 +79,9 @@ def add_violation(state: dict[str, Any], seat: int, vtype: str, r: int, game_id:
     return effects
 
 
-def award_note(state: dict[str, Any], v: dict[str, Any]) -> str:
+def award_note(state: dict[str, Any], cfg: dict[str, Any], v: dict[str, Any]) -> str:
     """§七.3: what a violation with blocks_award took away in its game ("" if nothing)."""
-    if v["game"] is None or not state["cfg"]["violations"].get(v["type"], {}).get("blocks_award"):
+    if v["game"] is None or not cfg["violations"].get(v["type"], {}).get("blocks_award"):
         return ""
     game = find_game(state, v["game"])
     pts = game["points"].get(str(v["seat"]))
@@ -94,8 +94,8 @@ def award_note(state: dict[str, Any], v: dict[str, Any]) -> str:
 
 def violation_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
     seat, vtype = args["player"], args["type"]
-    if vtype not in state["cfg"]["violations"]:
-        raise Rejected(f"违规类型「{vtype}」不在违规表中，可用：{'、'.join(state['cfg']['violations'])}。"
+    if vtype not in ctx.settings["violations"]:
+        raise Rejected(f"违规类型「{vtype}」不在违规表中，可用：{'、'.join(ctx.settings['violations'])}。"
                        "各项说明见 /违规表。")
     game_id = args.get("game")
     r, factor = state["round"], 1
@@ -112,7 +112,7 @@ def violation_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx
           f"编号{v['id']} {name(state, seat)} {vtype} 局号#{game_id or '-'} -{v['points']}")
     level = LEVEL_NAMES[v["level"]]
     text = f"已记 {name(state, seat)} {level}违规「{vtype}」（编号 {v['id']}），扣 {fmt_total(v['points'])} 分。"
-    note = award_note(state, v)
+    note = award_note(state, ctx.settings, v)
     mine = f"裁判判定你{level}违规「{vtype}」（编号 {v['id']}），扣 {fmt_total(v['points'])} 分"
     if note:
         text += note
@@ -132,7 +132,7 @@ def undo_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
         raise Rejected(f"编号 {vid} 已于 {done['at'][:16].replace('T', ' ')} 撤销（{done['reason']}），不能再撤销。")
     if not reason:
         raise Rejected(f"请写明撤销理由：/撤销 {vid} 理由（例如 申诉改判）。")
-    note = award_note(state, v)
+    note = award_note(state, ctx.settings, v)
     v["reversed"] = {"at": ctx.now.isoformat(), "by": actor.user_id, "reason": reason}
     seat = v["seat"]
     where = f"局号#{v['game']}" if v["game"] else "场外"
@@ -140,12 +140,12 @@ def undo_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
           f"编号{vid} {name(state, seat)} {v['type']}（{where}）+{fmt_total(v['points'])} {reason}")
     head = f"已撤销编号 {vid}：{name(state, seat)} {v['type']}（{where}），退回 {fmt_total(v['points'])} 分。"
     mine = f"裁判撤销了你的违规「{v['type']}」（编号 {vid}，{where}），退回 {fmt_total(v['points'])} 分：{reason}。"
-    if note and award_blocked(state, seat, v["game"]) is None:
+    if note and award_blocked(state, ctx.settings, seat, v["game"]) is None:
         head += f"局号#{v['game']} 的评选资格恢复（§七.3）。"
         mine += "该局评选资格已恢复。"
     effects: list[Any] = [Say("reply", head), Say(seat, mine)]
     p = state["players"][str(seat)]
-    if p["status"] == "dq" and p.get("dq_cause") == "violations" and dq_reason(state, seat) is None:
+    if p["status"] == "dq" and p.get("dq_cause") == "violations" and dq_reason(state, ctx.settings, seat) is None:
         effects += reinstate(state, seat, ctx)
     return effects
 
@@ -158,8 +158,8 @@ def reinstate(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
     p.pop("dq_cause", None)
     rnd = state["rounds"][state["round"]]
     g = p.pop("dq_group", "")
-    size = max(sum(state["cfg"]["boards"][d["board"]]["roles"].values())
-               for d in state["cfg"]["rounds"][state["round"]]["days"])
+    cfg = ctx.settings
+    size = max(sum(cfg["boards"][d["board"]]["roles"].values()) for d in cfg["rounds"][state["round"]]["days"])
     from .model import current_day
     day = current_day(state)
     place = ""
@@ -197,7 +197,7 @@ def award_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ct
         if seat is None or str(seat) not in game["points"]:
             raise Rejected(f"「{who}」不在局号#{game['id']} 里；写报名序号或马甲，或写「无」取消该项评选。")
         pts = game["points"][str(seat)]
-        blocked = award_blocked(state, seat, game["id"])
+        blocked = award_blocked(state, ctx.settings, seat, game["id"])
         if blocked:
             raise Rejected(f"{name(state, seat)} 在局号#{game['id']} 有影响局势的违规（{blocked['type']}，编号 "
                            f"{blocked['id']}），没有评选资格（§七.3）；撤销后才能评选。")
@@ -207,7 +207,7 @@ def award_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ct
         if pts[other]:
             raise Rejected(f"{name(state, seat)} 已是本局{'败方最佳' if other == 'svp' else '全场最佳'}，一人只能得一项。")
     factor = 2 if game["double"] else 1
-    sc = state["cfg"]["scoring"]
+    sc = ctx.settings["scoring"]
     before = [k for k, p in game["points"].items() if p[kind]]
     for key, pts in game["points"].items():
         pts[kind] = seat is not None and int(key) == seat
@@ -240,7 +240,7 @@ def appeal(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx, 
                        "检举重度违规请以「重度」开头。")
     refused = sum(1 for a in state["appeals"]
                   if a["seat"] == actor.seat and a["game"] == game["id"] and a["status"] == "upheld")
-    if refused >= state["cfg"]["options"]["max_appeals"]:
+    if refused >= ctx.settings["options"]["max_appeals"]:
         raise Rejected(f"你对局号#{game['id']} 的申诉已 {refused} 次未通过，申诉作废（§八）。")
     aid = len(state["appeals"]) + 1
     state["appeals"].append({"id": aid, "seat": actor.seat, "game": game["id"], "text": text,
@@ -292,7 +292,7 @@ def make_groups(seats: list[int], n_groups: int, seed: int) -> dict[str, list[in
 
 
 def new_round(state: dict[str, Any], r: int, seats: list[int], ctx: Ctx) -> list[Any]:
-    rc = state["cfg"]["rounds"][r]
+    rc = ctx.settings["rounds"][r]
     seed = ctx.rng.getrandbits(32)
     groups = make_groups(seats, rc["groups"], seed)
     state["rounds"].append({"key": rc["key"], "name": rc["name"], "seed": seed, "groups": groups,
@@ -304,8 +304,8 @@ def new_round(state: dict[str, Any], r: int, seats: list[int], ctx: Ctx) -> list
     return effects
 
 
-def missing_games(state: dict[str, Any], r: int) -> list[str]:
-    rc = state["cfg"]["rounds"][r]
+def missing_games(state: dict[str, Any], cfg: dict[str, Any], r: int) -> list[str]:
+    rc = cfg["rounds"][r]
     opened = [d for d in state["days"] if d["round"] == r]
     total = sum(d["games"] for d in rc["days"])
     missing = []
@@ -322,25 +322,26 @@ def next_round(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
     if state["finished"]:
         raise Rejected("联赛已结束。")
     r = state["round"]
-    missing = missing_games(state, r)
+    cfg = ctx.settings
+    missing = missing_games(state, cfg, r)
     if missing:
         shown = "、".join(missing[:10]) + ("…" if len(missing) > 10 else "")
         raise Rejected(f"本轮还没结束：{shown}。录完分（或 /流局）后再 /下一轮。")
-    table = rows(state, r)
+    table = rows(state, cfg, r)
     ranking = [row["seat"] for row in table if row["rank"]]
     state["rounds"][r]["ranking"] = ranking
     ties = [row for row in table if row["tie"]]
-    rc = state["cfg"]["rounds"][r]
+    rc = cfg["rounds"][r]
     audit(state, ctx, actor.user_id, "下一轮", f"{rc['name']} 结束")
     effects: list[Any] = []
     if ties:
         effects.append(Say("hosts", "以下选手同分且规则无法分出先后，请裁判裁定（§九.4）："
                                     + "、".join(name(state, row["seat"]) for row in ties)))
-    if r + 1 >= len(state["cfg"]["rounds"]):
+    if r + 1 >= len(cfg["rounds"]):
         state["finished"] = True
         top = [f"{row['rank']}. {name(state, row['seat'])} {fmt_total(row['total'])}" for row in table[:24] if row["rank"]]
         return effects + [Finish(f"{rc['name']} 最终排名：\n" + "\n".join(top))]
-    need = state["cfg"]["rounds"][r + 1]["players"]
+    need = cfg["rounds"][r + 1]["players"]
     advanced = ranking[:rc["advance"]]
     if len(advanced) < need:
         raise Rejected(f"可晋级的只有 {len(advanced)} 人，下一轮需要 {need} 人，请先处理弃权/替补。")

@@ -22,8 +22,8 @@ def _at(day: dict[str, Any], key: str) -> datetime:
     return datetime.fromisoformat(day["times"][key])
 
 
-def _hhmm(state: dict[str, Any], key: str) -> str:
-    return state["cfg"]["times"][key]
+def _hhmm(cfg: dict[str, Any], key: str) -> str:
+    return cfg["times"][key]
 
 
 def _parse_date(text: str | None, ctx: Ctx) -> date:
@@ -44,7 +44,7 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
         raise Rejected("联赛已结束。")
     pending = catch_up(state, ctx)  # a previous day whose timers never fired is finished first
     r = state["round"]
-    rc = round_cfg(state, r)
+    rc = round_cfg(ctx.settings, r)
     done = [d for d in state["days"] if d["round"] == r]
     if len(done) >= len(rc["days"]):
         raise Rejected(f"{rc['name']}的 {len(rc['days'])} 个比赛日都已开过，录完分后请用 /下一轮。")
@@ -56,7 +56,7 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
         raise Rejected(f"{when.month}月{when.day}日 已经过去了，请写今天或以后的日期。")
     times = {}
     for key in ("checkin_open", "late", "demote", "seat"):
-        local = datetime.combine(when, parse_hhmm(_hhmm(state, key)), tzinfo=ctx.tz)
+        local = datetime.combine(when, parse_hhmm(_hhmm(ctx.settings, key)), tzinfo=ctx.tz)
         times[key] = local.astimezone(timezone.utc).isoformat()
     twice = next((d for d in state["days"] if d["date"] == when.isoformat()), None)
     if twice is not None:
@@ -72,13 +72,13 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
            "demoted": []}
     state["days"].append(day)
     gap_effects = _fill_gaps(state, day, ctx)
-    roles = "、".join(f"{k}×{v}" for k, v in state["cfg"]["boards"][dcfg["board"]]["roles"].items())
+    roles = "、".join(f"{k}×{v}" for k, v in ctx.settings["boards"][dcfg["board"]]["roles"].items())
     nos = "、".join(f"第{n}场" for n in range(first_no, first_no + dcfg["games"]))
     label = f"{rc['name']} 第{index + 1}比赛日 {when.month}月{when.day}日（{dcfg['board']}）"
     text = (f"{label}\n版型：{roles}\n本日：{nos}\n"
-            f"{_hhmm(state, 'checkin_open')}-{_hhmm(state, 'late')} 请在分组群发送 /签到；"
-            f"{_hhmm(state, 'late')} 后签到记迟到扣 1 分，{_hhmm(state, 'demote')} 仍未签到降为替补，"
-            f"{_hhmm(state, 'seat')} 未入座视为弃权。")
+            f"{_hhmm(ctx.settings, 'checkin_open')}-{_hhmm(ctx.settings, 'late')} 请在分组群发送 /签到；"
+            f"{_hhmm(ctx.settings, 'late')} 后签到记迟到扣 1 分，{_hhmm(ctx.settings, 'demote')} 仍未签到降为替补，"
+            f"{_hhmm(ctx.settings, 'seat')} 未入座视为弃权。")
     unlinked = [g for g in sorted(day["lineups"]) if g not in ctx.chats]
     if unlinked and len(unlinked) < len(day["lineups"]):
         text += f"\n还没有绑定分组群的组（{'、'.join(g + '组' for g in unlinked)}）请在本群（主群）签到。"
@@ -95,7 +95,7 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
         if g in ctx.chats:
             lines = [f"{label} {g}组 出场名单："]
             lines += [f"{i}号位 {name(state, s)}" for i, s in enumerate(day["lineups"][g], 1)]
-            lines.append(f"{_hhmm(state, 'checkin_open')}-{_hhmm(state, 'late')} 请在本群发送 /签到。")
+            lines.append(f"{_hhmm(ctx.settings, 'checkin_open')}-{_hhmm(ctx.settings, 'late')} 请在本群发送 /签到。")
             lineups.append(Say(f"chat:{g}", "\n".join(lines)))
     timers = [SetTimer(f"checkin.{step}", datetime.fromisoformat(times[step])) for step in STEPS if step not in past]
     effects = pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=label + " 签到"), *timers,
@@ -117,14 +117,14 @@ def _late_open_report(state: dict[str, Any], day: dict[str, Any], past: list[str
     """What a late /开赛日 applied at once, with the real time of each step."""
     now = fmt_local(ctx.now, ctx.tz)
     counts = {"late": len(day["late"]), "demote": len(day["demoted"]), "seat": len(day["forfeit"])}
-    done = "；".join(f"{_hhmm(state, step)} {STEP_NAMES[step]}（{counts[step]} 人）" for step in past)
+    done = "；".join(f"{_hhmm(ctx.settings, step)} {STEP_NAMES[step]}（{counts[step]} 人）" for step in past)
     lines = [f"开赛日开得晚：{done}，已按顺序立即执行，实际时间 {now}（已记入日志）。",
              f"开赛前已签到 {len(day['checked'])} 人（开赛前发送的 /签到 按发送时间计）。"]
     if counts["late"]:
         lines.append("如因开赛晚不应扣分，请用 /撤销 编号 理由 撤回，编号见 /我的积分 或 /导出。")
     rest = [s for s in STEPS if s not in past]
     if rest:
-        lines.append("接下来：" + "、".join(f"{_hhmm(state, s)} {STEP_NAMES[s]}" for s in rest) + "。")
+        lines.append("接下来：" + "、".join(f"{_hhmm(ctx.settings, s)} {STEP_NAMES[s]}" for s in rest) + "。")
     return "\n".join(lines)
 
 
@@ -156,11 +156,11 @@ def _late(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
                 continue
             late.setdefault(g, []).append(name(state, seat))
             day["late"].append(seat)
-            tail = (f"请在 {_hhmm(state, 'demote')} 前发送 /签到，否则降为替补。" if _at(day, "demote") > ctx.now
+            tail = (f"请在 {_hhmm(ctx.settings, 'demote')} 前发送 /签到，否则降为替补。" if _at(day, "demote") > ctx.now
                     else "")
-            effects.append(Say(seat, f"{_hhmm(state, 'late')} 仍未签到，记迟到扣 1 分（§五）。{tail}"))
+            effects.append(Say(seat, f"{_hhmm(ctx.settings, 'late')} 仍未签到，记迟到扣 1 分（§五）。{tail}"))
             effects += add_violation(state, seat, "迟到", day["round"], None, 1, "auto", ctx, "system")
-    effects += per_group(f"{_hhmm(state, 'late')} 未签到，记迟到（各扣 1 分）：", late, ctx.chats, "、")
+    effects += per_group(f"{_hhmm(ctx.settings, 'late')} 未签到，记迟到（各扣 1 分）：", late, ctx.chats, "、")
     return effects
 
 
@@ -171,7 +171,7 @@ def _checked_by(day: dict[str, Any], seat: int, step: str) -> bool:
     return at_iso is not None and datetime.fromisoformat(at_iso) <= _at(day, step)
 
 
-def substitutes(state: dict[str, Any], r: int, day: dict[str, Any] | None) -> list[int]:
+def substitutes(state: dict[str, Any], cfg: dict[str, Any], r: int, day: dict[str, Any] | None) -> list[int]:
     """§十.2/§十.3 order: never-demoted substitutes first (registration order in
     round 1, previous round ranking after), then this round's demoted players by
     current ranking."""
@@ -186,7 +186,7 @@ def substitutes(state: dict[str, Any], r: int, day: dict[str, Any] | None) -> li
         ranking = state["rounds"][r - 1].get("ranking") or []
         prev = {s: (ranking.index(s) if s in ranking else UNRANKED) for s in cands}
     primary = sorted((s for s in cands if s not in demoted), key=lambda s: (prev[s], s))
-    current = {row["seat"]: i for i, row in enumerate(rows(state, r))}
+    current = {row["seat"]: i for i, row in enumerate(rows(state, cfg, r))}
     secondary = sorted((s for s in cands if s in demoted), key=lambda s: (current.get(s, UNRANKED), s))
     return primary + secondary
 
@@ -197,7 +197,7 @@ def replace(state: dict[str, Any], day: dict[str, Any], seat: int, presumed_seat
     substitute takes the same position. Returns (substitute or None, group)."""
     r = day["round"]
     g = lineup_group(day, seat) or ""
-    queue = substitutes(state, r, day)
+    queue = substitutes(state, ctx.settings, r, day)
     sub = queue[0] if queue else None
     for lineup in (day["lineups"][g], state["rounds"][r]["groups"].get(g, [])):
         if seat in lineup:
@@ -238,7 +238,7 @@ def drop_from_round(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
         if sub is None:
             return [Say("hosts", f"{g}组 空出一个位置，已没有可用替补，请裁判处理。")]
         pos = day["lineups"][g].index(sub) + 1
-        return [Say(sub, f"你已递补进入 {g}组 {pos}号位，请在 {_hhmm(state, 'seat')} 前发送 /签到 并按裁判指示入座。")]
+        return [Say(sub, f"你已递补进入 {g}组 {pos}号位，请在 {_hhmm(ctx.settings, 'seat')} 前发送 /签到 并按裁判指示入座。")]
     for members in state["rounds"][state["round"]]["groups"].values():
         if seat in members:
             members.remove(seat)
@@ -248,10 +248,10 @@ def drop_from_round(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
 def _fill_gaps(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     """At opening: groups short of players (someone left the league) take substitutes."""
     effects: list[Any] = []
-    size = sum(state["cfg"]["boards"][day["board"]]["roles"].values())
+    size = sum(ctx.settings["boards"][day["board"]]["roles"].values())
     for g in sorted(day["lineups"]):
         while len(day["lineups"][g]) < size:
-            queue = substitutes(state, day["round"], day)
+            queue = substitutes(state, ctx.settings, day["round"], day)
             if not queue:
                 effects.append(Say("hosts", f"{g}组 缺 {size - len(day['lineups'][g])} 人且没有可用替补，请裁判处理。"))
                 break
@@ -276,7 +276,7 @@ def _demote(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
             rnd.setdefault("benched", []).append(seat)
             day["demoted"].append(seat)
             sub, _ = replace(state, day, seat, False, ctx)
-            effects.append(Say(seat, f"{_hhmm(state, 'demote')} 仍未签到，你已降为替补（§十.3），"
+            effects.append(Say(seat, f"{_hhmm(ctx.settings, 'demote')} 仍未签到，你已降为替补（§十.3），"
                                      "退出本轮排名；之后按替补顺序等待通知，再次上场后按实际成绩排名。"))
             if sub is None:
                 lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 降为替补，没有可用替补")
@@ -284,23 +284,23 @@ def _demote(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
             else:
                 pos = day["lineups"][g].index(sub) + 1
                 lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 降为替补，{name(state, sub)} 递补 {pos}号位")
-                effects.append(Say(sub, f"你已递补进入 {g}组 {pos}号位，请在 {_hhmm(state, 'seat')} 前"
+                effects.append(Say(sub, f"你已递补进入 {g}组 {pos}号位，请在 {_hhmm(ctx.settings, 'seat')} 前"
                                         "发送 /签到 并按裁判指示进入房间就座，否则视为弃权。"))
-    effects += per_group(f"{_hhmm(state, 'demote')} 替补调整：\n", lines, ctx.chats)
+    effects += per_group(f"{_hhmm(ctx.settings, 'demote')} 替补调整：\n", lines, ctx.chats)
     return effects
 
 
 def _seat(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     effects: list[Any] = []
     lines: dict[str, list[str]] = {}
-    refill = state["cfg"]["options"]["refill_on_forfeit"]
+    refill = ctx.settings["options"]["refill_on_forfeit"]
     for g in sorted(day["lineups"]):
         for seat in list(day["lineups"][g]):
             if str(seat) in day["checked"] and seat not in day["absent"]:
                 continue
             state["players"][str(seat)]["status"] = "forfeit"
             day["forfeit"].append(seat)
-            effects.append(Eliminate(seat, f"{_hhmm(state, 'seat')} 未入座，视为弃权（§十二.5）"))
+            effects.append(Eliminate(seat, f"{_hhmm(ctx.settings, 'seat')} 未入座，视为弃权（§十二.5）"))
             if refill:
                 sub, _ = replace(state, day, seat, True, ctx)
             else:
@@ -314,7 +314,7 @@ def _seat(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
             else:
                 lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 弃权，{name(state, sub)} 顶上")
                 effects.append(Say(sub, f"{g}组 有选手弃权，你已顶上，请立即进入 {g}组 房间就座。"))
-    effects += per_group(f"{_hhmm(state, 'seat')} 未入座视为弃权（§十二.5）：\n", lines, ctx.chats)
+    effects += per_group(f"{_hhmm(ctx.settings, 'seat')} 未入座视为弃权（§十二.5）：\n", lines, ctx.chats)
     return effects
 
 
@@ -337,9 +337,9 @@ def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
     g = lineup_group(day, seat)
     if g is None:
         if seat in day["demoted"]:
-            raise Rejected(f"已过 {_hhmm(state, 'demote')}，你已降为替补（§十.3），请等待替补通知。")
+            raise Rejected(f"已过 {_hhmm(ctx.settings, 'demote')}，你已降为替补（§十.3），请等待替补通知。")
         if seat in day["forfeit"]:
-            raise Rejected(f"已过 {_hhmm(state, 'seat')}，你已视为弃权（§十二.5）。")
+            raise Rejected(f"已过 {_hhmm(ctx.settings, 'seat')}，你已视为弃权（§十二.5）。")
         raise Rejected("你不在今天的出场名单里；替补请等待递补通知。")
     wrong = wrong_chat(g, actor.chat, ctx.chats)
     if wrong:
@@ -349,9 +349,9 @@ def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
     day["checked"][str(seat)] = ctx.now.isoformat()
     pos = day["lineups"][g].index(seat) + 1
     if seat in day["late"]:
-        text = (f"签到成功：{g}组 {pos}号位（迟到，已扣 1 分）。{_hhmm(state, 'seat')} 前按裁判指示进入房间就座。")
+        text = (f"签到成功：{g}组 {pos}号位（迟到，已扣 1 分）。{_hhmm(ctx.settings, 'seat')} 前按裁判指示进入房间就座。")
     else:
-        text = f"签到成功：{g}组 {pos}号位。{_hhmm(state, 'seat')} 前按裁判指示进入房间就座。"
+        text = f"签到成功：{g}组 {pos}号位。{_hhmm(ctx.settings, 'seat')} 前按裁判指示进入房间就座。"
     return effects + [Say("reply", text)]
 
 
@@ -360,13 +360,13 @@ def _early_checkin(state: dict[str, Any], actor: Actor, ctx: Ctx, today: date) -
     day yet: the check-in is kept with its time and applied when the day opens.
     None when this is not such a moment (the caller answers as usual)."""
     r = state["round"]
-    if len([d for d in state["days"] if d["round"] == r]) >= len(round_cfg(state, r)["days"]):
+    if len([d for d in state["days"] if d["round"] == r]) >= len(round_cfg(ctx.settings, r)["days"]):
         return None
     if any(d["date"] == today.isoformat() for d in state["days"]):
         return None
 
     def local(key: str) -> datetime:
-        return datetime.combine(today, parse_hhmm(_hhmm(state, key)), tzinfo=ctx.tz)
+        return datetime.combine(today, parse_hhmm(_hhmm(ctx.settings, key)), tzinfo=ctx.tz)
 
     if not local("checkin_open") <= ctx.now < local("demote"):
         return None
@@ -387,7 +387,7 @@ def _early_checkin(state: dict[str, Any], actor: Actor, ctx: Ctx, today: date) -
     kept[str(seat)] = ctx.now.isoformat()
     late = ctx.now > local("late")
     return [Say("reply", f"签到已记下（{fmt_local(ctx.now, ctx.tz)}）：{g}组 {pos}号位。裁判还没开今天的比赛日，"
-                         "开赛后按这个时间生效" + (f"；已过 {_hhmm(state, 'late')}，将记迟到扣 1 分。" if late else "。"))]
+                         "开赛后按这个时间生效" + (f"；已过 {_hhmm(ctx.settings, 'late')}，将记迟到扣 1 分。" if late else "。"))]
 
 
 def wrong_chat(group: str, chat: str | None, chats: tuple[str, ...]) -> str | None:
@@ -416,7 +416,7 @@ def absent(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) 
         if seat not in day["absent"]:
             day["absent"].append(seat)
         marked.append(name(state, seat))
-    return effects + [Say("reply", f"已记未到：{'、'.join(marked)}。{_hhmm(state, 'seat')} 仍未入座将视为弃权。")]
+    return effects + [Say("reply", f"已记未到：{'、'.join(marked)}。{_hhmm(ctx.settings, 'seat')} 仍未入座将视为弃权。")]
 
 
 def timer(state: dict[str, Any], key: str, ctx: Ctx) -> list[Any]:
@@ -428,5 +428,5 @@ def timer(state: dict[str, Any], key: str, ctx: Ctx) -> list[Any]:
 def appeal_deadline(state: dict[str, Any], game: dict[str, Any], ctx: Ctx) -> datetime:
     """§八: 12:00 (settings) on the day after the match day."""
     when = date.fromisoformat(game["date"]) + timedelta(days=1)
-    local = datetime.combine(when, parse_hhmm(_hhmm(state, "appeal_until")), tzinfo=ctx.tz)
+    local = datetime.combine(when, parse_hhmm(_hhmm(ctx.settings, "appeal_until")), tzinfo=ctx.tz)
     return local.astimezone(timezone.utc)

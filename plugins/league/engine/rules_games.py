@@ -20,11 +20,11 @@ def _day_of_no(state: dict[str, Any], r: int, no: int) -> dict[str, Any] | None:
     return None
 
 
-def _parse(state: dict[str, Any], text: str, day: dict[str, Any], group: str) -> sheetmod.Sheet:
+def _parse(state: dict[str, Any], cfg: dict[str, Any], text: str, day: dict[str, Any], group: str) -> sheetmod.Sheet:
     names = {int(k): p["alias"] for k, p in state["players"].items()}
     from .model import resolver
     try:
-        return sheetmod.parse(text, state["cfg"], day["board"], day["lineups"][group], resolver(state), names)
+        return sheetmod.parse(text, cfg, day["board"], day["lineups"][group], resolver(state), names)
     except ValueError as exc:
         raise Rejected(f"计分表有误，请改好后重新发送：\n{exc}") from None
 
@@ -46,19 +46,19 @@ def _violations_of(state: dict[str, Any], game: dict[str, Any], parsed: sheetmod
     return effects
 
 
-def _check_awards(state: dict[str, Any], game_id: int, parsed: sheetmod.Sheet) -> None:
+def _check_awards(state: dict[str, Any], cfg: dict[str, Any], game_id: int, parsed: sheetmod.Sheet) -> None:
     """§七.3: a /违规 already recorded in this game (not on the sheet) also bars the award."""
     for p in parsed.players:
-        blocked = award_blocked(state, p["seat"], game_id)
+        blocked = award_blocked(state, cfg, p["seat"], game_id)
         if (p["mvp"] or p["svp"]) and blocked and blocked["source"] != "sheet":
             raise Rejected(f"计分表有误：第{p['line']}行 座位 {p['gseat']} 已有影响局势的违规（{blocked['type']}，"
                            f"编号 {blocked['id']}），不能参与评选（§七.3）；撤销该违规后才能评选。")
 
 
-def _notes(state: dict[str, Any], parsed: sheetmod.Sheet) -> list[str]:
-    if state["cfg"]["scoring"]["cap_policy"] != "clamp":
+def _notes(cfg: dict[str, Any], parsed: sheetmod.Sheet) -> list[str]:
+    if cfg["scoring"]["cap_policy"] != "clamp":
         return []
-    return sheetmod.cap_notes(parsed, state["cfg"])
+    return sheetmod.cap_notes(parsed, cfg)
 
 
 def score(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
@@ -85,19 +85,19 @@ def score(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -
         gid = next(g["id"] for g in state["games"] if g["round"] == r and g["group"] == group
                    and g["no"] == no and g["status"] == "ok")
         raise Rejected(f"{group}组 第{no}场 已录分（局号#{gid}）；更正请用 /改分 {gid}。")
-    parsed = _parse(state, text, day, group)
-    double = no in state["cfg"]["rounds"][r].get("double_games", [])
+    parsed = _parse(state, ctx.settings, text, day, group)
+    double = no in ctx.settings["rounds"][r].get("double_games", [])
     gid = len(state["games"]) + 1
     game = {"id": gid, "round": r, "day": day["index"], "group": group, "no": no, "double": double,
             "date": day["date"], "status": "ok", "sheet": text, "parsed": sheetmod.sheet_to_json(parsed),
-            "points": {str(k): v for k, v in sheetmod.score(parsed, state["cfg"], 2 if double else 1).items()},
+            "points": {str(k): v for k, v in sheetmod.score(parsed, ctx.settings, 2 if double else 1).items()},
             "history": [], "void_reason": ""}
     state["games"].append(game)
     effects = _violations_of(state, game, parsed, ctx, actor.user_id)
     audit(state, ctx, actor.user_id, "录分", f"局号#{gid} {group}组 第{no}场")
-    notes = _notes(state, parsed)
+    notes = _notes(ctx.settings, parsed)
     reply = f"已录入局号#{gid}。" + ("\n" + "\n".join(notes) if notes else "")
-    return [Say("reply", reply), Say(chat_to(group, ctx.chats), game_summary(state, game, notes))] + effects
+    return [Say("reply", reply), Say(chat_to(group, ctx.chats), game_summary(state, ctx.settings, game, notes))] + effects
 
 
 def rescore(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
@@ -110,21 +110,21 @@ def rescore(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx)
     if group != game["group"] or (no is not None and no != game["no"]):
         raise Rejected(f"局号#{game['id']} 是 {game['group']}组 第{game['no']}场，计分表第一行应写「{game['group']}组」。")
     day = next(d for d in state["days"] if d["round"] == game["round"] and d["index"] == game["day"])
-    parsed = _parse(state, text, day, group)
-    _check_awards(state, game["id"], parsed)
+    parsed = _parse(state, ctx.settings, text, day, group)
+    _check_awards(state, ctx.settings, game["id"], parsed)
     game["history"].append({"at": ctx.now.isoformat(), "by": actor.user_id, "sheet": game["sheet"]})
     game["sheet"] = text
     game["parsed"] = sheetmod.sheet_to_json(parsed)
     game["points"] = {str(k): v for k, v in
-                      sheetmod.score(parsed, state["cfg"], 2 if game["double"] else 1).items()}
+                      sheetmod.score(parsed, ctx.settings, 2 if game["double"] else 1).items()}
     for v in state["violations"]:  # the old sheet's violations give way to the new sheet's (kept for the audit)
         if v["game"] == game["id"] and v["source"] == "sheet" and not v.get("reversed"):
             v["reversed"] = {"at": ctx.now.isoformat(), "by": actor.user_id, "reason": "改分重录"}
     effects = _violations_of(state, game, parsed, ctx, actor.user_id)
     audit(state, ctx, actor.user_id, "改分", f"局号#{game['id']} 第{len(game['history'])}次更正")
-    notes = _notes(state, parsed)
+    notes = _notes(ctx.settings, parsed)
     return [Say("reply", f"局号#{game['id']} 已更正，积分榜已更新。" + ("\n" + "\n".join(notes) if notes else "")),
-            Say(chat_to(game["group"], ctx.chats), "裁判更正了计分表：\n" + game_summary(state, game, notes)),
+            Say(chat_to(game["group"], ctx.chats), "裁判更正了计分表：\n" + game_summary(state, ctx.settings, game, notes)),
             Say("hosts", f"审计：{actor.user_id} 更正了局号#{game['id']}（{game['group']}组 第{game['no']}场）。")] + effects
 
 
@@ -171,10 +171,10 @@ def template(state: dict[str, Any], args: dict[str, Any], ctx: Ctx) -> list[Any]
     if day is None:
         raise Rejected(f"{group}组 第{no}场 所在的比赛日还没开，还没有入座名单；请先 /开赛日。")
     if "seat" not in day["done"]:
-        seat_at = state["cfg"]["times"]["seat"]
+        seat_at = ctx.settings["times"]["seat"]
         raise Rejected(f"{group}组 第{no}场 还没入座（{seat_at} 入座后名单才确定），请 {seat_at} 之后再取模板。")
-    board = state["cfg"]["boards"][day["board"]]["roles"]
-    roles_cfg = state["cfg"]["roles"]
+    board = ctx.settings["boards"][day["board"]]["roles"]
+    roles_cfg = ctx.settings["roles"]
     lines = [f"{group}组 第{no}场",
              f"# {day['board']}：" + "、".join(f"{k}×{v}" for k, v in board.items())
              + "。把每行的「角色」换成该座位的角色，再补事件和投票。",

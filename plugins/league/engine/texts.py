@@ -27,11 +27,12 @@ def groups_text(state: dict[str, Any], r: int, lineups: dict[str, list[int]] | N
     return list(group_texts(state, r, lineups).values())
 
 
-def standings_text(state: dict[str, Any], r: int, table: list[dict[str, Any]], page: int, size: int) -> str:
+def standings_text(state: dict[str, Any], cfg: dict[str, Any], r: int, table: list[dict[str, Any]], page: int) -> str:
     rnd = state["rounds"][r]
+    size = cfg["options"]["standings_lines"]
     pages = max(1, (len(table) + size - 1) // size)
     page = min(max(page, 1), pages)
-    advance = state["cfg"]["rounds"][r].get("advance", 0)
+    advance = cfg["rounds"][r].get("advance", 0)
     lines = [f"{rnd['name']} 积分榜（第 {page}/{pages} 页，共 {len(table)} 人）"]
     for row in table[(page - 1) * size: page * size]:
         rank = f"{row['rank']}." if row["rank"] else "—"
@@ -48,12 +49,12 @@ def standings_text(state: dict[str, Any], r: int, table: list[dict[str, Any]], p
     return "\n".join(lines)
 
 
-def breakdown_text(state: dict[str, Any], r: int, row: dict[str, Any], games: list[dict[str, Any]],
+def breakdown_text(state: dict[str, Any], cfg: dict[str, Any], r: int, row: dict[str, Any], games: list[dict[str, Any]],
                    violations: list[dict[str, Any]]) -> str:
     from .standings import award_blocked, game_line
 
     rnd = state["rounds"][r]
-    base = state["cfg"]["scoring"]["base"]
+    base = cfg["scoring"]["base"]
     rank = f"第 {row['rank']} 名" if row["rank"] else STATUS_NAMES[row["status"]]
     lines = [f"{name(state, row['seat'])} {rnd['name']}：{fmt_total(row['total'])} 分，{rank}",
              f"初始分 {fmt_total(base)}"]
@@ -63,12 +64,12 @@ def breakdown_text(state: dict[str, Any], r: int, row: dict[str, Any], games: li
     for g in games:
         key = str(row["seat"])
         pts = g["points"][key]
-        plus, minus = game_line(state, g, key)
+        plus, minus = game_line(state, cfg, g, key)
         tag = "（流局，仅计违规）" if g["status"] == "void" else ""
         dbl = "（双倍）" if g["double"] else ""
         lines.append(f"· 第{g['no']}场 {g['group']}组 局号#{g['id']} {pts['role']} {'胜' if pts['won'] else '负'} "
                      f"{_line(plus, minus)}{dbl}{tag}")
-        blocked = award_blocked(state, row["seat"], g["id"])
+        blocked = award_blocked(state, cfg, row["seat"], g["id"])
         if blocked and (pts["mvp"] or pts["svp"]) and g["status"] == "ok":
             what = "全场最佳" if pts["mvp"] else "败方最佳"
             lines.append(f"  {what} {fmt(pts['parts']['award'])} 已取消：违规编号 {blocked['id']}（§七.3）")
@@ -90,7 +91,7 @@ def _line(plus: float, minus: float) -> str:
     return f"+{fmt_total(abs(plus))} -{fmt_total(abs(minus))} = {fmt(plus + minus)}"
 
 
-def game_summary(state: dict[str, Any], game: dict[str, Any], notes: list[str] | None = None) -> str:
+def game_summary(state: dict[str, Any], cfg: dict[str, Any], game: dict[str, Any], notes: list[str] | None = None) -> str:
     from .standings import game_line
 
     parsed = game["parsed"]
@@ -100,17 +101,17 @@ def game_summary(state: dict[str, Any], game: dict[str, Any], notes: list[str] |
     by_gseat = sorted(game["points"].items(), key=lambda kv: kv[1]["gseat"])
     for key, pts in by_gseat:
         mark = "（全场最佳）" if pts["mvp"] else "（败方最佳）" if pts["svp"] else ""
-        plus, minus = game_line(state, game, key)
+        plus, minus = game_line(state, cfg, game, key)
         lines.append(f"{pts['gseat']}号 {name(state, int(key))} {pts['role']} {_line(plus, minus)}{mark}")
     lines += notes or []
     lines.append("有异议请在次日 12:00 前私聊机器人 /申诉 局号 理由。")
     return "\n".join(lines)
 
 
-def catalogue_text(state: dict[str, Any]) -> str:
+def catalogue_text(cfg: dict[str, Any]) -> str:
     """/违规表: every violation type with its level, deduction and penalty ladder (§十三)."""
     lines = ["违规表（§十三）：类型｜等级｜扣分｜处罚阶梯"]
-    for vname, v in state["cfg"]["violations"].items():
+    for vname, v in cfg["violations"].items():
         extra = []
         if v.get("blocks_award"):
             extra.append("取消该局评选资格")
@@ -122,7 +123,7 @@ def catalogue_text(state: dict[str, Any]) -> str:
         clause = f" {v['clause']}" if v.get("clause") else ""
         lines.append(f"{vname}｜{LEVEL_NAMES[v['level']]}｜{fmt_total(v['points'])}{tail}{clause}"
                      + (f"｜{v['ladder']}" if v.get("ladder") else ""))
-    opts = state["cfg"]["options"]
+    opts = cfg["options"]
     lines.append(f"本届 {opts['dq_light']} 次轻度或 {opts['dq_medium']} 次中度违规取消资格（§十三.3.4）；"
                  "裁判记：/违规 玩家 类型 [局号]，撤回：/撤销 编号 理由。")
     return "\n".join(lines)
