@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import texts as T
 from .model import ACTIVE, PART_KEYS
 
 UNRANKED = 10**9
 DEMOTED = "demoted"  # row status of a player demoted to substitute who has not played since (§五/§十.3)
-# what each position of a row's sort key means (§九), for the note where a tie was broken
-TIEBREAK_NAMES = ("总分", "全场最佳次数（§九.1）", "败方最佳次数（§九.1）", "狼人牌胜场（§九.2）",
-                  "神牌胜场（§九.2）", "平民牌胜场（§九.2）", "上一轮排名（§九.3）")
 
 
 def live_violations(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -106,7 +104,7 @@ def rows(state: dict[str, Any], cfg: dict[str, Any], r: int) -> list[dict[str, A
                       key=lambda x: (x["key"], x["seat"]))
     others = sorted((x for x in acc.values() if x["status"] != ACTIVE), key=lambda x: (x["key"], x["seat"]))
     advance = cfg["rounds"][r].get("advance", 0)
-    prev_name = TIEBREAK_NAMES[-1] if r else "报名顺序（§九.3）"
+    prev_name = T.TIEBREAK_NAMES[-1] if r else T.TIEBREAK_SIGNUP_ORDER
     for i, row in enumerate(eligible):
         row["rank"] = i + 1
         row["advance"] = i < advance
@@ -120,7 +118,7 @@ def rows(state: dict[str, Any], cfg: dict[str, Any], r: int) -> list[dict[str, A
             if other[0] != row["key"][0]:
                 continue
             k = next(k for k in range(1, len(other)) if other[k] != row["key"][k])
-            row["tiebreak"] = "同分，按" + (TIEBREAK_NAMES[k] if k < len(TIEBREAK_NAMES) - 1 else prev_name)
+            row["tiebreak"] = T.TIEBREAK_BY.format(what=T.TIEBREAK_NAMES[k] if k < len(T.TIEBREAK_NAMES) - 1 else prev_name)
     for row in others:
         row["rank"] = None
         row["advance"] = False
