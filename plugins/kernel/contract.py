@@ -181,16 +181,17 @@ class GameEngine:
         ``state`` (already the copy) and return the effects."""
         return []
 
-    def private_info(self, state: JSON, seat: int) -> str:
-        """What the player may always ask for again (/我的身份)."""
+    def private_info(self, state: JSON, seat: int, settings: dict[str, Any] | None = None) -> str:
+        """What the player may always ask for again (/我的身份). ``settings``: the
+        game's settings as in ``ctx.settings`` (the kernel always passes them)."""
         return ""
 
-    def status(self, state: JSON) -> str:
-        """A short public Chinese summary for /状态."""
+    def status(self, state: JSON, settings: dict[str, Any] | None = None) -> str:
+        """A short public Chinese summary for /状态 (``settings`` as in ``private_info``)."""
         return ""
 
-    def tables(self, state: JSON) -> dict[str, list[list[Any]]]:
-        """Sheets for /导出: name -> rows (first row is the header)."""
+    def tables(self, state: JSON, settings: dict[str, Any] | None = None) -> dict[str, list[list[Any]]]:
+        """Sheets for /导出: name -> rows (first row is the header); ``settings`` as in ``private_info``."""
         return {}
 
     # ---- the kernel's commands -------------------------------------------------

@@ -35,6 +35,7 @@ from .directory import alt_of
 from .models import Card, Timer
 from .origin import Origin
 from .outbox import enqueue_api
+from .settings import engine_settings
 
 if TYPE_CHECKING:
     from .models import Game, Player
@@ -152,7 +153,7 @@ class Effects:
         folder = data_dir() / "pictures"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.game.id}-{e.name}-{now:%Y%m%d-%H%M%S-%f}.png"
-        path.write_bytes(render(self.game.state))
+        path.write_bytes(render(self.game.state, engine_settings(self.game.settings)))
         await self.say(e.to, e.caption, origin, image=str(path))
 
     async def group_admin(self, e: GroupAdmin, now: datetime) -> None:

@@ -20,7 +20,8 @@ class GameKind:
     max_players: int = 200
     private_signup: bool = False  # aliases are secret: sign-up answers privately
     intro: str = ""  # one line shown at /创建
-    renderers: dict[str, Callable[[Any], bytes]] = field(default_factory=dict)  # Picture name -> PNG bytes
+    # Picture name -> render(state, settings) -> PNG bytes (settings as in ctx.settings)
+    renderers: dict[str, Callable[[Any, dict[str, Any]], bytes]] = field(default_factory=dict)
     profile_fields: tuple[ProfileField, ...] = ()
     extra: dict = field(default_factory=dict)
 

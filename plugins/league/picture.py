@@ -21,11 +21,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from plugins.kernel import pictures
 
-# the columns shown (when present in the rows' header), in this order
-COLUMNS = ("排名", "序号", "马甲", "组", "总分", "胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分",
-           "全场最佳", "败方最佳", "狼牌胜", "神牌胜", "民牌胜", "场次", "备注")
+from .engine import texts as T
+
+COLUMNS = T.PICTURE_COLUMNS
 HEADER_EVERY = 30  # the header row is drawn again before every 30 players
-SIGNED = {"胜负分", "行为分", "投票分", "警徽分", "评选分", "违规扣分"}
+SIGNED = T.PICTURE_SIGNED
 
 BG = (255, 255, 255)
 INK = (33, 37, 41)
@@ -66,11 +66,11 @@ def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "
     header = list(rows[0]) if rows else []
     body = [list(r) for r in rows[1:]]
     keep = [i for i, h in enumerate(header) if h in COLUMNS] or list(range(len(header)))
-    adv_col = header.index("晋级") if "晋级" in header else None
+    adv_col = header.index(T.PICTURE_ADVANCE) if T.PICTURE_ADVANCE in header else None
     cols = [header[i] for i in keep]
     cells = [[_cell(header[i], r[i]) for i in keep] for r in body]
-    advancing = [adv_col is not None and r[adv_col] == "是" for r in body]
-    unranked = [r[0] in ("", None) for r in body] if header[:1] == ["排名"] else [False] * len(body)
+    advancing = [adv_col is not None and r[adv_col] == T.CELL_YES for r in body]
+    unranked = [r[0] in ("", None) for r in body] if header[:1] == [T.PICTURE_RANK] else [False] * len(body)
 
     f_title, f_head, f_body, f_small = load_font(30), load_font(20), load_font(20), load_font(16)
     pad_x, row_h, margin = 14, 34, 24
@@ -112,7 +112,7 @@ def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "
         x: float = margin
         for j, text in enumerate(r):
             ink = MUTED if unranked[i] else INK
-            if cols[j] in ("马甲", "备注"):
+            if cols[j] in T.PICTURE_LEFT:
                 d.text((x + pad_x, y + row_h / 2), text, font=f_body, fill=ink, anchor="lm")
             else:
                 d.text((x + widths[j] / 2, y + row_h / 2), text, font=f_body, fill=ink, anchor="mm")
@@ -123,23 +123,23 @@ def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "
     if line_y is not None:  # drawn last so the next row's background does not cover it
         d.line([margin, line_y, margin + table_w, line_y], fill=LINE, width=3)
     if last_adv is not None:
-        note = f"绿色：晋级区（前 {last_adv + 1} 名），红线为晋级线；同分按 §九 排序，备注写明按哪一项分出先后"
+        note = T.PICTURE_NOTE_ADVANCE.format(n=last_adv + 1)
     else:
-        note = "积分 = 100 + 各项得分；同分按 §九 排序，备注写明按哪一项分出先后"
+        note = T.PICTURE_NOTE
     d.text((margin, y + 12), note, font=f_small, fill=MUTED)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=True)
     return buf.getvalue()
 
 
-def render_state(state: dict[str, Any]) -> bytes:
+def render_state(state: dict[str, Any], settings: dict[str, Any]) -> bytes:
     """The renderer the kernel calls for ``Picture(..., "standings")``: the current round."""
     from .engine import standings_rows
 
     r = state["round"]
     rnd = state["rounds"][r]
-    table = standings_rows(state, r)
+    table = standings_rows(state, settings, r)
     entered = sum(1 for g in state["games"] if g["round"] == r and g["status"] == "ok")
-    advance = state["cfg"]["rounds"][r].get("advance", 0)
-    sub = f"共 {len(table) - 1} 人，已录 {entered} 局" + (f"，前 {advance} 名晋级" if advance else "")
-    return render_standings_png(table, f"{rnd['name']} 积分榜", subtitle=sub)
+    advance = settings["rounds"][r].get("advance", 0)
+    sub = T.PICTURE_SUBTITLE.format(n=len(table) - 1, games=entered) + (T.PICTURE_ADVANCE_LINE.format(n=advance) if advance else "")
+    return render_standings_png(table, T.PICTURE_TITLE.format(round=rnd["name"]), subtitle=sub)

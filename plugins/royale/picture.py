@@ -158,6 +158,6 @@ def render_map_png(state: dict[str, Any]) -> bytes:
     return buf.getvalue()
 
 
-def render_state(state: dict[str, Any]) -> bytes:
+def render_state(state: dict[str, Any], settings: dict[str, Any] | None = None) -> bytes:
     """The renderer the kernel calls for ``Picture(..., "map")``."""
     return render_map_png(state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from helpers_league import League, at, checkin_all, eliminated, plain_sheet, texts
 
+from plugins.kernel.contract import copy_state
 from plugins.league.engine import ENGINE
 from plugins.league.engine.standings import rows
 
@@ -27,7 +28,7 @@ def day_game(lg: League, date: str, tokens=None, winner: str = "好人") -> int:
 
 
 def total(lg: League, seat: int) -> float:
-    return next(r["total"] for r in rows(lg.state, 0) if r["seat"] == seat)
+    return next(r["total"] for r in rows(lg.state, lg.cfg, 0) if r["seat"] == seat)
 
 
 def test_light_violation_with_or_without_logic_13_2_1():
@@ -58,7 +59,7 @@ def test_three_medium_violations_disqualify_13_3_4():
     assert "被取消参赛资格：本届第 3 次中度违规（§十三.3.4）" in texts(eff, "group")[0]
     eff = lg.host("violation", at("1-3", "10:01"), player=1, type="情绪")
     assert eliminated(eff) == []  # nobody is put out twice
-    table = rows(lg.state, 0)
+    table = rows(lg.state, lg.cfg, 0)
     assert table[-1]["seat"] == 1 and table[-1]["rank"] is None
 
 
@@ -160,10 +161,10 @@ def test_standings_text_draws_the_advancement_line_4():
 def test_private_info_and_status_and_export():
     lg = small()
     day_game(lg, "1-2", {4: "违规:擦边"})
-    info = ENGINE.private_info(lg.state, 1)
+    info = ENGINE.private_info(lg.state, 1, lg.cfg)
     assert info.startswith("p1（#1）：正常\n第一轮 A组") and "本轮积分 103，第 1 名" in info
-    assert ENGINE.status(lg.state).startswith("第一轮：已录分 1/3 场；第1比赛日")
-    tables = ENGINE.tables(lg.state)
+    assert ENGINE.status(lg.state, lg.cfg).startswith("第一轮：已录分 1/3 场；第1比赛日")
+    tables = ENGINE.tables(lg.state, lg.cfg)
     assert set(tables) == {"报名", "积分榜-第一轮", "计分表", "违规", "申诉", "审计"}
     assert len(tables["计分表"]) == 1 + 12 and len(tables["报名"]) == 1 + 14
     assert tables["积分榜-第一轮"][1][:4] == [1, 1, "p1", 103]
@@ -227,3 +228,16 @@ def test_a_day_whose_timers_never_fired_is_finished_when_the_next_opens_5():
     first = lg.state["days"][0]
     assert first["done"] == ["late", "demote", "seat"] and 4 in first["demoted"]
     assert any("你已降为替补" in t for t in texts(eff, 4))
+
+
+def test_the_state_holds_no_copy_of_the_settings_and_an_old_state_is_upgraded():
+    """Issue 11 item 3: rules read ctx.settings; a version-1 state (with its "cfg" copy) is brought up to date."""
+    lg = small()
+    day_game(lg, "1-2", {0: "全场最佳"})
+    assert "cfg" not in lg.state and lg.state["version"] == ENGINE.STATE_VERSION == 2
+    old = {**lg.state, "cfg": lg.cfg, "version": 1}
+    assert ENGINE.load(copy_state(old)) == {**lg.state, "version": 1} and "cfg" in old
+    lg.state = old
+    eff = lg.player(1, "standings", at("1-2", "22:00"))
+    assert texts(eff, "reply")[0].startswith("第一轮 积分榜（第 1/1 页，共 12 人）")
+    assert "cfg" not in lg.state and lg.state["version"] == 2

@@ -80,7 +80,7 @@ def test_late_after_1830_costs_one_point_even_before_the_timer_fires_5_13_1_4():
     assert [(v["seat"], v["type"], v["points"]) for v in lg.state["violations"]] == [(3, "迟到", 1), (4, "迟到", 1)]
     assert lg.timer("checkin.late", at("1-2", "18:30")) == []  # already done: nothing twice
     from plugins.league.engine.standings import rows
-    totals = {r["seat"]: r["total"] for r in rows(lg.state, 0)}
+    totals = {r["seat"]: r["total"] for r in rows(lg.state, lg.cfg, 0)}
     assert totals[3] == 99 and totals[4] == 99 and totals[1] == 100
 
 

@@ -132,11 +132,11 @@ def run_stage(seed: str) -> tuple[League, dict]:
     lg.host("undo", at("1-3", "22:00"), id=h_late, reason="签到群卡顿，截图为证")
     notes["mvp_strip"] = lg.host("violation", at("1-3", "22:05"), player=G["E"][8], type="贴脸",
                                  game=game_id(lg, "E", 2))
-    notes["e8_stripped"] = next(r for r in rows(lg.state, 0) if r["seat"] == G["E"][8])
+    notes["e8_stripped"] = next(r for r in rows(lg.state, lg.cfg, 0) if r["seat"] == G["E"][8])
     lg.host("undo", at("1-4", "11:00"), id=lg.state["violations"][-1]["id"], reason="申诉改判：非贴脸")
     r1_day(lg, "1-4", absent={g: 11 for g in "EFGHIJ"}, late={})
     notes["returnee"] = lg.groups()["J"][11]
-    notes["r1_rows"] = rows(lg.state, 0)
+    notes["r1_rows"] = rows(lg.state, lg.cfg, 0)
     notes["r1_groups"] = {g: list(m) for g, m in lg.groups().items()}
     lg.host("next_round", at("1-5", "10:00"))
     # ---- round 2 (hand-computed)
@@ -153,12 +153,12 @@ def run_stage(seed: str) -> tuple[League, dict]:
         for g in sorted(lg.day["lineups"]):
             lg.host("score", at(d, "21:00"), text=r2_sheet(lg, lg.day["board"], g, lg.day["first_no"]))
     notes["r2_groups"] = {g: sorted(m) for g, m in lg.groups().items()}
-    notes["r2_rows"] = rows(lg.state, 1)
+    notes["r2_rows"] = rows(lg.state, lg.cfg, 1)
     lg.host("next_round", at("1-12", "10:00"))
     # ---- final: 2 groups, 2+2+1 games, game 5 doubled
     for d in ("1-16", "1-17", "1-18"):
         play_day(lg, d, lambda g, no, L: {0: "全场最佳"})
-    notes["final_rows"] = rows(lg.state, 2)
+    notes["final_rows"] = rows(lg.state, lg.cfg, 2)
     notes["finish"] = lg.host("next_round", at("1-19", "10:00"))
     return lg, notes
 
@@ -196,7 +196,7 @@ def test_round_one_demoted_players_are_not_ranked_unless_they_play_again_5_10_2_
     assert [r1[s]["games"] for s in benched] == [0, 1] + [2] * 6
     back = r1[n["returnee"]]
     assert (back["total"], back["games"], back["status"]) == (102, 1, "active") and back["rank"] == 40
-    export = {r[1]: r for r in ENGINE.tables(lg.state)["积分榜-第一轮"][1:]}
+    export = {r[1]: r for r in ENGINE.tables(lg.state, lg.cfg)["积分榜-第一轮"][1:]}
     assert all(export[s][0] == "" and export[s][-1] == "降为替补" for s in benched)
 
 
@@ -269,7 +269,7 @@ def test_final_game_five_doubled_and_finish_4_2(stage):
 
 def test_export_holds_every_round_and_scoresheet(stage):
     lg, _ = stage
-    tables = ENGINE.tables(lg.state)
+    tables = ENGINE.tables(lg.state, lg.cfg)
     assert [t for t in tables if t.startswith("积分榜")] == ["积分榜-第一轮", "积分榜-第二轮", "积分榜-总决赛"]
     assert len(tables["计分表"]) == 1 + 12 * (30 + 18 + 10)
     assert len(tables["积分榜-第一轮"]) == 1 + 130

@@ -48,7 +48,7 @@ def _league() -> League:
 
 def test_standings_png_renders_the_rows_with_chinese_text():
     lg = _league()
-    rows = standings_rows(lg.state, 0)
+    rows = standings_rows(lg.state, lg.cfg, 0)
     png = render_standings_png(rows, "第一轮 积分榜")
     img = Image.open(io.BytesIO(png))
     assert img.format == "PNG" and img.height > 34 * len(rows) and img.width > 400
@@ -61,7 +61,7 @@ def test_standings_png_renders_the_rows_with_chinese_text():
     diff = ImageChops.difference(img.convert("RGB"), other.convert("RGB")).getbbox()
     assert diff is not None and diff[3] < 80
     # the renderer the kernel calls draws the current round from the state
-    assert Image.open(io.BytesIO(render_state(lg.state))).size[0] > 400
+    assert Image.open(io.BytesIO(render_state(lg.state, lg.cfg))).size[0] > 400
 
 
 def test_standings_picture_command_returns_a_picture_effect():
@@ -89,7 +89,7 @@ def test_picture_has_win_counts_group_column_tie_notes_and_repeated_header_9_2()
     for g in sorted(lg.day["lineups"]):
         lg.host("score", at("1-2", "21:00"), text=plain_sheet(lg.cfg, lg.day["board"], g, 1, lg.lineup(g),
                                                               tokens={0: "全场最佳", 8: "败方最佳"}))
-    rows = standings_rows(lg.state, 0)
+    rows = standings_rows(lg.state, lg.cfg, 0)
     head = rows[0]
     for col in ("组", "狼牌胜", "神牌胜", "民牌胜", "备注"):
         assert col in head
@@ -103,7 +103,7 @@ def test_picture_has_win_counts_group_column_tie_notes_and_repeated_header_9_2()
     assert villagers[1][note] == "同分，按报名顺序（§九.3）"
     assert by_seat[a[5]]["备注"] == "降为替补" and by_seat[a[5]]["排名"] == ""
     assert {r[head.index("组")] for r in rows[1:] if r[0]} == set("ABCDEFGHIJ")
-    png = render_state(lg.state)
+    png = render_state(lg.state, lg.cfg)
     img = Image.open(io.BytesIO(png)).convert("RGB")
     if os.environ.get("LEAGUE_PICTURE_OUT"):
         img.save(os.environ["LEAGUE_PICTURE_OUT"])

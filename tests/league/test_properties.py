@@ -100,7 +100,7 @@ def test_nobody_is_put_out_twice_and_lineups_stay_clean_12_13(days, violations):
     assert all(c == 1 for c in counts.values())
     out = {int(k) for k, p in lg.state["players"].items() if p["status"] != "active"}
     assert set(counts) == out
-    table = rows(lg.state, 0)
+    table = rows(lg.state, lg.cfg, 0)
     ranked = [r["rank"] for r in table if r["rank"]]
     assert ranked == list(range(1, len(ranked) + 1))
     for r in table:
@@ -147,7 +147,7 @@ def test_taking_every_deduction_back_restores_the_table_8_13(entries, rnd):
         lg.timer(key, at("1-2", hhmm))
     lg.host("score", at("1-2", "21:00"), text=plain_sheet(lg.cfg, "标准场", "A", None, lg.lineup("A"),
                                                           tokens={0: "全场最佳", 8: "败方最佳"}))
-    before = (rows(lg.state, 0), {k: p["status"] for k, p in lg.state["players"].items()}, lg.groups()["A"][:])
+    before = (rows(lg.state, lg.cfg, 0), {k: p["status"] for k, p in lg.state["players"].items()}, lg.groups()["A"][:])
     for seat, vtype, in_game in entries:
         if lg.state["players"][str(seat)]["status"] == "active" or in_game:
             lg.host("violation", at("1-2", "22:00"), player=seat, type=vtype, **({"game": 1} if in_game else {}))
@@ -155,5 +155,5 @@ def test_taking_every_deduction_back_restores_the_table_8_13(entries, rnd):
     rnd.shuffle(ids)
     for vid in ids:
         lg.host("undo", at("1-2", "23:00"), id=vid, reason="复核")
-    after = (rows(lg.state, 0), {k: p["status"] for k, p in lg.state["players"].items()}, lg.groups()["A"][:])
+    after = (rows(lg.state, lg.cfg, 0), {k: p["status"] for k, p in lg.state["players"].items()}, lg.groups()["A"][:])
     assert after == before

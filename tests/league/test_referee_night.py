@@ -28,7 +28,7 @@ def small(n: int = 14, **extra) -> League:
 
 
 def row(lg: League, seat: int) -> dict:
-    return next(r for r in rows(lg.state, 0) if r["seat"] == seat)
+    return next(r for r in rows(lg.state, lg.cfg, 0) if r["seat"] == seat)
 
 
 def clock(lg: League, date: str) -> None:
@@ -68,11 +68,11 @@ def test_demoted_player_leaves_ranking_and_advancement_5_10_3():
     enter(lg, "1-2", winner="狼人")  # the good side (positions 0..7 of the sorted lineup) lose: 97
     r5 = row(lg, 5)
     assert (r5["rank"], r5["status"], r5["total"], r5["games"], r5["advance"]) == (None, "demoted", 99, 0, False)
-    assert sum(1 for r in rows(lg.state, 0) if r["rank"]) == 12  # the 12 who played
+    assert sum(1 for r in rows(lg.state, lg.cfg, 0) if r["rank"]) == 12  # the 12 who played
     board = texts(lg.host("standings", at("1-2", "22:00")), "reply")[0]
     assert "— p5（#5） 99（降为替补）" in board
     assert "已降为替补（§五 18:35），不参加本轮排名" in breakdown(lg, 5)
-    export = {r[1]: r for r in ENGINE.tables(lg.state)["积分榜-第一轮"][1:]}
+    export = {r[1]: r for r in ENGINE.tables(lg.state, lg.cfg)["积分榜-第一轮"][1:]}
     assert export[5][0] == "" and export[5][-1] == "降为替补" and export[5][-2] == ""
 
 
@@ -114,7 +114,7 @@ def test_undo_a_violation_restores_points_audits_and_shows_in_my_points_8_13():
     assert row(lg, 3)["total"] == 103 and row(lg, 3)["parts"]["violation"] == 0
     assert "· 违规#1 贴脸（局号#1）-2（已撤销 01-03 07:00：申诉改判）" in breakdown(lg, 3)
     assert lg.state["audit"][-1]["action"] == "撤销" and "申诉改判" in lg.state["audit"][-1]["detail"]
-    viol = ENGINE.tables(lg.state)["违规"]
+    viol = ENGINE.tables(lg.state, lg.cfg)["违规"]
     assert viol[1][-1] == "申诉改判" and viol[1][-2] == "referee"
 
 
@@ -190,9 +190,9 @@ def test_violation_after_the_sheet_takes_that_games_mvp_and_it_is_not_passed_on_
     assert "并取消该局评选资格（§七.3）" in texts(eff, mvp)[0]
     r = row(lg, mvp)
     assert (r["total"], r["mvp"], r["parts"]["award"]) == (101, 0, 0)
-    assert sum(x["mvp"] for x in rows(lg.state, 0)) == 0  # nobody else got it
+    assert sum(x["mvp"] for x in rows(lg.state, lg.cfg, 0)) == 0  # nobody else got it
     assert "全场最佳 +2 已取消：违规编号 1（§七.3）" in breakdown(lg, mvp)
-    sheet_rows = ENGINE.tables(lg.state)["计分表"]
+    sheet_rows = ENGINE.tables(lg.state, lg.cfg)["计分表"]
     assert [r[-1] for r in sheet_rows[1:] if r[8] == mvp] == ["违规编号 1（§七.3）"]
     # a /改分 cannot give the award back to the player without eligibility
     sheet = plain_sheet(lg.cfg, "标准场", "A", None, lg.lineup("A"), tokens={0: "全场最佳"})
@@ -376,11 +376,11 @@ def test_template_prefilled_with_the_seated_lineup_round_trips_6():
 
 
 def test_signup_view_marks_main_draw_and_substitutes_10_1():
-    summary, marks = ENGINE.signup_view({}, list(range(1, 131)))
+    summary, marks = ENGINE.signup_view(ENGINE.check_settings({}), list(range(1, 131)))
     assert summary == "报名 130 人（正赛 120，替补 10）"
     assert marks[120] == "正赛" and marks[121] == "替补" and marks[1] == "正赛"
-    summary, _ = ENGINE.signup_view({"options": {"main_draw": 12}, "rounds": [
-        {"key": "r1", "name": "第一轮", "players": 12, "groups": 1, "advance": 6, "double_games": [], "days": DAYS}]},
+    summary, _ = ENGINE.signup_view(ENGINE.check_settings({"options": {"main_draw": 12}, "rounds": [
+        {"key": "r1", "name": "第一轮", "players": 12, "groups": 1, "advance": 6, "double_games": [], "days": DAYS}]}),
         [1, 2, 3])
     assert summary == "报名 3 人（正赛 3，替补 0），正赛还差 9 人"
 
@@ -435,6 +435,6 @@ def test_rows_have_wins_group_and_tiebreak_notes_9():
     lg = small()
     _day(lg)
     enter(lg, "1-2")
-    table = standings_rows(lg.state, 0)
+    table = standings_rows(lg.state, lg.cfg, 0)
     assert "组" not in table[0]  # one group: no group column
     assert table[0][-5:] == ["神牌胜", "民牌胜", "场次", "晋级", "备注"]

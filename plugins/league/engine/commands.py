@@ -8,9 +8,10 @@ from typing import Any
 from plugins.kernel.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Picture, Rejected, Say
 
 from . import rules_admin, rules_day, rules_games
-from .model import current_day, fmt_total, name
+from . import texts as T
+from .model import current_day
 from .standings import rows
-from .texts import breakdown_text, catalogue_text, groups_text, standings_text
+from .texts import breakdown_text, catalogue_text, fmt_total, groups_text, name, standings_text
 
 A = dict[str, Any]
 S = dict[str, Any]
@@ -18,31 +19,31 @@ S = dict[str, Any]
 
 # ---- views ----------------------------------------------------------------------
 
-def standings_view(st: S, page: int) -> str:
+def standings_view(st: S, cfg: S, page: int) -> str:
     r = st["round"]
-    return standings_text(st, r, rows(st, r), page, st["cfg"]["options"]["standings_lines"])
+    return standings_text(st, cfg, r, rows(st, cfg, r), page)
 
 
-def picture_caption(st: S) -> str:
+def picture_caption(st: S, cfg: S) -> str:
     r = st["round"]
-    table = rows(st, r)
-    advance = st["cfg"]["rounds"][r].get("advance", 0)
-    lines = [f"{st['rounds'][r]['name']} 积分榜（共 {len(table)} 人"
-             + (f"，前 {advance} 名晋级）" if advance else "）")]
-    lines += [f"{row['rank']}. {row['alias']}（#{row['seat']}） {fmt_total(row['total'])}"
+    table = rows(st, cfg, r)
+    advance = cfg["rounds"][r].get("advance", 0)
+    lines = [T.CAPTION_HEAD.format(round=st["rounds"][r]["name"], n=len(table))
+             + (T.CAPTION_ADVANCE.format(n=advance) if advance else T.CAPTION_CLOSE)]
+    lines += [T.CAPTION_LINE.format(rank=row["rank"], alias=row["alias"], seat=row["seat"], total=fmt_total(row["total"]))
               for row in table[:3] if row["rank"]]
-    lines.append("完整名次见图；文字版 /积分榜，个人明细 /我的积分。")
+    lines.append(T.CAPTION_TAIL)
     return "\n".join(lines)
 
 
-def breakdown(st: S, seat: int) -> str:
+def breakdown(st: S, cfg: S, seat: int) -> str:
     r = st["round"]
-    row = next((x for x in rows(st, r) if x["seat"] == seat), None)
+    row = next((x for x in rows(st, cfg, r) if x["seat"] == seat), None)
     if row is None:
-        return f"{name(st, seat)} 不是{st['rounds'][r]['name']}的选手（替补或未晋级）。"
+        return T.BREAKDOWN_NOT_IN_ROUND.format(who=name(st, seat), round=st["rounds"][r]["name"])
     games = rules_games.player_games(st, r, seat)
     viols = [v for v in st["violations"] if v["seat"] == seat and v["round"] == r]
-    return breakdown_text(st, r, row, games, viols)
+    return breakdown_text(st, cfg, r, row, games, viols)
 
 
 def groups_view(st: S) -> list[str]:
@@ -53,18 +54,18 @@ def groups_view(st: S) -> list[str]:
 # ---- rules ----------------------------------------------------------------------
 
 def _standings(st: S, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return [Say("reply", standings_view(st, a.get("page", 1)))]
+    return [Say("reply", standings_view(st, ctx.settings, a.get("page", 1)))]
 
 
 def _standings_picture(st: S, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return [Picture("reply", "standings", picture_caption(st))]
+    return [Picture("reply", "standings", picture_caption(st, ctx.settings))]
 
 
 def _my_points(st: S, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
     seat = a.get("player", actor.seat)
     if seat is None:
-        raise Rejected("你不是报名选手；查看他人请写 /我的积分 玩家。")
-    return [Say("reply", breakdown(st, seat))]
+        raise Rejected(T.MY_POINTS_NOT_PLAYER)
+    return [Say("reply", breakdown(st, ctx.settings, seat))]
 
 
 def _groups(st: S, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
@@ -76,7 +77,7 @@ def _appeals(st: S, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 
 def _catalogue(st: S, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return [Say("reply", catalogue_text(st))]
+    return [Say("reply", catalogue_text(ctx.settings))]
 
 
 def _checkin(st: S, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:

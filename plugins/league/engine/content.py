@@ -11,6 +11,8 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from plugins.kernel.clock import parse_hhmm
 from plugins.kernel.datafile import HHMM, Data, check, load_files, merged, problems
 
+from . import texts as T
+
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 CONTENT_FILES = ("league.toml", "boards.toml", "violations.toml")
 
@@ -30,7 +32,7 @@ class Times(Data):
     def _in_order(self) -> Times:
         order = [parse_hhmm(t) for t in (self.checkin_open, self.late, self.demote, self.seat)]
         if order != sorted(order) or len(set(order)) != 4:
-            problems(["times 的顺序应为 checkin_open < late < demote < seat。"])
+            problems([T.DATA_TIMES_ORDER])
         return self
 
 
@@ -115,10 +117,10 @@ class League(Data):
     @classmethod
     def _roles(cls, roles: dict[str, Role], info: ValidationInfo) -> dict[str, Role]:
         if not roles:
-            problems(["缺少 roles（角色表）。"])
+            problems([T.DATA_NO_ROLES])
         scoring = info.data.get("scoring")
         exempt = scoring.vote_exempt if scoring else []
-        problems(f"scoring.vote_exempt 里的「{n}」不在角色表中。" for n in exempt if n not in roles)
+        problems(T.DATA_EXEMPT_UNKNOWN.format(role=n) for n in exempt if n not in roles)
         return roles
 
     @field_validator("boards")
@@ -126,15 +128,15 @@ class League(Data):
     def _boards(cls, boards: dict[str, Board], info: ValidationInfo) -> dict[str, Board]:
         roles = info.data.get("roles")
         if roles is not None:
-            problems(f"版型「{b}」用到的角色「{r}」不在角色表中。"
+            problems(T.DATA_BOARD_ROLE_UNKNOWN.format(board=b, role=r)
                      for b, board in boards.items() for r in board.roles if r not in roles)
         return boards
 
     @field_validator("violations")
     @classmethod
     def _violations(cls, violations: dict[str, Violation]) -> dict[str, Violation]:
-        if "迟到" not in violations:
-            problems(["违规表必须包含「迟到」（签到迟到自动扣分用，§十三.1.4）。"])
+        if T.LATE_VIOLATION not in violations:
+            problems([T.DATA_NO_LATE])
         return violations
 
     @field_validator("rounds")
@@ -143,29 +145,29 @@ class League(Data):
         """§四: each day's board seats every group; rounds chain by advance."""
         boards: dict[str, Board] = info.data.get("boards") or {}
         options = info.data.get("options")
-        errors: list[str] = [] if rounds else ["缺少 rounds（赛程轮次）。"]
+        errors: list[str] = [] if rounds else [T.DATA_NO_ROUNDS]
         prev_advance = None
         for i, rnd in enumerate(rounds, 1):
-            label = f"第 {i} 轮（{rnd.name}）"
+            label = T.DATA_ROUND.format(no=i, name=rnd.name)
             if not rnd.days:
-                errors.append(f"{label} 没有比赛日。")
+                errors.append(T.DATA_NO_DAYS.format(round=label))
             for d, day in enumerate(rnd.days, 1):
                 board = boards.get(day.board)
                 if board is None:
                     if "boards" in info.data:
-                        errors.append(f"{label} 第 {d} 个比赛日的版型「{day.board}」不存在。")
+                        errors.append(T.DATA_DAY_BOARD_UNKNOWN.format(round=label, day=d, board=day.board))
                 elif sum(board.roles.values()) * rnd.groups != rnd.players:
-                    errors.append(f"{label} 第 {d} 个比赛日：{rnd.groups} 组 × 版型人数 ≠ {rnd.players} 人。")
+                    errors.append(T.DATA_DAY_SIZE.format(round=label, day=d, groups=rnd.groups, players=rnd.players))
             total = sum(day.games for day in rnd.days)
-            errors += [f"{label} 的 double_games 里的 {g} 不是本轮的场次（1~{total}）。"
+            errors += [T.DATA_DOUBLE_GAME.format(round=label, no=g, total=total)
                        for g in rnd.double_games if not 1 <= g <= total]
             if rnd.advance > rnd.players:
-                errors.append(f"{label} 的 advance 应在 0~{rnd.players} 之间。")
+                errors.append(T.DATA_ADVANCE.format(round=label, players=rnd.players))
             if prev_advance is not None and prev_advance != rnd.players:
-                errors.append(f"{label} 的人数 {rnd.players} 应等于上一轮晋级人数 {prev_advance}。")
+                errors.append(T.DATA_CHAIN.format(round=label, players=rnd.players, advance=prev_advance))
             prev_advance = rnd.advance
             if i == 1 and options is not None and rnd.players > options.main_draw:
-                errors.append(f"第一轮人数 {rnd.players} 不能超过正赛名额 options.main_draw。")
+                errors.append(T.DATA_MAIN_DRAW.format(players=rnd.players))
         problems(errors)
         return rounds
 

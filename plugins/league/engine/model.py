@@ -1,7 +1,9 @@
-"""State layout helpers. State is plain JSON (dict keys are strings).
+"""State layout helpers. State is plain JSON (dict keys are strings). The
+settings (rounds, boards, scoring, ...) are not in the state: rules read them
+from ``ctx.settings`` and hooks get them from the kernel (``cfg`` parameters).
 
 state = {
-  "cfg": settings snapshot taken at start,
+  "version": 2,
   "players": {"<reg>": {"alias", "user_id", "status": active|forfeit|dq|out}},
   "round": index of the current round,
   "rounds": [{"key", "name", "seed", "groups": {"A": [reg, ...]}, "members": [reg],
@@ -27,32 +29,11 @@ from typing import Any
 
 GROUP_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ACTIVE = "active"
-STATUS_NAMES = {"active": "正常", "forfeit": "弃权", "dq": "取消资格", "out": "出局", "demoted": "降为替补"}
 PART_KEYS = ("win", "behaviour", "vote", "badge", "award", "violation")
-PART_NAMES = {"win": "胜负分", "behaviour": "行为分", "vote": "投票分", "badge": "狼人警徽分",
-              "award": "评选分", "violation": "违规扣分"}
-KIND_NAMES = {"wolf": "狼人牌", "god": "神牌", "villager": "平民牌"}
 
 
 def player(state: dict[str, Any], seat: int) -> dict[str, Any]:
     return state["players"][str(seat)]
-
-
-def name(state: dict[str, Any], seat: int) -> str:
-    return f"{state['players'][str(seat)]['alias']}（#{seat}）"
-
-
-def fmt(x: float) -> str:
-    """0.5 -> '+0.5', -1.0 -> '-1', 0 -> '0'."""
-    x = round(x, 2)
-    if x == 0:
-        return "0"
-    text = f"{x:g}"
-    return text if x < 0 else "+" + text
-
-
-def fmt_total(x: float) -> str:
-    return f"{round(x, 2):g}"
 
 
 def current_day(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -62,8 +43,8 @@ def current_day(state: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def round_cfg(state: dict[str, Any], r: int) -> dict[str, Any]:
-    return state["cfg"]["rounds"][r]
+def round_cfg(cfg: dict[str, Any], r: int) -> dict[str, Any]:
+    return cfg["rounds"][r]
 
 
 def lineup_group(day: dict[str, Any], seat: int) -> str | None:

@@ -7,12 +7,10 @@ from typing import Any
 
 from plugins.kernel.contract import Actor, Ctx, Eliminate, Finish, Rejected, Restore, Say, SetPhase
 
-from .model import ACTIVE, chat_to, fmt, fmt_total, name
+from . import texts as T
+from .model import ACTIVE, chat_to
 from .standings import award_blocked, live_violations, rows
-from .texts import LEVEL_NAMES, group_texts
-
-VERDICTS = {"维持": "upheld", "驳回": "upheld", "改判": "changed", "通过": "changed"}
-VERDICT_NAMES = {"upheld": "维持原判", "changed": "改判", "open": "待复核"}
+from .texts import LEVEL_NAMES, fmt, fmt_total, group_texts, name
 
 
 def audit(state: dict[str, Any], ctx: Ctx, by: str, action: str, detail: str) -> None:
@@ -26,7 +24,7 @@ def disqualify(state: dict[str, Any], seat: int, reason: str) -> list[Any]:
         return []
     p["status"] = "dq"
     p["dq_cause"] = "violations"
-    return [Eliminate(seat, reason), Say("group", f"{name(state, seat)} 被取消参赛资格：{reason}")]
+    return [Eliminate(seat, reason), Say("group", T.DQ_DONE.format(who=name(state, seat), reason=reason))]
 
 
 def disqualify_and_drop(state: dict[str, Any], seat: int, reason: str, ctx: Ctx) -> list[Any]:
@@ -39,19 +37,19 @@ def disqualify_and_drop(state: dict[str, Any], seat: int, reason: str, ctx: Ctx)
     return effects
 
 
-def dq_reason(state: dict[str, Any], seat: int) -> str | None:
+def dq_reason(state: dict[str, Any], cfg: dict[str, Any], seat: int) -> str | None:
     """Why the live violations of ``seat`` put them out (§十三.3, §十三.3.4), or None."""
-    opts = state["cfg"]["options"]
+    opts = cfg["options"]
     mine = [v for v in live_violations(state) if v["seat"] == seat]
     heavy = [v for v in mine if v["level"] == "heavy"]
     if heavy:
-        return f"重度违规「{heavy[0]['type']}」（§十三.3）"
+        return T.DQ_HEAVY.format(type=heavy[0]["type"])
     light = sum(1 for v in mine if v["level"] == "light")
     medium = sum(1 for v in mine if v["level"] == "medium")
     if light >= opts["dq_light"]:
-        return f"本届第 {light} 次轻度违规（§十三.3.4）"
+        return T.DQ_LIGHT.format(n=light)
     if medium >= opts["dq_medium"]:
-        return f"本届第 {medium} 次中度违规（§十三.3.4）"
+        return T.DQ_MEDIUM.format(n=medium)
     return None
 
 
@@ -59,66 +57,65 @@ def add_violation(state: dict[str, Any], seat: int, vtype: str, r: int, game_id:
                   factor: int, source: str, ctx: Ctx, by: str) -> list[Any]:
     """Record one violation, then apply §十三.3.4 (5 light / 3 medium => out),
     heavy => out, and flag §十三.3.5 (2+ in one game) to the referees."""
-    vc = state["cfg"]["violations"][vtype]
-    opts = state["cfg"]["options"]
+    vc = ctx.settings["violations"][vtype]
+    opts = ctx.settings["options"]
     vid = max((v["id"] for v in state["violations"]), default=0) + 1
     state["violations"].append({"id": vid, "seat": seat, "round": r, "game": game_id, "type": vtype,
                                 "level": vc["level"], "points": round(vc["points"] * factor, 4),
                                 "source": source, "at": ctx.now.isoformat(), "by": by, "reversed": None})
     effects: list[Any] = []
     if vc["level"] in ("heavy", "light", "medium"):
-        reason = dq_reason(state, seat)
+        reason = dq_reason(state, ctx.settings, seat)
         if reason is not None:
             effects += disqualify_and_drop(state, seat, reason, ctx)
     if game_id is not None and vc["level"] in ("light", "medium"):
         in_game = sum(1 for v in live_violations(state)
                       if v["seat"] == seat and v["game"] == game_id and v["level"] in ("light", "medium"))
         if in_game == opts["flag_per_game"]:
-            effects.append(Say("hosts", f"{name(state, seat)} 在局号#{game_id} 已有 {in_game} 次违规，"
-                                        "请考虑严厉处罚（§十三.3.5）：取消胜利分并扣 2 分等。"))
+            effects.append(Say("hosts", T.FLAG_PER_GAME.format(who=name(state, seat), game=game_id, n=in_game)))
     return effects
 
 
-def award_note(state: dict[str, Any], v: dict[str, Any]) -> str:
+def award_note(state: dict[str, Any], cfg: dict[str, Any], v: dict[str, Any]) -> str:
     """§七.3: what a violation with blocks_award took away in its game ("" if nothing)."""
-    if v["game"] is None or not state["cfg"]["violations"].get(v["type"], {}).get("blocks_award"):
+    if v["game"] is None or not cfg["violations"].get(v["type"], {}).get("blocks_award"):
         return ""
     game = find_game(state, v["game"])
     pts = game["points"].get(str(v["seat"]))
     if not pts or not (pts["mvp"] or pts["svp"]):
         return ""
-    what = "全场最佳" if pts["mvp"] else "败方最佳"
-    return (f"其局号#{game['id']} 的{what}（{fmt(pts['parts']['award'])}）已取消（§七.3），评选不顺延；"
-            f"如需改评：/评选 {game['id']} {what} 玩家。")
+    what = T.MVP if pts["mvp"] else T.SVP
+    return T.AWARD_NOTE.format(game=game["id"], what=what, points=fmt(pts["parts"]["award"]))
 
 
 def violation_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
     seat, vtype = args["player"], args["type"]
-    if vtype not in state["cfg"]["violations"]:
-        raise Rejected(f"违规类型「{vtype}」不在违规表中，可用：{'、'.join(state['cfg']['violations'])}。"
-                       "各项说明见 /违规表。")
+    if vtype not in ctx.settings["violations"]:
+        raise Rejected(T.VIOLATION_UNKNOWN.format(type=vtype, known=T.SEP.join(ctx.settings["violations"])))
     game_id = args.get("game")
     r, factor = state["round"], 1
     if game_id is not None:
         game = find_game(state, game_id)
         if str(seat) not in game["points"]:
-            raise Rejected(f"{name(state, seat)} 不在局号#{game_id} 里。")
+            raise Rejected(T.NOT_IN_GAME.format(who=name(state, seat), game=game_id))
         r, factor = game["round"], 2 if game["double"] else 1
     elif seat not in state["rounds"][r]["members"]:
-        raise Rejected(f"{name(state, seat)} 不是本轮选手；场内违规请写局号：/违规 玩家 类型 局号。")
+        raise Rejected(T.VIOLATION_NOT_IN_ROUND.format(who=name(state, seat)))
     effects = add_violation(state, seat, vtype, r, game_id, factor, "cmd", ctx, actor.user_id)
     v = state["violations"][-1]
-    audit(state, ctx, actor.user_id, "违规",
-          f"编号{v['id']} {name(state, seat)} {vtype} 局号#{game_id or '-'} -{v['points']}")
+    audit(state, ctx, actor.user_id, T.AUDIT_VIOLATION,
+          T.AUDIT_VIOLATION_DETAIL.format(id=v["id"], who=name(state, seat), type=vtype, game=game_id or "-",
+                                          points=v["points"]))
     level = LEVEL_NAMES[v["level"]]
-    text = f"已记 {name(state, seat)} {level}违规「{vtype}」（编号 {v['id']}），扣 {fmt_total(v['points'])} 分。"
-    note = award_note(state, v)
-    mine = f"裁判判定你{level}违规「{vtype}」（编号 {v['id']}），扣 {fmt_total(v['points'])} 分"
+    text = T.VIOLATION_DONE.format(who=name(state, seat), level=level, type=vtype, id=v["id"],
+                                   points=fmt_total(v["points"]))
+    note = award_note(state, ctx.settings, v)
+    mine = T.VIOLATION_YOURS.format(level=level, type=vtype, id=v["id"], points=fmt_total(v["points"]))
     if note:
         text += note
-        mine += "，并取消该局评选资格（§七.3）"
-    return [Say("reply", text + f"撤销：/撤销 {v['id']} 理由"),
-            Say(seat, mine + "；有异议请在次日 12:00 前 /申诉。")] + effects
+        mine += T.VIOLATION_YOURS_AWARD
+    return [Say("reply", text + T.VIOLATION_UNDO_HINT.format(id=v["id"])),
+            Say(seat, mine + T.VIOLATION_YOURS_APPEAL)] + effects
 
 
 def undo_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
@@ -126,26 +123,28 @@ def undo_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
     vid, reason = args["id"], (args.get("reason") or "").strip()
     v = next((x for x in state["violations"] if x["id"] == vid), None)
     if v is None:
-        raise Rejected(f"没有编号 {vid} 的扣分记录；编号见 /我的积分 或 /导出 的「违规」表。")
+        raise Rejected(T.UNDO_UNKNOWN.format(id=vid))
     if v.get("reversed"):
         done = v["reversed"]
-        raise Rejected(f"编号 {vid} 已于 {done['at'][:16].replace('T', ' ')} 撤销（{done['reason']}），不能再撤销。")
+        raise Rejected(T.UNDO_TWICE.format(id=vid, at=done["at"][:16].replace("T", " "), reason=done["reason"]))
     if not reason:
-        raise Rejected(f"请写明撤销理由：/撤销 {vid} 理由（例如 申诉改判）。")
-    note = award_note(state, v)
+        raise Rejected(T.UNDO_NO_REASON.format(id=vid))
+    note = award_note(state, ctx.settings, v)
     v["reversed"] = {"at": ctx.now.isoformat(), "by": actor.user_id, "reason": reason}
     seat = v["seat"]
-    where = f"局号#{v['game']}" if v["game"] else "场外"
-    audit(state, ctx, actor.user_id, "撤销",
-          f"编号{vid} {name(state, seat)} {v['type']}（{where}）+{fmt_total(v['points'])} {reason}")
-    head = f"已撤销编号 {vid}：{name(state, seat)} {v['type']}（{where}），退回 {fmt_total(v['points'])} 分。"
-    mine = f"裁判撤销了你的违规「{v['type']}」（编号 {vid}，{where}），退回 {fmt_total(v['points'])} 分：{reason}。"
-    if note and award_blocked(state, seat, v["game"]) is None:
-        head += f"局号#{v['game']} 的评选资格恢复（§七.3）。"
-        mine += "该局评选资格已恢复。"
+    where = T.IN_GAME.format(game=v["game"]) if v["game"] else T.OFF_GAME
+    points = fmt_total(v["points"])
+    audit(state, ctx, actor.user_id, T.AUDIT_UNDO,
+          T.AUDIT_UNDO_DETAIL.format(id=vid, who=name(state, seat), type=v["type"], where=where, points=points,
+                                     reason=reason))
+    head = T.UNDO_DONE.format(id=vid, who=name(state, seat), type=v["type"], where=where, points=points)
+    mine = T.UNDO_YOURS.format(type=v["type"], id=vid, where=where, points=points, reason=reason)
+    if note and award_blocked(state, ctx.settings, seat, v["game"]) is None:
+        head += T.UNDO_AWARD_BACK.format(game=v["game"])
+        mine += T.UNDO_YOURS_AWARD_BACK
     effects: list[Any] = [Say("reply", head), Say(seat, mine)]
     p = state["players"][str(seat)]
-    if p["status"] == "dq" and p.get("dq_cause") == "violations" and dq_reason(state, seat) is None:
+    if p["status"] == "dq" and p.get("dq_cause") == "violations" and dq_reason(state, ctx.settings, seat) is None:
         effects += reinstate(state, seat, ctx)
     return effects
 
@@ -158,8 +157,8 @@ def reinstate(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
     p.pop("dq_cause", None)
     rnd = state["rounds"][state["round"]]
     g = p.pop("dq_group", "")
-    size = max(sum(state["cfg"]["boards"][d["board"]]["roles"].values())
-               for d in state["cfg"]["rounds"][state["round"]]["days"])
+    cfg = ctx.settings
+    size = max(sum(cfg["boards"][d["board"]]["roles"].values()) for d in cfg["rounds"][state["round"]]["days"])
     from .model import current_day
     day = current_day(state)
     place = ""
@@ -170,93 +169,92 @@ def reinstate(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
             later = ref[ref.index(seat) + 1:] if seat in ref else []
             i = next((lineup.index(s) for s in later if s in lineup), len(lineup))
             lineup.insert(i, seat)
-        place = f"回到 {g}组 {rnd['groups'][g].index(seat) + 1}号位。"
+        place = T.REINSTATED_PLACE.format(group=g, pos=rnd["groups"][g].index(seat) + 1)
     elif seat in rnd["members"]:
-        place = "原位置已由替补顶上，现为替补，按替补顺序上场。"
-    audit(state, ctx, "system", "恢复资格", f"{name(state, seat)} {place}")
-    return [Restore(seat, "违规扣分已撤销，恢复参赛资格"),
-            Say("group", f"{name(state, seat)} 的违规扣分已撤销，恢复参赛资格（§十三.3.4 不再满足）。"),
-            Say("hosts", f"{name(state, seat)} 恢复参赛资格：{place or '现为替补。'}"),
-            Say(seat, f"你的参赛资格已恢复。{place or '现为替补。'}")]
+        place = T.REINSTATED_TAKEN
+    audit(state, ctx, "system", T.AUDIT_REINSTATE, T.AUDIT_REINSTATE_DETAIL.format(who=name(state, seat), place=place))
+    return [Restore(seat, T.REINSTATED_REASON),
+            Say("group", T.REINSTATED_GROUP.format(who=name(state, seat))),
+            Say("hosts", T.REINSTATED_HOSTS.format(who=name(state, seat), place=place or T.REINSTATED_SUBSTITUTE)),
+            Say(seat, T.REINSTATED_YOURS.format(place=place or T.REINSTATED_SUBSTITUTE))]
 
 
 def award_cmd(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
     """/评选 <局号> <全场最佳|败方最佳> <玩家|无>: the referees re-award (§七.1/§七.3)."""
     game = find_game(state, args["game"])
-    kind = {"全场最佳": "mvp", "MVP": "mvp", "mvp": "mvp", "败方最佳": "svp", "SVP": "svp", "svp": "svp"}.get(args["award"])
+    kind = T.AWARD_WORDS.get(args["award"])
     if kind is None:
-        raise Rejected("评选只能写 全场最佳 或 败方最佳，例如 /评选 3 全场最佳 张三。")
+        raise Rejected(T.AWARD_WHICH)
     if game["status"] != "ok":
-        raise Rejected(f"局号#{game['id']} 是流局，没有评选。")
-    what = "全场最佳" if kind == "mvp" else "败方最佳"
+        raise Rejected(T.AWARD_VOID.format(game=game["id"]))
+    what = T.MVP if kind == "mvp" else T.SVP
     who = (args.get("who") or "").strip()
     seat = None
-    if who not in ("无", "空", "取消"):
+    if who not in T.NOBODY_WORDS:
         from .model import resolver
         seat = resolver(state).get(who.lstrip("#"))
         if seat is None or str(seat) not in game["points"]:
-            raise Rejected(f"「{who}」不在局号#{game['id']} 里；写报名序号或马甲，或写「无」取消该项评选。")
+            raise Rejected(T.AWARD_UNKNOWN.format(who=who, game=game["id"]))
         pts = game["points"][str(seat)]
-        blocked = award_blocked(state, seat, game["id"])
+        blocked = award_blocked(state, ctx.settings, seat, game["id"])
         if blocked:
-            raise Rejected(f"{name(state, seat)} 在局号#{game['id']} 有影响局势的违规（{blocked['type']}，编号 "
-                           f"{blocked['id']}），没有评选资格（§七.3）；撤销后才能评选。")
+            raise Rejected(T.AWARD_BLOCKED.format(who=name(state, seat), game=game["id"], type=blocked["type"],
+                                                  id=blocked["id"]))
         if kind == "svp" and pts["won"]:
-            raise Rejected(f"败方最佳应来自失败方，{name(state, seat)} 在胜方。")
+            raise Rejected(T.AWARD_SVP_WINNER.format(who=name(state, seat)))
         other = "svp" if kind == "mvp" else "mvp"
         if pts[other]:
-            raise Rejected(f"{name(state, seat)} 已是本局{'败方最佳' if other == 'svp' else '全场最佳'}，一人只能得一项。")
+            raise Rejected(T.AWARD_ONE_EACH.format(who=name(state, seat), what=T.SVP if other == "svp" else T.MVP))
     factor = 2 if game["double"] else 1
-    sc = state["cfg"]["scoring"]
+    sc = ctx.settings["scoring"]
     before = [k for k, p in game["points"].items() if p[kind]]
     for key, pts in game["points"].items():
         pts[kind] = seat is not None and int(key) == seat
         pts["parts"]["award"] = round(factor * ((sc["mvp"] if pts["mvp"] else 0) + (sc["svp"] if pts["svp"] else 0)), 4)
-    old = "、".join(name(state, int(k)) for k in before) or "无"
-    new = name(state, seat) if seat is not None else "无"
-    audit(state, ctx, actor.user_id, "评选", f"局号#{game['id']} {what}：{old} → {new}")
-    text = f"局号#{game['id']}（{game['group']}组 第{game['no']}场）{what}：{old} → {new}。"
-    return [Say("reply", text + "积分榜已更新。"), Say(chat_to(game["group"], ctx.chats), "裁判改评：" + text)]
+    old = T.SEP.join(name(state, int(k)) for k in before) or T.NOBODY
+    new = name(state, seat) if seat is not None else T.NOBODY
+    audit(state, ctx, actor.user_id, T.AUDIT_AWARD, T.AUDIT_AWARD_DETAIL.format(game=game["id"], what=what, old=old, new=new))
+    text = T.AWARD_DONE.format(game=game["id"], group=game["group"], no=game["no"], what=what, old=old, new=new)
+    return [Say("reply", text + T.AWARD_DONE_REPLY), Say(chat_to(game["group"], ctx.chats), T.AWARD_DONE_GROUP + text)]
 
 
 def find_game(state: dict[str, Any], game_id: int) -> dict[str, Any]:
     for g in state["games"]:
         if g["id"] == game_id:
             return g
-    raise Rejected(f"没有局号#{game_id}，请用积分表或录分回执里的局号。")
+    raise Rejected(T.GAME_UNKNOWN.format(game=game_id))
 
 
 def appeal(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx, deadline: Any) -> list[Any]:
     if actor.seat is None:
-        raise Rejected("只有报名选手可以申诉。")
+        raise Rejected(T.APPEAL_NOT_PLAYER)
     game = find_game(state, args["game"])
     text = args.get("text", "").strip()
     if not text:
-        raise Rejected("请写明申诉理由：/申诉 局号 理由（起因、经过、结果、异议点）。")
-    heavy = text.startswith("重度")
+        raise Rejected(T.APPEAL_NO_TEXT)
+    heavy = text.startswith(T.APPEAL_HEAVY_WORD)
     if ctx.now > deadline and not heavy:
         local = deadline.astimezone(ctx.tz)
-        raise Rejected(f"申诉已截止（{local.month}月{local.day}日 {local:%H:%M}），本场不再受理（§八）；"
-                       "检举重度违规请以「重度」开头。")
+        raise Rejected(T.APPEAL_CLOSED.format(month=local.month, day=local.day, time=local))
     refused = sum(1 for a in state["appeals"]
                   if a["seat"] == actor.seat and a["game"] == game["id"] and a["status"] == "upheld")
-    if refused >= state["cfg"]["options"]["max_appeals"]:
-        raise Rejected(f"你对局号#{game['id']} 的申诉已 {refused} 次未通过，申诉作废（§八）。")
+    if refused >= ctx.settings["options"]["max_appeals"]:
+        raise Rejected(T.APPEAL_USED_UP.format(game=game["id"], n=refused))
     aid = len(state["appeals"]) + 1
     state["appeals"].append({"id": aid, "seat": actor.seat, "game": game["id"], "text": text,
                              "at": ctx.now.isoformat(), "status": "open", "answer": ""})
-    return [Say("reply", f"申诉已提交（编号 {aid}），裁判组复核后会私聊答复。复核期间请勿公开讨论（§八）。"),
-            Say("hosts", f"新申诉 {aid}：{name(state, actor.seat)} 对局号#{game['id']}（{game['group']}组 第{game['no']}场）："
-                         f"{text}\n答复：/裁决 {aid} 维持|改判 说明")]
+    return [Say("reply", T.APPEAL_DONE.format(id=aid)),
+            Say("hosts", T.APPEAL_HOSTS.format(id=aid, who=name(state, actor.seat), game=game["id"], group=game["group"],
+                                               no=game["no"], text=text))]
 
 
 def appeals_list(state: dict[str, Any]) -> list[Any]:
     open_ = [a for a in state["appeals"] if a["status"] == "open"]
     if not open_:
-        return [Say("reply", "没有待复核的申诉。")]
-    lines = [f"待复核申诉 {len(open_)} 件："]
-    lines += [f"{a['id']}. {name(state, a['seat'])} 局号#{a['game']}：{a['text']}" for a in open_]
-    lines.append("答复：/裁决 编号 维持|改判 说明")
+        return [Say("reply", T.APPEALS_NONE)]
+    lines = [T.APPEALS_HEAD.format(n=len(open_))]
+    lines += [T.APPEALS_LINE.format(id=a["id"], who=name(state, a["seat"]), game=a["game"], text=a["text"]) for a in open_]
+    lines.append(T.APPEALS_HINT)
     return [Say("reply", "\n".join(lines))]
 
 
@@ -264,21 +262,22 @@ def verdict(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx)
     aid = args["id"]
     match = [a for a in state["appeals"] if a["id"] == aid]
     if not match:
-        raise Rejected(f"没有编号 {aid} 的申诉，/申诉列表 可查看。")
+        raise Rejected(T.VERDICT_UNKNOWN.format(id=aid))
     a = match[0]
     if a["status"] != "open":
-        raise Rejected(f"申诉 {aid} 已答复（{VERDICT_NAMES[a['status']]}）。")
-    status = VERDICTS.get(args["verdict"])
+        raise Rejected(T.VERDICT_TWICE.format(id=aid, verdict=T.VERDICT_NAMES[a["status"]]))
+    status = T.VERDICT_WORDS.get(args["verdict"])
     if status is None:
-        raise Rejected("裁决只能写 维持 或 改判。")
+        raise Rejected(T.VERDICT_WHICH)
     a["status"], a["answer"] = status, args.get("note", "")
-    audit(state, ctx, actor.user_id, "裁决", f"申诉{aid} {VERDICT_NAMES[status]} {a['answer']}")
-    effects: list[Any] = [Say(a["seat"], f"你的申诉 {aid}（局号#{a['game']}）裁判组答复：{VERDICT_NAMES[status]}。{a['answer']}")]
+    audit(state, ctx, actor.user_id, T.AUDIT_VERDICT,
+          T.AUDIT_VERDICT_DETAIL.format(id=aid, verdict=T.VERDICT_NAMES[status], note=a["answer"]))
+    effects: list[Any] = [Say(a["seat"], T.VERDICT_YOURS.format(id=aid, game=a["game"], verdict=T.VERDICT_NAMES[status],
+                                                                note=a["answer"]))]
     if status == "changed":
-        effects.append(Say("reply", f"已记改判。请用 /改分 {a['game']} 重新录入计分表、/流局 {a['game']}，"
-                                    "或 /撤销 编号 理由 撤回扣分、/评选 改评，积分榜随之更新。"))
+        effects.append(Say("reply", T.VERDICT_CHANGED.format(game=a["game"])))
     else:
-        effects.append(Say("reply", f"已答复申诉 {aid}：维持原判。"))
+        effects.append(Say("reply", T.VERDICT_UPHELD.format(id=aid)))
     return effects
 
 
@@ -292,59 +291,60 @@ def make_groups(seats: list[int], n_groups: int, seed: int) -> dict[str, list[in
 
 
 def new_round(state: dict[str, Any], r: int, seats: list[int], ctx: Ctx) -> list[Any]:
-    rc = state["cfg"]["rounds"][r]
+    rc = ctx.settings["rounds"][r]
     seed = ctx.rng.getrandbits(32)
     groups = make_groups(seats, rc["groups"], seed)
     state["rounds"].append({"key": rc["key"], "name": rc["name"], "seed": seed, "groups": groups,
                             "members": sorted(seats), "demoted": [], "benched": [], "ranking": None,
                             "order": {g: list(m) for g, m in groups.items()}})
     state["round"] = r
-    effects: list[Any] = [SetPhase(key=rc["key"], label=f"{rc['name']} 分组已公布")]
+    effects: list[Any] = [SetPhase(key=rc["key"], label=T.PHASE_GROUPS.format(round=rc["name"]))]
     effects += [Say(chat_to(g, ctx.chats), t) for g, t in group_texts(state, r).items()]
     return effects
 
 
-def missing_games(state: dict[str, Any], r: int) -> list[str]:
-    rc = state["cfg"]["rounds"][r]
+def missing_games(state: dict[str, Any], cfg: dict[str, Any], r: int) -> list[str]:
+    rc = cfg["rounds"][r]
     opened = [d for d in state["days"] if d["round"] == r]
     total = sum(d["games"] for d in rc["days"])
     missing = []
     if len(opened) < len(rc["days"]):
-        missing.append(f"还有 {len(rc['days']) - len(opened)} 个比赛日没开")
+        missing.append(T.MISSING_DAYS.format(n=len(rc["days"]) - len(opened)))
     for no in range(1, total + 1):
         for g in sorted(state["rounds"][r]["groups"]):
             if not any(x["round"] == r and x["group"] == g and x["no"] == no for x in state["games"]):
-                missing.append(f"{g}组 第{no}场")
+                missing.append(T.MISSING_GAME.format(group=g, no=no))
     return missing
 
 
 def next_round(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
     if state["finished"]:
-        raise Rejected("联赛已结束。")
+        raise Rejected(T.FINISHED)
     r = state["round"]
-    missing = missing_games(state, r)
+    cfg = ctx.settings
+    missing = missing_games(state, cfg, r)
     if missing:
-        shown = "、".join(missing[:10]) + ("…" if len(missing) > 10 else "")
-        raise Rejected(f"本轮还没结束：{shown}。录完分（或 /流局）后再 /下一轮。")
-    table = rows(state, r)
+        shown = T.SEP.join(missing[:10]) + ("…" if len(missing) > 10 else "")
+        raise Rejected(T.ROUND_NOT_DONE.format(missing=shown))
+    table = rows(state, cfg, r)
     ranking = [row["seat"] for row in table if row["rank"]]
     state["rounds"][r]["ranking"] = ranking
     ties = [row for row in table if row["tie"]]
-    rc = state["cfg"]["rounds"][r]
-    audit(state, ctx, actor.user_id, "下一轮", f"{rc['name']} 结束")
+    rc = cfg["rounds"][r]
+    audit(state, ctx, actor.user_id, T.AUDIT_NEXT_ROUND, T.AUDIT_NEXT_ROUND_DETAIL.format(round=rc["name"]))
     effects: list[Any] = []
     if ties:
-        effects.append(Say("hosts", "以下选手同分且规则无法分出先后，请裁判裁定（§九.4）："
-                                    + "、".join(name(state, row["seat"]) for row in ties)))
-    if r + 1 >= len(state["cfg"]["rounds"]):
+        effects.append(Say("hosts", T.TIES_FOR_REFEREES + T.SEP.join(name(state, row["seat"]) for row in ties)))
+    if r + 1 >= len(cfg["rounds"]):
         state["finished"] = True
-        top = [f"{row['rank']}. {name(state, row['seat'])} {fmt_total(row['total'])}" for row in table[:24] if row["rank"]]
-        return effects + [Finish(f"{rc['name']} 最终排名：\n" + "\n".join(top))]
-    need = state["cfg"]["rounds"][r + 1]["players"]
+        top = [T.FINAL_LINE.format(rank=row["rank"], who=name(state, row["seat"]), total=fmt_total(row["total"]))
+               for row in table[:24] if row["rank"]]
+        return effects + [Finish(T.FINAL_HEAD.format(round=rc["name"]) + "\n".join(top))]
+    need = cfg["rounds"][r + 1]["players"]
     advanced = ranking[:rc["advance"]]
     if len(advanced) < need:
-        raise Rejected(f"可晋级的只有 {len(advanced)} 人，下一轮需要 {need} 人，请先处理弃权/替补。")
-    lines = [f"{rc['name']} 结束，前 {rc['advance']} 名晋级："]
-    lines += [f"{i}. {name(state, s)}" for i, s in enumerate(advanced, 1)]
+        raise Rejected(T.ADVANCE_TOO_FEW.format(n=len(advanced), need=need))
+    lines = [T.ADVANCE_HEAD.format(round=rc["name"], n=rc["advance"])]
+    lines += [T.ADVANCE_LINE.format(rank=i, who=name(state, s)) for i, s in enumerate(advanced, 1)]
     effects.append(Say("group", "\n".join(lines)))
     return effects + new_round(state, r + 1, advanced, ctx)

@@ -9,21 +9,23 @@ from typing import Any
 from plugins.kernel.clock import fmt_local, parse_hhmm
 from plugins.kernel.contract import Actor, Ctx, Eliminate, Rejected, Say, SetPhase, SetTimer
 
-from .model import ACTIVE, current_day, lineup_group, name, per_group, round_cfg
+from . import texts as T
+from .model import ACTIVE, current_day, lineup_group, per_group, round_cfg
 from .rules_admin import add_violation, audit
 from .standings import UNRANKED, rows
+from .texts import name
 
 STEPS = ("late", "demote", "seat")
 TIMER_KEYS = {f"checkin.{s}": s for s in STEPS}
-DATE_RE = re.compile(r"^(?:(\d{4})[-/.年])?(\d{1,2})[-/.月](\d{1,2})日?$")
+DATE_RE = re.compile(T.DATE_PATTERN)
 
 
 def _at(day: dict[str, Any], key: str) -> datetime:
     return datetime.fromisoformat(day["times"][key])
 
 
-def _hhmm(state: dict[str, Any], key: str) -> str:
-    return state["cfg"]["times"][key]
+def _hhmm(cfg: dict[str, Any], key: str) -> str:
+    return cfg["times"][key]
 
 
 def _parse_date(text: str | None, ctx: Ctx) -> date:
@@ -32,36 +34,36 @@ def _parse_date(text: str | None, ctx: Ctx) -> date:
         return today
     m = DATE_RE.match(text.strip())
     if not m:
-        raise Rejected(f"日期格式应为 月-日，例如 1-2，收到「{text}」。")
+        raise Rejected(T.DATE_BAD.format(text=text))
     try:
         return date(int(m.group(1) or today.year), int(m.group(2)), int(m.group(3)))
     except ValueError:
-        raise Rejected(f"没有这一天：「{text}」。") from None
+        raise Rejected(T.DATE_NONE.format(text=text)) from None
 
 
 def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
     if state["finished"]:
-        raise Rejected("联赛已结束。")
+        raise Rejected(T.FINISHED)
     pending = catch_up(state, ctx)  # a previous day whose timers never fired is finished first
     r = state["round"]
-    rc = round_cfg(state, r)
+    rc = round_cfg(ctx.settings, r)
     done = [d for d in state["days"] if d["round"] == r]
     if len(done) >= len(rc["days"]):
-        raise Rejected(f"{rc['name']}的 {len(rc['days'])} 个比赛日都已开过，录完分后请用 /下一轮。")
+        raise Rejected(T.DAYS_ALL_OPENED.format(round=rc["name"], n=len(rc["days"])))
     prev = current_day(state)
     if prev is not None and "seat" not in prev["done"] and _at(prev, "seat") > ctx.now:
-        raise Rejected("上一个比赛日的签到还没结束，请等 18:50 之后再开新的比赛日。")
+        raise Rejected(T.DAY_PREVIOUS_OPEN)
     when = _parse_date(args.get("date"), ctx)
     if when < ctx.now.astimezone(ctx.tz).date():
-        raise Rejected(f"{when.month}月{when.day}日 已经过去了，请写今天或以后的日期。")
+        raise Rejected(T.DAY_PAST.format(month=when.month, day=when.day))
     times = {}
     for key in ("checkin_open", "late", "demote", "seat"):
-        local = datetime.combine(when, parse_hhmm(_hhmm(state, key)), tzinfo=ctx.tz)
+        local = datetime.combine(when, parse_hhmm(_hhmm(ctx.settings, key)), tzinfo=ctx.tz)
         times[key] = local.astimezone(timezone.utc).isoformat()
     twice = next((d for d in state["days"] if d["date"] == when.isoformat()), None)
     if twice is not None:
-        raise Rejected(f"{when.month}月{when.day}日 已经开过比赛日（{state['rounds'][twice['round']]['name']} "
-                       f"第{twice['index'] + 1}比赛日），不能重复开；/分组 查看今天的出场名单。")
+        raise Rejected(T.DAY_TWICE.format(month=when.month, day=when.day, round=state["rounds"][twice["round"]]["name"],
+                                          no=twice["index"] + 1))
     index = len(done)
     dcfg = rc["days"][index]
     first_no = sum(d["games"] for d in rc["days"][:index]) + 1
@@ -72,18 +74,15 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
            "demoted": []}
     state["days"].append(day)
     gap_effects = _fill_gaps(state, day, ctx)
-    roles = "、".join(f"{k}×{v}" for k, v in state["cfg"]["boards"][dcfg["board"]]["roles"].items())
-    nos = "、".join(f"第{n}场" for n in range(first_no, first_no + dcfg["games"]))
-    label = f"{rc['name']} 第{index + 1}比赛日 {when.month}月{when.day}日（{dcfg['board']}）"
-    text = (f"{label}\n版型：{roles}\n本日：{nos}\n"
-            f"{_hhmm(state, 'checkin_open')}-{_hhmm(state, 'late')} 请在分组群发送 /签到；"
-            f"{_hhmm(state, 'late')} 后签到记迟到扣 1 分，{_hhmm(state, 'demote')} 仍未签到降为替补，"
-            f"{_hhmm(state, 'seat')} 未入座视为弃权。")
+    roles = T.SEP.join(T.ROLE_COUNT.format(role=k, n=v) for k, v in ctx.settings["boards"][dcfg["board"]]["roles"].items())
+    nos = T.SEP.join(T.GAME_NO.format(no=n) for n in range(first_no, first_no + dcfg["games"]))
+    label = T.DAY_LABEL.format(round=rc["name"], no=index + 1, month=when.month, day=when.day, board=dcfg["board"])
+    text = T.DAY_OPENED.format(label=label, roles=roles, games=nos, **ctx.settings["times"])
     unlinked = [g for g in sorted(day["lineups"]) if g not in ctx.chats]
     if unlinked and len(unlinked) < len(day["lineups"]):
-        text += f"\n还没有绑定分组群的组（{'、'.join(g + '组' for g in unlinked)}）请在本群（主群）签到。"
+        text += T.DAY_UNLINKED_SOME.format(groups=T.SEP.join(T.GROUP.format(group=g) for g in unlinked))
     elif unlinked:
-        text += "\n各组还没有绑定分组群，请在本群（主群）签到。"
+        text += T.DAY_UNLINKED_ALL
     early = state.get("early", {}).pop(when.isoformat(), {})
     for key, at_iso in sorted(early.items(), key=lambda kv: kv[1]):
         if lineup_group(day, int(key)) is not None:
@@ -93,38 +92,36 @@ def open_day(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx
     lineups = []
     for g in sorted(day["lineups"]):
         if g in ctx.chats:
-            lines = [f"{label} {g}组 出场名单："]
-            lines += [f"{i}号位 {name(state, s)}" for i, s in enumerate(day["lineups"][g], 1)]
-            lines.append(f"{_hhmm(state, 'checkin_open')}-{_hhmm(state, 'late')} 请在本群发送 /签到。")
+            lines = [T.DAY_LINEUP_HEAD.format(label=label, group=g)]
+            lines += [T.POSITION_LINE.format(pos=i, who=name(state, s)) for i, s in enumerate(day["lineups"][g], 1)]
+            lines.append(T.DAY_LINEUP_CHECKIN.format(**ctx.settings["times"]))
             lineups.append(Say(f"chat:{g}", "\n".join(lines)))
     timers = [SetTimer(f"checkin.{step}", datetime.fromisoformat(times[step])) for step in STEPS if step not in past]
-    effects = pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=label + " 签到"), *timers,
+    effects = pending + [SetPhase(key=f"r{r + 1}d{index + 1}", label=T.PHASE_CHECKIN.format(label=label)), *timers,
                          Say("group", text)] + lineups + gap_effects
     detail = f"{label}"
     if past:  # opened late: the steps whose time has passed run now, in order (§五)
         effects += catch_up(state, ctx)
         report = _late_open_report(state, day, past, ctx)
         effects.append(Say("reply", report))
-        detail += "；" + report.splitlines()[0]
-    audit(state, ctx, actor.user_id, "开赛日", detail)
+        detail += T.AUDIT_DAY_LATE.format(report=report.splitlines()[0])
+    audit(state, ctx, actor.user_id, T.AUDIT_OPEN_DAY, detail)
     return effects
-
-
-STEP_NAMES = {"late": "迟到扣分", "demote": "降为替补", "seat": "未入座弃权"}
 
 
 def _late_open_report(state: dict[str, Any], day: dict[str, Any], past: list[str], ctx: Ctx) -> str:
     """What a late /开赛日 applied at once, with the real time of each step."""
     now = fmt_local(ctx.now, ctx.tz)
     counts = {"late": len(day["late"]), "demote": len(day["demoted"]), "seat": len(day["forfeit"])}
-    done = "；".join(f"{_hhmm(state, step)} {STEP_NAMES[step]}（{counts[step]} 人）" for step in past)
-    lines = [f"开赛日开得晚：{done}，已按顺序立即执行，实际时间 {now}（已记入日志）。",
-             f"开赛前已签到 {len(day['checked'])} 人（开赛前发送的 /签到 按发送时间计）。"]
+    done = T.LATE_OPEN_SEP.join(T.LATE_OPEN_STEP.format(time=_hhmm(ctx.settings, step), step=T.STEP_NAMES[step],
+                                                         n=counts[step]) for step in past)
+    lines = [T.LATE_OPEN_HEAD.format(done=done, now=now), T.LATE_OPEN_CHECKED.format(n=len(day["checked"]))]
     if counts["late"]:
-        lines.append("如因开赛晚不应扣分，请用 /撤销 编号 理由 撤回，编号见 /我的积分 或 /导出。")
+        lines.append(T.LATE_OPEN_UNDO)
     rest = [s for s in STEPS if s not in past]
     if rest:
-        lines.append("接下来：" + "、".join(f"{_hhmm(state, s)} {STEP_NAMES[s]}" for s in rest) + "。")
+        lines.append(T.LATE_OPEN_NEXT.format(steps=T.SEP.join(T.STEP_AT.format(time=_hhmm(ctx.settings, s), step=T.STEP_NAMES[s])
+                                                              for s in rest)))
     return "\n".join(lines)
 
 
@@ -156,11 +153,10 @@ def _late(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
                 continue
             late.setdefault(g, []).append(name(state, seat))
             day["late"].append(seat)
-            tail = (f"请在 {_hhmm(state, 'demote')} 前发送 /签到，否则降为替补。" if _at(day, "demote") > ctx.now
-                    else "")
-            effects.append(Say(seat, f"{_hhmm(state, 'late')} 仍未签到，记迟到扣 1 分（§五）。{tail}"))
-            effects += add_violation(state, seat, "迟到", day["round"], None, 1, "auto", ctx, "system")
-    effects += per_group(f"{_hhmm(state, 'late')} 未签到，记迟到（各扣 1 分）：", late, ctx.chats, "、")
+            tail = T.LATE_YOURS_TAIL.format(**ctx.settings["times"]) if _at(day, "demote") > ctx.now else ""
+            effects.append(Say(seat, T.LATE_YOURS.format(tail=tail, **ctx.settings["times"])))
+            effects += add_violation(state, seat, T.LATE_VIOLATION, day["round"], None, 1, "auto", ctx, "system")
+    effects += per_group(T.LATE_GROUP.format(**ctx.settings["times"]), late, ctx.chats, T.SEP)
     return effects
 
 
@@ -171,7 +167,7 @@ def _checked_by(day: dict[str, Any], seat: int, step: str) -> bool:
     return at_iso is not None and datetime.fromisoformat(at_iso) <= _at(day, step)
 
 
-def substitutes(state: dict[str, Any], r: int, day: dict[str, Any] | None) -> list[int]:
+def substitutes(state: dict[str, Any], cfg: dict[str, Any], r: int, day: dict[str, Any] | None) -> list[int]:
     """§十.2/§十.3 order: never-demoted substitutes first (registration order in
     round 1, previous round ranking after), then this round's demoted players by
     current ranking."""
@@ -186,7 +182,7 @@ def substitutes(state: dict[str, Any], r: int, day: dict[str, Any] | None) -> li
         ranking = state["rounds"][r - 1].get("ranking") or []
         prev = {s: (ranking.index(s) if s in ranking else UNRANKED) for s in cands}
     primary = sorted((s for s in cands if s not in demoted), key=lambda s: (prev[s], s))
-    current = {row["seat"]: i for i, row in enumerate(rows(state, r))}
+    current = {row["seat"]: i for i, row in enumerate(rows(state, cfg, r))}
     secondary = sorted((s for s in cands if s in demoted), key=lambda s: (current.get(s, UNRANKED), s))
     return primary + secondary
 
@@ -197,7 +193,7 @@ def replace(state: dict[str, Any], day: dict[str, Any], seat: int, presumed_seat
     substitute takes the same position. Returns (substitute or None, group)."""
     r = day["round"]
     g = lineup_group(day, seat) or ""
-    queue = substitutes(state, r, day)
+    queue = substitutes(state, ctx.settings, r, day)
     sub = queue[0] if queue else None
     for lineup in (day["lineups"][g], state["rounds"][r]["groups"].get(g, [])):
         if seat in lineup:
@@ -236,9 +232,9 @@ def drop_from_round(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
     if day is not None and before_seat and lineup_group(day, seat) is not None:  # day repeated: a type checker narrows only here
         sub, g = replace(state, day, seat, False, ctx)
         if sub is None:
-            return [Say("hosts", f"{g}组 空出一个位置，已没有可用替补，请裁判处理。")]
+            return [Say("hosts", T.DROP_NO_SUBSTITUTE.format(group=g))]
         pos = day["lineups"][g].index(sub) + 1
-        return [Say(sub, f"你已递补进入 {g}组 {pos}号位，请在 {_hhmm(state, 'seat')} 前发送 /签到 并按裁判指示入座。")]
+        return [Say(sub, T.DROP_SUBSTITUTE_YOURS.format(group=g, pos=pos, **ctx.settings["times"]))]
     for members in state["rounds"][state["round"]]["groups"].values():
         if seat in members:
             members.remove(seat)
@@ -248,19 +244,19 @@ def drop_from_round(state: dict[str, Any], seat: int, ctx: Ctx) -> list[Any]:
 def _fill_gaps(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     """At opening: groups short of players (someone left the league) take substitutes."""
     effects: list[Any] = []
-    size = sum(state["cfg"]["boards"][day["board"]]["roles"].values())
+    size = sum(ctx.settings["boards"][day["board"]]["roles"].values())
     for g in sorted(day["lineups"]):
         while len(day["lineups"][g]) < size:
-            queue = substitutes(state, day["round"], day)
+            queue = substitutes(state, ctx.settings, day["round"], day)
             if not queue:
-                effects.append(Say("hosts", f"{g}组 缺 {size - len(day['lineups'][g])} 人且没有可用替补，请裁判处理。"))
+                effects.append(Say("hosts", T.GAP_NO_SUBSTITUTE.format(group=g, n=size - len(day["lineups"][g]))))
                 break
             sub = queue[0]
             day["lineups"][g].append(sub)
             state["rounds"][day["round"]]["groups"][g].append(sub)
             state["rounds"][day["round"]].setdefault("order", {}).setdefault(g, []).append(sub)
             put_in(state, day["round"], sub)
-            effects.append(Say(sub, f"你已递补进入 {g}组 {len(day['lineups'][g])}号位，比赛日请按时 /签到。"))
+            effects.append(Say(sub, T.GAP_SUBSTITUTE_YOURS.format(group=g, pos=len(day["lineups"][g]))))
     return effects
 
 
@@ -276,31 +272,30 @@ def _demote(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
             rnd.setdefault("benched", []).append(seat)
             day["demoted"].append(seat)
             sub, _ = replace(state, day, seat, False, ctx)
-            effects.append(Say(seat, f"{_hhmm(state, 'demote')} 仍未签到，你已降为替补（§十.3），"
-                                     "退出本轮排名；之后按替补顺序等待通知，再次上场后按实际成绩排名。"))
+            effects.append(Say(seat, T.DEMOTED_YOURS.format(**ctx.settings["times"])))
             if sub is None:
-                lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 降为替补，没有可用替补")
-                effects.append(Say("hosts", f"{g}组 {name(state, seat)} 降为替补，但已没有可用替补，请裁判处理。"))
+                lines.setdefault(g, []).append(T.DEMOTED_LINE_NO_SUBSTITUTE.format(group=g, who=name(state, seat)))
+                effects.append(Say("hosts", T.DEMOTED_NO_SUBSTITUTE.format(group=g, who=name(state, seat))))
             else:
                 pos = day["lineups"][g].index(sub) + 1
-                lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 降为替补，{name(state, sub)} 递补 {pos}号位")
-                effects.append(Say(sub, f"你已递补进入 {g}组 {pos}号位，请在 {_hhmm(state, 'seat')} 前"
-                                        "发送 /签到 并按裁判指示进入房间就座，否则视为弃权。"))
-    effects += per_group(f"{_hhmm(state, 'demote')} 替补调整：\n", lines, ctx.chats)
+                lines.setdefault(g, []).append(T.DEMOTED_LINE.format(group=g, who=name(state, seat), sub=name(state, sub),
+                                                                     pos=pos))
+                effects.append(Say(sub, T.DEMOTED_SUBSTITUTE_YOURS.format(group=g, pos=pos, **ctx.settings["times"])))
+    effects += per_group(T.DEMOTED_GROUP.format(**ctx.settings["times"]), lines, ctx.chats)
     return effects
 
 
 def _seat(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
     effects: list[Any] = []
     lines: dict[str, list[str]] = {}
-    refill = state["cfg"]["options"]["refill_on_forfeit"]
+    refill = ctx.settings["options"]["refill_on_forfeit"]
     for g in sorted(day["lineups"]):
         for seat in list(day["lineups"][g]):
             if str(seat) in day["checked"] and seat not in day["absent"]:
                 continue
             state["players"][str(seat)]["status"] = "forfeit"
             day["forfeit"].append(seat)
-            effects.append(Eliminate(seat, f"{_hhmm(state, 'seat')} 未入座，视为弃权（§十二.5）"))
+            effects.append(Eliminate(seat, T.FORFEIT_REASON.format(**ctx.settings["times"])))
             if refill:
                 sub, _ = replace(state, day, seat, True, ctx)
             else:
@@ -309,12 +304,12 @@ def _seat(state: dict[str, Any], day: dict[str, Any], ctx: Ctx) -> list[Any]:
                     if seat in lineup:
                         lineup.remove(seat)
             if sub is None:
-                lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 弃权")
-                effects.append(Say("hosts", f"{g}组 {name(state, seat)} 弃权，没有替补顶上，请裁判处理。"))
+                lines.setdefault(g, []).append(T.FORFEIT_LINE_NO_SUBSTITUTE.format(group=g, who=name(state, seat)))
+                effects.append(Say("hosts", T.FORFEIT_NO_SUBSTITUTE.format(group=g, who=name(state, seat))))
             else:
-                lines.setdefault(g, []).append(f"{g}组：{name(state, seat)} 弃权，{name(state, sub)} 顶上")
-                effects.append(Say(sub, f"{g}组 有选手弃权，你已顶上，请立即进入 {g}组 房间就座。"))
-    effects += per_group(f"{_hhmm(state, 'seat')} 未入座视为弃权（§十二.5）：\n", lines, ctx.chats)
+                lines.setdefault(g, []).append(T.FORFEIT_LINE.format(group=g, who=name(state, seat), sub=name(state, sub)))
+                effects.append(Say(sub, T.FORFEIT_SUBSTITUTE_YOURS.format(group=g)))
+    effects += per_group(T.FORFEIT_GROUP.format(**ctx.settings["times"]), lines, ctx.chats)
     return effects
 
 
@@ -326,32 +321,32 @@ def checkin(state: dict[str, Any], actor: Actor, ctx: Ctx) -> list[Any]:
         if early is not None:
             return early
     if day is None:
-        raise Rejected("现在没有进行中的比赛日，请等裁判开赛后再 /签到。")
+        raise Rejected(T.CHECKIN_NO_DAY)
     effects = catch_up(state, ctx)
     seat = actor.seat
     if seat is None:
-        raise Rejected("你不是本届联赛的报名选手，不能签到。")
+        raise Rejected(T.CHECKIN_NOT_PLAYER)
     if ctx.now < _at(day, "checkin_open"):
         opens = fmt_local(_at(day, "checkin_open"), ctx.tz)
-        raise Rejected(f"签到 {opens} 开始，请到时再发 /签到。")
+        raise Rejected(T.CHECKIN_TOO_EARLY.format(opens=opens))
     g = lineup_group(day, seat)
     if g is None:
         if seat in day["demoted"]:
-            raise Rejected(f"已过 {_hhmm(state, 'demote')}，你已降为替补（§十.3），请等待替补通知。")
+            raise Rejected(T.CHECKIN_DEMOTED.format(**ctx.settings["times"]))
         if seat in day["forfeit"]:
-            raise Rejected(f"已过 {_hhmm(state, 'seat')}，你已视为弃权（§十二.5）。")
-        raise Rejected("你不在今天的出场名单里；替补请等待递补通知。")
+            raise Rejected(T.CHECKIN_FORFEITED.format(**ctx.settings["times"]))
+        raise Rejected(T.CHECKIN_NOT_TODAY)
     wrong = wrong_chat(g, actor.chat, ctx.chats)
     if wrong:
         raise Rejected(wrong)
     if str(seat) in day["checked"]:
-        raise Rejected(f"你已经签到过了：{g}组 {day['lineups'][g].index(seat) + 1}号位。")
+        raise Rejected(T.CHECKIN_TWICE.format(group=g, pos=day["lineups"][g].index(seat) + 1))
     day["checked"][str(seat)] = ctx.now.isoformat()
     pos = day["lineups"][g].index(seat) + 1
     if seat in day["late"]:
-        text = (f"签到成功：{g}组 {pos}号位（迟到，已扣 1 分）。{_hhmm(state, 'seat')} 前按裁判指示进入房间就座。")
+        text = T.CHECKIN_DONE_LATE.format(group=g, pos=pos, **ctx.settings["times"])
     else:
-        text = f"签到成功：{g}组 {pos}号位。{_hhmm(state, 'seat')} 前按裁判指示进入房间就座。"
+        text = T.CHECKIN_DONE.format(group=g, pos=pos, **ctx.settings["times"])
     return effects + [Say("reply", text)]
 
 
@@ -360,34 +355,34 @@ def _early_checkin(state: dict[str, Any], actor: Actor, ctx: Ctx, today: date) -
     day yet: the check-in is kept with its time and applied when the day opens.
     None when this is not such a moment (the caller answers as usual)."""
     r = state["round"]
-    if len([d for d in state["days"] if d["round"] == r]) >= len(round_cfg(state, r)["days"]):
+    if len([d for d in state["days"] if d["round"] == r]) >= len(round_cfg(ctx.settings, r)["days"]):
         return None
     if any(d["date"] == today.isoformat() for d in state["days"]):
         return None
 
     def local(key: str) -> datetime:
-        return datetime.combine(today, parse_hhmm(_hhmm(state, key)), tzinfo=ctx.tz)
+        return datetime.combine(today, parse_hhmm(_hhmm(ctx.settings, key)), tzinfo=ctx.tz)
 
     if not local("checkin_open") <= ctx.now < local("demote"):
         return None
     seat = actor.seat
     if seat is None:
-        raise Rejected("你不是本届联赛的报名选手，不能签到。")
+        raise Rejected(T.CHECKIN_NOT_PLAYER)
     groups = state["rounds"][r]["groups"]
     g = next((k for k, m in groups.items() if seat in m), None)
     if g is None:
-        raise Rejected("你不在本轮的分组名单里；替补请等待递补通知。")
+        raise Rejected(T.CHECKIN_NOT_IN_ROUND)
     wrong = wrong_chat(g, actor.chat, ctx.chats)
     if wrong:
         raise Rejected(wrong)
     kept = state.setdefault("early", {}).setdefault(today.isoformat(), {})
     pos = groups[g].index(seat) + 1
     if str(seat) in kept:
-        raise Rejected(f"你已经签到过了：{g}组 {pos}号位（裁判开赛后生效）。")
+        raise Rejected(T.CHECKIN_EARLY_TWICE.format(group=g, pos=pos))
     kept[str(seat)] = ctx.now.isoformat()
     late = ctx.now > local("late")
-    return [Say("reply", f"签到已记下（{fmt_local(ctx.now, ctx.tz)}）：{g}组 {pos}号位。裁判还没开今天的比赛日，"
-                         "开赛后按这个时间生效" + (f"；已过 {_hhmm(state, 'late')}，将记迟到扣 1 分。" if late else "。"))]
+    tail = T.CHECKIN_EARLY_LATE.format(**ctx.settings["times"]) if late else T.CHECKIN_EARLY_ON_TIME
+    return [Say("reply", T.CHECKIN_EARLY.format(at=fmt_local(ctx.now, ctx.tz), group=g, pos=pos) + tail)]
 
 
 def wrong_chat(group: str, chat: str | None, chats: tuple[str, ...]) -> str | None:
@@ -397,26 +392,26 @@ def wrong_chat(group: str, chat: str | None, chats: tuple[str, ...]) -> str | No
     here = chat or "main"
     if group in chats:
         if here != group:
-            return f"你是 {group}组，请到 {group}组 的分组群（标签「{group}」）发送 /签到，不要在这个群签到。"
+            return T.CHECKIN_WRONG_CHAT.format(group=group)
         return None
     if here != "main":
-        return f"你是 {group}组，{group}组 还没有绑定分组群，请在联赛主群发送 /签到。"
+        return T.CHECKIN_MAIN_GROUP.format(group=group)
     return None
 
 
 def absent(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
     day = current_day(state)
     if day is None or "seat" in day["done"] or _at(day, "seat") <= ctx.now:
-        raise Rejected("现在不在入座阶段（开赛日到 18:50 之间），不能记未到。")
+        raise Rejected(T.ABSENT_NOT_NOW)
     effects = catch_up(state, ctx)
     marked = []
     for seat in args["players"]:
         if lineup_group(day, seat) is None:
-            raise Rejected(f"{name(state, seat)} 不在今天的出场名单里。")
+            raise Rejected(T.ABSENT_NOT_TODAY.format(who=name(state, seat)))
         if seat not in day["absent"]:
             day["absent"].append(seat)
         marked.append(name(state, seat))
-    return effects + [Say("reply", f"已记未到：{'、'.join(marked)}。{_hhmm(state, 'seat')} 仍未入座将视为弃权。")]
+    return effects + [Say("reply", T.ABSENT_DONE.format(who=T.SEP.join(marked), **ctx.settings["times"]))]
 
 
 def timer(state: dict[str, Any], key: str, ctx: Ctx) -> list[Any]:
@@ -428,5 +423,5 @@ def timer(state: dict[str, Any], key: str, ctx: Ctx) -> list[Any]:
 def appeal_deadline(state: dict[str, Any], game: dict[str, Any], ctx: Ctx) -> datetime:
     """§八: 12:00 (settings) on the day after the match day."""
     when = date.fromisoformat(game["date"]) + timedelta(days=1)
-    local = datetime.combine(when, parse_hhmm(_hhmm(state, "appeal_until")), tzinfo=ctx.tz)
+    local = datetime.combine(when, parse_hhmm(_hhmm(ctx.settings, "appeal_until")), tzinfo=ctx.tz)
     return local.astimezone(timezone.utc)

@@ -7,10 +7,11 @@ from typing import Any
 from plugins.kernel.contract import Actor, Ctx, Rejected, Say
 
 from . import sheet as sheetmod
-from .model import chat_to, fmt_total, name
+from . import texts as T
+from .model import chat_to
 from .rules_admin import add_violation, audit, find_game
 from .standings import award_blocked
-from .texts import LEVEL_NAMES, game_summary
+from .texts import LEVEL_NAMES, fmt_total, game_summary, name
 
 
 def _day_of_no(state: dict[str, Any], r: int, no: int) -> dict[str, Any] | None:
@@ -20,13 +21,13 @@ def _day_of_no(state: dict[str, Any], r: int, no: int) -> dict[str, Any] | None:
     return None
 
 
-def _parse(state: dict[str, Any], text: str, day: dict[str, Any], group: str) -> sheetmod.Sheet:
+def _parse(state: dict[str, Any], cfg: dict[str, Any], text: str, day: dict[str, Any], group: str) -> sheetmod.Sheet:
     names = {int(k): p["alias"] for k, p in state["players"].items()}
     from .model import resolver
     try:
-        return sheetmod.parse(text, state["cfg"], day["board"], day["lineups"][group], resolver(state), names)
+        return sheetmod.parse(text, cfg, day["board"], day["lineups"][group], resolver(state), names)
     except ValueError as exc:
-        raise Rejected(f"计分表有误，请改好后重新发送：\n{exc}") from None
+        raise Rejected(T.SHEET_WRONG.format(errors=exc)) from None
 
 
 def _violations_of(state: dict[str, Any], game: dict[str, Any], parsed: sheetmod.Sheet,
@@ -39,26 +40,26 @@ def _violations_of(state: dict[str, Any], game: dict[str, Any], parsed: sheetmod
         for vtype in p["violations"]:
             effects += add_violation(state, p["seat"], vtype, game["round"], game["id"], factor, "sheet", ctx, by)
             v = state["violations"][-1]
-            ids.append(f"{LEVEL_NAMES[v['level']]}违规「{vtype}」（编号 {v['id']}）扣 {fmt_total(v['points'])} 分")
+            ids.append(T.SHEET_VIOLATION.format(level=LEVEL_NAMES[v["level"]], type=vtype, id=v["id"],
+                                                points=fmt_total(v["points"])))
         if ids:
-            effects.insert(0, Say(p["seat"], f"局号#{game['id']}（{game['group']}组 第{game['no']}场）计分表记你"
-                                             + "；".join(ids) + "。有异议请在次日 12:00 前私聊 /申诉 局号 理由。"))
+            effects.insert(0, Say(p["seat"], T.SHEET_VIOLATIONS_YOURS.format(game=game["id"], group=game["group"], no=game["no"],
+                                                                             violations=T.SHEET_VIOLATIONS_SEP.join(ids))))
     return effects
 
 
-def _check_awards(state: dict[str, Any], game_id: int, parsed: sheetmod.Sheet) -> None:
+def _check_awards(state: dict[str, Any], cfg: dict[str, Any], game_id: int, parsed: sheetmod.Sheet) -> None:
     """§七.3: a /违规 already recorded in this game (not on the sheet) also bars the award."""
     for p in parsed.players:
-        blocked = award_blocked(state, p["seat"], game_id)
+        blocked = award_blocked(state, cfg, p["seat"], game_id)
         if (p["mvp"] or p["svp"]) and blocked and blocked["source"] != "sheet":
-            raise Rejected(f"计分表有误：第{p['line']}行 座位 {p['gseat']} 已有影响局势的违规（{blocked['type']}，"
-                           f"编号 {blocked['id']}），不能参与评选（§七.3）；撤销该违规后才能评选。")
+            raise Rejected(T.SHEET_AWARD_BLOCKED.format(line=p["line"], gseat=p["gseat"], type=blocked["type"], id=blocked["id"]))
 
 
-def _notes(state: dict[str, Any], parsed: sheetmod.Sheet) -> list[str]:
-    if state["cfg"]["scoring"]["cap_policy"] != "clamp":
+def _notes(cfg: dict[str, Any], parsed: sheetmod.Sheet) -> list[str]:
+    if cfg["scoring"]["cap_policy"] != "clamp":
         return []
-    return sheetmod.cap_notes(parsed, state["cfg"])
+    return sheetmod.cap_notes(parsed, cfg)
 
 
 def score(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
@@ -70,34 +71,34 @@ def score(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -
     r = state["round"]
     rnd = state["rounds"][r]
     if group not in rnd["groups"]:
-        raise Rejected(f"本轮没有 {group}组，可用：{'、'.join(sorted(rnd['groups']))}。")
+        raise Rejected(T.GROUP_UNKNOWN.format(group=group, known=T.SEP.join(sorted(rnd["groups"]))))
     taken = {g["no"] for g in state["games"] if g["round"] == r and g["group"] == group and g["status"] == "ok"}
     if no is None:
         opened = [n for d in state["days"] if d["round"] == r for n in range(d["first_no"], d["first_no"] + d["games"])]
         free = [n for n in opened if n not in taken]
         if not free:
-            raise Rejected(f"{group}组 已开的场次都已录分；更正请用 /改分 局号。")
+            raise Rejected(T.SCORE_ALL_ENTERED.format(group=group))
         no = free[0]
     day = _day_of_no(state, r, no)
     if day is None:
-        raise Rejected(f"第{no}场 所在的比赛日还没开，请先 /开赛日。")
+        raise Rejected(T.SCORE_DAY_NOT_OPEN.format(no=no))
     if no in taken:
         gid = next(g["id"] for g in state["games"] if g["round"] == r and g["group"] == group
                    and g["no"] == no and g["status"] == "ok")
-        raise Rejected(f"{group}组 第{no}场 已录分（局号#{gid}）；更正请用 /改分 {gid}。")
-    parsed = _parse(state, text, day, group)
-    double = no in state["cfg"]["rounds"][r].get("double_games", [])
+        raise Rejected(T.SCORE_TWICE.format(group=group, no=no, game=gid))
+    parsed = _parse(state, ctx.settings, text, day, group)
+    double = no in ctx.settings["rounds"][r].get("double_games", [])
     gid = len(state["games"]) + 1
     game = {"id": gid, "round": r, "day": day["index"], "group": group, "no": no, "double": double,
             "date": day["date"], "status": "ok", "sheet": text, "parsed": sheetmod.sheet_to_json(parsed),
-            "points": {str(k): v for k, v in sheetmod.score(parsed, state["cfg"], 2 if double else 1).items()},
+            "points": {str(k): v for k, v in sheetmod.score(parsed, ctx.settings, 2 if double else 1).items()},
             "history": [], "void_reason": ""}
     state["games"].append(game)
     effects = _violations_of(state, game, parsed, ctx, actor.user_id)
-    audit(state, ctx, actor.user_id, "录分", f"局号#{gid} {group}组 第{no}场")
-    notes = _notes(state, parsed)
-    reply = f"已录入局号#{gid}。" + ("\n" + "\n".join(notes) if notes else "")
-    return [Say("reply", reply), Say(chat_to(group, ctx.chats), game_summary(state, game, notes))] + effects
+    audit(state, ctx, actor.user_id, T.AUDIT_SCORE, T.AUDIT_SCORE_DETAIL.format(game=gid, group=group, no=no))
+    notes = _notes(ctx.settings, parsed)
+    reply = T.SCORE_DONE.format(game=gid) + ("\n" + "\n".join(notes) if notes else "")
+    return [Say("reply", reply), Say(chat_to(group, ctx.chats), game_summary(state, ctx.settings, game, notes))] + effects
 
 
 def rescore(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
@@ -108,37 +109,37 @@ def rescore(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx)
     except ValueError as exc:
         raise Rejected(str(exc)) from None
     if group != game["group"] or (no is not None and no != game["no"]):
-        raise Rejected(f"局号#{game['id']} 是 {game['group']}组 第{game['no']}场，计分表第一行应写「{game['group']}组」。")
+        raise Rejected(T.RESCORE_WRONG_GROUP.format(game=game["id"], group=game["group"], no=game["no"]))
     day = next(d for d in state["days"] if d["round"] == game["round"] and d["index"] == game["day"])
-    parsed = _parse(state, text, day, group)
-    _check_awards(state, game["id"], parsed)
+    parsed = _parse(state, ctx.settings, text, day, group)
+    _check_awards(state, ctx.settings, game["id"], parsed)
     game["history"].append({"at": ctx.now.isoformat(), "by": actor.user_id, "sheet": game["sheet"]})
     game["sheet"] = text
     game["parsed"] = sheetmod.sheet_to_json(parsed)
     game["points"] = {str(k): v for k, v in
-                      sheetmod.score(parsed, state["cfg"], 2 if game["double"] else 1).items()}
+                      sheetmod.score(parsed, ctx.settings, 2 if game["double"] else 1).items()}
     for v in state["violations"]:  # the old sheet's violations give way to the new sheet's (kept for the audit)
         if v["game"] == game["id"] and v["source"] == "sheet" and not v.get("reversed"):
-            v["reversed"] = {"at": ctx.now.isoformat(), "by": actor.user_id, "reason": "改分重录"}
+            v["reversed"] = {"at": ctx.now.isoformat(), "by": actor.user_id, "reason": T.RESCORE_UNDO_REASON}
     effects = _violations_of(state, game, parsed, ctx, actor.user_id)
-    audit(state, ctx, actor.user_id, "改分", f"局号#{game['id']} 第{len(game['history'])}次更正")
-    notes = _notes(state, parsed)
-    return [Say("reply", f"局号#{game['id']} 已更正，积分榜已更新。" + ("\n" + "\n".join(notes) if notes else "")),
-            Say(chat_to(game["group"], ctx.chats), "裁判更正了计分表：\n" + game_summary(state, game, notes)),
-            Say("hosts", f"审计：{actor.user_id} 更正了局号#{game['id']}（{game['group']}组 第{game['no']}场）。")] + effects
+    audit(state, ctx, actor.user_id, T.AUDIT_RESCORE, T.AUDIT_RESCORE_DETAIL.format(game=game["id"], n=len(game["history"])))
+    notes = _notes(ctx.settings, parsed)
+    return [Say("reply", T.RESCORE_DONE.format(game=game["id"]) + ("\n" + "\n".join(notes) if notes else "")),
+            Say(chat_to(game["group"], ctx.chats), T.RESCORE_GROUP + game_summary(state, ctx.settings, game, notes)),
+            Say("hosts", T.RESCORE_HOSTS.format(by=actor.user_id, game=game["id"], group=game["group"], no=game["no"]))] + effects
 
 
 def void(state: dict[str, Any], actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Any]:
     game = find_game(state, args["game"])
     if game["status"] == "void":
-        raise Rejected(f"局号#{game['id']} 已是流局。")
-    reason = args.get("reason", "").strip() or "裁判判定"
+        raise Rejected(T.VOID_TWICE.format(game=game["id"]))
+    reason = args.get("reason", "").strip() or T.VOID_DEFAULT_REASON
     game["status"] = "void"
     game["void_reason"] = reason
-    audit(state, ctx, actor.user_id, "流局", f"局号#{game['id']} {reason}")
-    return [Say("reply", f"局号#{game['id']} 已记流局。重赛请再次 /录分 {game['group']}组 第{game['no']}场。"),
-            Say(chat_to(game["group"], ctx.chats), f"局号#{game['id']}（{game['group']}组 第{game['no']}场）流局：{reason}。"
-                         "本局只保留违规扣分（§十一.3）；如安排重赛，另行通知。")]
+    audit(state, ctx, actor.user_id, T.AUDIT_VOID, T.AUDIT_VOID_DETAIL.format(game=game["id"], reason=reason))
+    return [Say("reply", T.VOID_DONE.format(game=game["id"], group=game["group"], no=game["no"])),
+            Say(chat_to(game["group"], ctx.chats), T.VOID_GROUP.format(game=game["id"], group=game["group"], no=game["no"],
+                                                                       reason=reason))]
 
 
 def player_games(state: dict[str, Any], r: int, seat: int) -> list[dict[str, Any]]:
@@ -153,37 +154,36 @@ def template(state: dict[str, Any], args: dict[str, Any], ctx: Ctx) -> list[Any]
     text = (args.get("game") or "").strip()
     if text.lstrip("#").isdigit():  # a game already entered: its sheet, to correct with /改分
         game = find_game(state, int(text.lstrip("#")))
-        return [Say("reply", f"# 局号#{game['id']} 现在的计分表；改好后发送 /改分 {game['id']} 加上整张表\n"
-                             + game["sheet"])]
+        return [Say("reply", T.TEMPLATE_ENTERED.format(game=game["id"]) + game["sheet"])]
     try:
         group, no = sheetmod.parse_header(text)
     except ValueError:
-        raise Rejected("用法：/录分模板 <组> [第N场]，例如 /录分模板 A 第1场。") from None
+        raise Rejected(T.TEMPLATE_USAGE) from None
     r = state["round"]
     rnd = state["rounds"][r]
     if group not in rnd["groups"]:
-        raise Rejected(f"本轮没有 {group}组，可用：{'、'.join(sorted(rnd['groups']))}。")
+        raise Rejected(T.GROUP_UNKNOWN.format(group=group, known=T.SEP.join(sorted(rnd["groups"]))))
     if no is None:
         taken = {g["no"] for g in state["games"] if g["round"] == r and g["group"] == group and g["status"] == "ok"}
         opened = [n for d in state["days"] if d["round"] == r for n in range(d["first_no"], d["first_no"] + d["games"])]
         no = next((n for n in opened if n not in taken), opened[-1] if opened else 1)
     day = _day_of_no(state, r, no)
     if day is None:
-        raise Rejected(f"{group}组 第{no}场 所在的比赛日还没开，还没有入座名单；请先 /开赛日。")
+        raise Rejected(T.TEMPLATE_DAY_NOT_OPEN.format(group=group, no=no))
     if "seat" not in day["done"]:
-        seat_at = state["cfg"]["times"]["seat"]
-        raise Rejected(f"{group}组 第{no}场 还没入座（{seat_at} 入座后名单才确定），请 {seat_at} 之后再取模板。")
-    board = state["cfg"]["boards"][day["board"]]["roles"]
-    roles_cfg = state["cfg"]["roles"]
-    lines = [f"{group}组 第{no}场",
-             f"# {day['board']}：" + "、".join(f"{k}×{v}" for k, v in board.items())
-             + "。把每行的「角色」换成该座位的角色，再补事件和投票。",
-             "# 事件：" + "；".join(f"{k} " + " ".join(roles_cfg[k].get("events", {})) for k in board
-                                 if roles_cfg[k].get("events")),
-             "# 其他：警徽 全场最佳 败方最佳 违规:类型（/违规表）；票 天 被投座位: 投票座位…；平票 天 座位 座位 [自曝]；"
-             "复票 天 座位: 座位…；绑票 天",
-             "胜方 好人/狼人"]
+        seat_at = ctx.settings["times"]["seat"]
+        raise Rejected(T.TEMPLATE_NOT_SEATED.format(group=group, no=no, seat=seat_at))
+    board = ctx.settings["boards"][day["board"]]["roles"]
+    roles_cfg = ctx.settings["roles"]
+    lines = [T.TEMPLATE_HEADER.format(group=group, no=no),
+             T.TEMPLATE_BOARD.format(board=day["board"],
+                                     roles=T.SEP.join(T.ROLE_COUNT.format(role=k, n=v) for k, v in board.items())),
+             T.TEMPLATE_EVENTS.format(events=T.TEMPLATE_EVENTS_SEP.join(
+                 T.TEMPLATE_ROLE_EVENTS.format(role=k, events=" ".join(roles_cfg[k].get("events", {})))
+                 for k in board if roles_cfg[k].get("events"))),
+             T.TEMPLATE_OTHER,
+             T.TEMPLATE_WINNER]
     for i, seat in enumerate(day["lineups"][group], 1):
-        lines.append(f"# {i}号位 {name(state, seat)}")
-        lines.append(f"{i} #{seat} 角色")
+        lines.append(T.TEMPLATE_POSITION.format(pos=i, who=name(state, seat)))
+        lines.append(T.TEMPLATE_PLAYER.format(pos=i, seat=seat))
     return [Say("reply", "\n".join(lines))]

@@ -23,18 +23,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-SIDE_WORDS = {"好人": "good", "狼人": "wolf", "好人阵营": "good", "狼人阵营": "wolf"}
-SIDE_NAMES = {"good": "好人", "wolf": "狼人"}
-MVP_WORDS = ("全场最佳", "MVP", "mvp")
-SVP_WORDS = ("败方最佳", "SVP", "svp")
+from . import texts as T
 
-HEADER_RE = re.compile(r"^([A-Za-z0-9]+)\s*组?(?:\s*第\s*(\d+)\s*场)?$")
-WIN_RE = re.compile(r"^胜方?\s+(\S+)$")
-VOTE_RE = re.compile(r"^(票|复票)\s*(\d+)\s+(\d+)\s*[:：]\s*(.*)$")
-TIE_RE = re.compile(r"^平票\s*(\d+)\s+([\d\s]+?)\s*(自曝)?$")
-BIND_RE = re.compile(r"^绑票\s*(\d+)$")
+HEADER_RE = re.compile(T.SHEET_HEADER_PATTERN)
+WIN_RE = re.compile(T.SHEET_WIN_PATTERN)
+VOTE_RE = re.compile(T.SHEET_VOTE_PATTERN)
+TIE_RE = re.compile(T.SHEET_TIE_PATTERN)
+BIND_RE = re.compile(T.SHEET_BIND_PATTERN)
 PLAYER_RE = re.compile(r"^(\d+)\s+(\S+)\s+(\S+)\s*(.*)$")
-TOKEN_RE = re.compile(r"^(?P<name>[^×xX*@]+?)(?:[×xX*](?P<n>\d+))?(?:@(?P<t>[夜日]?)(?P<d>\d+))?$")
+TOKEN_RE = re.compile(T.SHEET_TOKEN_PATTERN)
 
 
 @dataclass
@@ -56,9 +53,9 @@ def parse_header(text: str) -> tuple[str, int | None]:
             continue
         m = HEADER_RE.match(line)
         if not m:
-            raise ValueError(f"第一行应为组名和场次，例如「A组 第1场」，收到「{line}」。")
+            raise ValueError(T.SHEET_BAD_HEADER.format(line=line))
         return m.group(1).upper(), int(m.group(2)) if m.group(2) else None
-    raise ValueError("计分表是空的：第一行写组名，例如「A组 第1场」。")
+    raise ValueError(T.SHEET_EMPTY)
 
 
 def _time_key(kind: str, day: str | None) -> int | None:
@@ -66,7 +63,7 @@ def _time_key(kind: str, day: str | None) -> int | None:
     if day is None:
         return None
     n = int(day)
-    return 2 * n if kind == "日" else 2 * n - 1
+    return 2 * n if kind == T.SHEET_DAY_WORD else 2 * n - 1
 
 
 def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
@@ -92,32 +89,32 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
         if not header_seen:
             header_seen = True
             continue
-        where = f"第{lineno}行："
+        where = T.SHEET_WHERE.format(line=lineno)
         if m := WIN_RE.match(line):
-            side = SIDE_WORDS.get(m.group(1))
+            side = T.SIDE_WORDS.get(m.group(1))
             if side is None:
-                errors.append(f"{where}胜方只能写 好人 或 狼人。")
+                errors.append(where + T.SHEET_WIN_WHICH)
             elif sheet.winner:
-                errors.append(f"{where}胜方写了两次。")
+                errors.append(where + T.SHEET_WIN_TWICE)
             else:
                 sheet.winner = side
             continue
         if m := VOTE_RE.match(line):
             voters_txt = m.group(4).split()
             if not all(v.isdigit() for v in voters_txt):
-                errors.append(f"{where}投票人应写座位号，用空格分开，例如「票 1 5: 1 2 3」。")
+                errors.append(where + T.SHEET_VOTERS)
                 continue
             sheet.votes.append({"day": int(m.group(2)), "target": int(m.group(3)),
                                 "voters": [int(v) for v in voters_txt],
-                                "round": 2 if m.group(1) == "复票" else 1, "line": lineno})
+                                "round": 2 if m.group(1) == T.SHEET_RUNOFF_WORD else 1, "line": lineno})
             continue
         if m := TIE_RE.match(line):
             stage = [int(s) for s in m.group(2).split()]
             if len(stage) < 2:
-                errors.append(f"{where}平票至少写两个座位号，例如「平票 1 5 7」。")
+                errors.append(where + T.SHEET_TIE_SHORT)
                 continue
             if m.group(1) in sheet.ties:
-                errors.append(f"{where}第{m.group(1)}天的平票已在第{sheet.ties[m.group(1)]['line']}行写过。")
+                errors.append(where + T.SHEET_TIE_TWICE.format(day=m.group(1), line=sheet.ties[m.group(1)]["line"]))
                 continue
             sheet.ties[m.group(1)] = {"stage": stage, "selfboom": bool(m.group(3)), "line": lineno}
             continue
@@ -126,46 +123,46 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
             continue
         m = PLAYER_RE.match(line)
         if not m:
-            errors.append(f"{where}看不懂「{line}」，选手行格式为「座位 选手 角色 [事件…]」。")
+            errors.append(where + T.SHEET_UNREADABLE.format(line=line))
             continue
         gseat, who, role = int(m.group(1)), m.group(2), m.group(3)
         reg = resolve.get(who.lstrip("#"))
         ok = True
         if reg is None:
-            errors.append(f"{where}找不到选手「{who}」，请写报名序号或马甲。")
+            errors.append(where + T.SHEET_WHO_UNKNOWN.format(who=who))
             ok = False
         elif reg not in lineup:
-            errors.append(f"{where}{names.get(reg, who)}（#{reg}）不在 {group}组 这一场的出场名单里。")
+            errors.append(where + T.SHEET_NOT_IN_LINEUP.format(alias=names.get(reg, who), seat=reg, group=group))
             ok = False
         elif reg in seen_players:
-            errors.append(f"{where}{names.get(reg, who)} 已在第{seen_players[reg]}行出现过。")
+            errors.append(where + T.SHEET_PLAYER_TWICE.format(alias=names.get(reg, who), line=seen_players[reg]))
             ok = False
         if gseat in seen_gseats:
-            errors.append(f"{where}座位 {gseat} 已在第{seen_gseats[gseat]}行用过。")
+            errors.append(where + T.SHEET_GSEAT_TWICE.format(gseat=gseat, line=seen_gseats[gseat]))
             ok = False
         if role not in roles_cfg:
-            errors.append(f"{where}没有「{role}」这个角色。")
+            errors.append(where + T.SHEET_ROLE_UNKNOWN.format(role=role))
             ok = False
         entry: dict[str, Any] = {"gseat": gseat, "seat": reg, "role": role, "events": [],
                                  "badge": False, "mvp": False, "svp": False, "violations": [], "line": lineno}
         for tok in m.group(4).split():
-            if tok == "警徽":
+            if tok == T.BADGE:
                 if badge_line is not None:
-                    errors.append(f"{where}一局只有一个警徽，第{badge_line}行已经给过。")
+                    errors.append(where + T.SHEET_BADGE_TWICE.format(line=badge_line))
                 badge_line = badge_line or lineno
                 entry["badge"] = True
                 continue
-            if tok in MVP_WORDS:
+            if tok in T.MVP_WORDS:
                 entry["mvp"] = True
                 continue
-            if tok in SVP_WORDS:
+            if tok in T.SVP_WORDS:
                 entry["svp"] = True
                 continue
-            if tok.startswith(("违规:", "违规：")):
+            if tok.startswith(T.VIOLATION_PREFIXES):
                 tm = TOKEN_RE.match(tok[3:])
                 vname = tm.group("name") if tm else tok[3:]
                 if vname not in viol_cfg:
-                    errors.append(f"{where}违规类型「{vname}」不在违规表中（可用：{'、'.join(viol_cfg)}）。")
+                    errors.append(where + T.SHEET_VIOLATION_UNKNOWN.format(type=vname, known=T.SEP.join(viol_cfg)))
                 else:
                     entry["violations"].extend([vname] * (int(tm.group("n") or 1) if tm else 1))
                 continue
@@ -173,8 +170,8 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
             events = roles_cfg.get(role, {}).get("events", {})
             if not tm or tm.group("name") not in events:
                 if role in roles_cfg:
-                    allowed = "、".join(events) or "无"
-                    errors.append(f"{where}{role} 没有「{tok}」这个事件（{role} 可记：{allowed}）。")
+                    allowed = T.SEP.join(events) or T.NOBODY
+                    errors.append(where + T.SHEET_EVENT_UNKNOWN.format(role=role, token=tok, allowed=allowed))
                 continue
             entry["events"].append({"name": tm.group("name"), "count": int(tm.group("n") or 1),
                                     "time": _time_key(tm.group("t"), tm.group("d"))})
@@ -197,51 +194,50 @@ def _check_whole(sheet: Sheet, cfg: dict[str, Any], board: str, errors: list[str
     need = cfg["boards"][board]["roles"]
     size = sum(need.values())
     if not sheet.winner:
-        errors.append("缺少胜方行，例如「胜方 好人」。")
+        errors.append(T.SHEET_NO_WINNER)
     if len(sheet.players) != size:
-        errors.append(f"版型「{board}」应有 {size} 名选手，计分表里有 {len(sheet.players)} 名。")
+        errors.append(T.SHEET_SIZE.format(board=board, size=size, n=len(sheet.players)))
     got: dict[str, int] = {}
     for p in sheet.players:
         got[p["role"]] = got.get(p["role"], 0) + 1
     for role in sorted(set(need) | set(got)):
         if need.get(role, 0) != got.get(role, 0):
-            errors.append(f"版型「{board}」中 {role} 应为 {need.get(role, 0)} 名，计分表里有 {got.get(role, 0)} 名。")
+            errors.append(T.SHEET_ROLE_COUNT.format(board=board, role=role, need=need.get(role, 0), n=got.get(role, 0)))
     gseats = {p["gseat"] for p in sheet.players}
     if gseats and gseats != set(range(1, size + 1)):
-        errors.append(f"座位号应为 1~{size} 各一次。")
+        errors.append(T.SHEET_GSEATS.format(size=size))
     by_seat = {p["gseat"]: p for p in sheet.players}
     seen: dict[tuple[int, int, int], int] = {}
     for v in sheet.votes:
         if v["target"] not in by_seat:
-            errors.append(f"第{v['line']}行：被投的座位 {v['target']} 不在本局。")
+            errors.append(T.SHEET_TARGET_UNKNOWN.format(line=v["line"], gseat=v["target"]))
         for voter in v["voters"]:
             if voter not in by_seat:
-                errors.append(f"第{v['line']}行：投票人座位 {voter} 不在本局。")
+                errors.append(T.SHEET_VOTER_UNKNOWN.format(line=v["line"], gseat=voter))
             key = (v["day"], v["round"], voter)
             if key in seen:
-                errors.append(f"第{v['line']}行：座位 {voter} 在第{v['day']}天同一轮投了两次（另见第{seen[key]}行）。")
+                errors.append(T.SHEET_VOTED_TWICE.format(line=v["line"], gseat=voter, day=v["day"], other=seen[key]))
             seen[key] = v["line"]
     for day, tie in sheet.ties.items():
         for s in tie["stage"]:
             if s not in by_seat:
-                errors.append(f"第{tie['line']}行：第{day}天平票的座位 {s} 不在本局。")
+                errors.append(T.SHEET_TIE_UNKNOWN.format(line=tie["line"], day=day, gseat=s))
     for v in sheet.votes:
         if v["round"] == 2 and str(v["day"]) not in sheet.ties:
-            errors.append(f"第{v['line']}行：第{v['day']}天写了复票，但没有平票行；"
-                          f"请先写「平票 {v['day']} 座位 座位」（§六（二）.3）。")
+            errors.append(T.SHEET_RUNOFF_NO_TIE.format(line=v["line"], day=v["day"]))
     mvps = [p for p in sheet.players if p["mvp"]]
     svps = [p for p in sheet.players if p["svp"]]
     if len(mvps) > 1:
-        errors.append("全场最佳只能有一位。")
+        errors.append(T.SHEET_MVP_ONE)
     if len(svps) > 1:
-        errors.append("败方最佳只能有一位。")
+        errors.append(T.SHEET_SVP_ONE)
     for p in svps:
         if sheet.winner and p["side"] == sheet.winner:
-            errors.append(f"第{p['line']}行：败方最佳应来自失败方，座位 {p['gseat']} 在胜方。")
+            errors.append(T.SHEET_SVP_WINNER.format(line=p["line"], gseat=p["gseat"]))
     for p in mvps + svps:
         blocked = [v for v in p["violations"] if cfg["violations"][v].get("blocks_award")]
         if blocked:
-            errors.append(f"第{p['line']}行：座位 {p['gseat']} 有影响局势的违规（{blocked[0]}），不能参与评选（§七.3）。")
+            errors.append(T.SHEET_AWARD_VIOLATION.format(line=p["line"], gseat=p["gseat"], type=blocked[0]))
     bind_counts = sheet.bind_day is not None and sheet.winner == "wolf"
     policy = cfg["scoring"]["cap_policy"]
     for p in sheet.players:
@@ -250,17 +246,17 @@ def _check_whole(sheet: Sheet, cfg: dict[str, Any], board: str, errors: list[str
         for ev in p["events"]:
             counts[ev["name"]] = counts.get(ev["name"], 0) + ev["count"]
             if bind_counts and ev["time"] is None:
-                errors.append(f"第{p['line']}行：座位 {p['gseat']}：绑票且狼人获胜的局，行为事件要写时间，例如「{ev['name']}@夜2」（§六（二）备注）。")
-        if p["badge"] and "警徽" in events_cfg:
-            counts["警徽"] = counts.get("警徽", 0) + 1
+                errors.append(T.SHEET_BIND_TIME.format(line=p["line"], gseat=p["gseat"], event=ev["name"]))
+        if p["badge"] and T.BADGE in events_cfg:
+            counts[T.BADGE] = counts.get(T.BADGE, 0) + 1
         for name, n in counts.items():
             ev_cfg = events_cfg[name]
             if "max" in ev_cfg and n > ev_cfg["max"]:
-                errors.append(f"第{p['line']}行：座位 {p['gseat']}：{name} 每局最多 {ev_cfg['max']} 次，写了 {n} 次。")
+                errors.append(T.SHEET_EVENT_MAX.format(line=p["line"], gseat=p["gseat"], event=name, max=ev_cfg["max"], n=n))
         if policy == "reject":
             for grp, (total, cap) in _positive_groups(p, events_cfg).items():
                 if total > cap + 1e-9:
-                    errors.append(f"第{p['line']}行：座位 {p['gseat']}：{grp} 加分上限 +{_fmt(cap)}，写了 +{_fmt(total)}，请核对次数。")
+                    errors.append(T.SHEET_CAP.format(line=p["line"], gseat=p["gseat"], group=grp, cap=_fmt(cap), total=_fmt(total)))
 
 
 def cap_notes(sheet: Sheet, cfg: dict[str, Any]) -> list[str]:
@@ -271,8 +267,7 @@ def cap_notes(sheet: Sheet, cfg: dict[str, Any]) -> list[str]:
         events_cfg = cfg["roles"][p["role"]].get("events", {})
         for grp, (total, cap) in _positive_groups(p, events_cfg).items():
             if total > cap + 1e-9:
-                notes.append(f"第{p['line']}行 座位 {p['gseat']}：{grp} 写了 +{_fmt(total)}，"
-                             f"按上限 +{_fmt(cap)} 计（§六（二）.2）。")
+                notes.append(T.SHEET_CAP_NOTE.format(line=p["line"], gseat=p["gseat"], group=grp, cap=_fmt(cap), total=_fmt(total)))
     return notes
 
 
@@ -341,8 +336,8 @@ def score(sheet: Sheet, cfg: dict[str, Any], factor: int) -> dict[int, dict[str,
                 behaviour += ev_cfg["points"] * ev["count"]
                 if ev_cfg["points"] < 0:
                     behaviour_minus += ev_cfg["points"] * ev["count"]
-        if p["badge"] and "警徽" in events_cfg:
-            ev_cfg = events_cfg["警徽"]
+        if p["badge"] and T.BADGE in events_cfg:
+            ev_cfg = events_cfg[T.BADGE]
             behaviour += ev_cfg["points"]
         for _grp, (total, cap) in _positive_groups(p, events_cfg, cut_event).items():
             behaviour += min(total, cap)

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import texts as T
 from .model import ACTIVE, PART_KEYS
 
 UNRANKED = 10**9
 DEMOTED = "demoted"  # row status of a player demoted to substitute who has not played since (§五/§十.3)
-# what each position of a row's sort key means (§九), for the note where a tie was broken
-TIEBREAK_NAMES = ("总分", "全场最佳次数（§九.1）", "败方最佳次数（§九.1）", "狼人牌胜场（§九.2）",
-                  "神牌胜场（§九.2）", "平民牌胜场（§九.2）", "上一轮排名（§九.3）")
 
 
 def live_violations(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -18,9 +16,9 @@ def live_violations(state: dict[str, Any]) -> list[dict[str, Any]]:
     return [v for v in state["violations"] if not v.get("reversed")]
 
 
-def award_blocked(state: dict[str, Any], seat: int, game_id: int) -> dict[str, Any] | None:
+def award_blocked(state: dict[str, Any], cfg: dict[str, Any], seat: int, game_id: int) -> dict[str, Any] | None:
     """§七.3: the live violation that cost ``seat`` award eligibility in that game, if any."""
-    cfg_v = state["cfg"]["violations"]
+    cfg_v = cfg["violations"]
     for v in live_violations(state):
         if v["seat"] == seat and v["game"] == game_id and cfg_v.get(v["type"], {}).get("blocks_award"):
             return v
@@ -40,18 +38,18 @@ def _prev_position(state: dict[str, Any], r: int, seat: int) -> int:
     return ranking.index(seat) + 1 if seat in ranking else UNRANKED
 
 
-def game_award(state: dict[str, Any], game: dict[str, Any], key: str) -> tuple[float, bool, bool]:
+def game_award(state: dict[str, Any], cfg: dict[str, Any], game: dict[str, Any], key: str) -> tuple[float, bool, bool]:
     """(award points, mvp, svp) of one player in one game after §七.3."""
     pts = game["points"][key]
-    if award_blocked(state, int(key), game["id"]):
+    if award_blocked(state, cfg, int(key), game["id"]):
         return 0.0, False, False
     return pts["parts"]["award"], bool(pts["mvp"]), bool(pts["svp"])
 
 
-def rows(state: dict[str, Any], r: int) -> list[dict[str, Any]]:
+def rows(state: dict[str, Any], cfg: dict[str, Any], r: int) -> list[dict[str, Any]]:
     """Every member of round ``r``, ranked. Eligible players first (rank 1..n),
     then demoted (not played since), disqualified and forfeited ones (rank None)."""
-    base = state["cfg"]["scoring"]["base"]
+    base = cfg["scoring"]["base"]
     members = list(state["rounds"][r]["members"])
     bench = set(benched(state, r))
     multi = len(state["rounds"][r]["groups"]) > 1
@@ -67,7 +65,7 @@ def rows(state: dict[str, Any], r: int) -> list[dict[str, Any]]:
         for seat in m:
             if seat in acc:
                 acc[seat]["group"] = g
-    cfg_v = state["cfg"]["violations"]
+    cfg_v = cfg["violations"]
     live = live_violations(state)
     cancelled = {(v["seat"], v["game"]) for v in live
                  if v["game"] is not None and cfg_v.get(v["type"], {}).get("cancel_win")}
@@ -78,7 +76,7 @@ def rows(state: dict[str, Any], r: int) -> list[dict[str, Any]]:
             row = acc.get(int(key))
             if row is None:
                 continue
-            award, mvp, svp = game_award(state, game, key)
+            award, mvp, svp = game_award(state, cfg, game, key)
             for part, value in pts["parts"].items():
                 if part == "win" and value > 0 and (int(key), game["id"]) in cancelled:
                     continue  # §十三.3.5 a): the win points are cancelled, a loss still counts
@@ -105,8 +103,8 @@ def rows(state: dict[str, Any], r: int) -> list[dict[str, Any]]:
     eligible = sorted((x for x in acc.values() if x["status"] == ACTIVE),
                       key=lambda x: (x["key"], x["seat"]))
     others = sorted((x for x in acc.values() if x["status"] != ACTIVE), key=lambda x: (x["key"], x["seat"]))
-    advance = state["cfg"]["rounds"][r].get("advance", 0)
-    prev_name = TIEBREAK_NAMES[-1] if r else "报名顺序（§九.3）"
+    advance = cfg["rounds"][r].get("advance", 0)
+    prev_name = T.TIEBREAK_NAMES[-1] if r else T.TIEBREAK_SIGNUP_ORDER
     for i, row in enumerate(eligible):
         row["rank"] = i + 1
         row["advance"] = i < advance
@@ -120,7 +118,7 @@ def rows(state: dict[str, Any], r: int) -> list[dict[str, Any]]:
             if other[0] != row["key"][0]:
                 continue
             k = next(k for k in range(1, len(other)) if other[k] != row["key"][k])
-            row["tiebreak"] = "同分，按" + (TIEBREAK_NAMES[k] if k < len(TIEBREAK_NAMES) - 1 else prev_name)
+            row["tiebreak"] = T.TIEBREAK_BY.format(what=T.TIEBREAK_NAMES[k] if k < len(T.TIEBREAK_NAMES) - 1 else prev_name)
     for row in others:
         row["rank"] = None
         row["advance"] = False
@@ -129,14 +127,14 @@ def rows(state: dict[str, Any], r: int) -> list[dict[str, Any]]:
     return eligible + others
 
 
-def rank_of(state: dict[str, Any], r: int, seat: int) -> int | None:
-    for row in rows(state, r):
+def rank_of(state: dict[str, Any], cfg: dict[str, Any], r: int, seat: int) -> int | None:
+    for row in rows(state, cfg, r):
         if row["seat"] == seat:
             return row["rank"]
     return None
 
 
-def game_line(state: dict[str, Any], game: dict[str, Any], key: str) -> tuple[float, float]:
+def game_line(state: dict[str, Any], cfg: dict[str, Any], game: dict[str, Any], key: str) -> tuple[float, float]:
     """(plus, minus) of one player in one game as it counts now: the sheet's points
     (positive and negative separately), §七.3 and §十三.3.5 a) applied, minus the
     live violation deductions recorded in that game. A void game keeps only the
@@ -148,9 +146,9 @@ def game_line(state: dict[str, Any], game: dict[str, Any], key: str) -> tuple[fl
     parts = pts["parts"]
     plus = pts.get("plus", sum(x for x in parts.values() if x > 0))
     minus += pts.get("minus", sum(x for x in parts.values() if x < 0))
-    award, _, _ = game_award(state, game, key)
+    award, _, _ = game_award(state, cfg, game, key)
     plus -= parts["award"] - award
-    cfg_v = state["cfg"]["violations"]
+    cfg_v = cfg["violations"]
     if parts["win"] > 0 and any(v["seat"] == int(key) and v["game"] == game["id"]
                                 and cfg_v.get(v["type"], {}).get("cancel_win") for v in live_violations(state)):
         plus -= parts["win"]
