@@ -45,9 +45,9 @@ def view(v: View) -> dict[str, Any]:
     me = ""
     if v.seat is not None and str(v.seat) in st.get("players", {}) and st.get("phase") != "auction":
         me = LABEL.get({"guard": "【看守】", "prisoner": "【囚犯】"}.get(m.player(st, v.seat)["kind"], ""), "")
-    cfg = st.get("cfg", {})
+    cfg = v.settings
     return {
-        "identity": ENGINE.private_info(st, v.seat) if v.seat is not None else "",
+        "identity": ENGINE.private_info(st, v.seat, settings=cfg) if v.seat is not None else "",
         "me": me, "night": night, "open": open_now, "has_room": pair is not None,
         "window": f"{cfg.get('rooms_end', '')}–{cfg.get('night_end', '')}",
         "lines": live(v),

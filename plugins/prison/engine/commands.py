@@ -66,11 +66,11 @@ def _noise(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 
 def _point_kill(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return rules_night.point_kill(st, actor, a.get("seat"))
+    return rules_night.point_kill(st, actor, a.get("seat"), ctx)
 
 
 def _spare(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return rules_night.spare(st, actor)
+    return rules_night.spare(st, actor, ctx)
 
 
 def _ability(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
@@ -107,7 +107,7 @@ def _group_text(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
     """Plain group text: in the game group it counts a discussion post (（三）4); in a linked
     room group it is a room line (transcript, （三）1)."""
     if _in_linked_chat(actor):
-        if st["cfg"]["room_mode"] != "group":
+        if ctx.settings["room_mode"] != "group":
             raise Ignored()
         return room_line(st, actor, a, ctx)
     return rules_misc.post(st, actor)

@@ -17,8 +17,8 @@ def hhmm(at: datetime | None, ctx: Ctx) -> str:
     return fmt_local(at, ctx.tz) if at is not None else "导演推进时"
 
 
-def phase_end(state: m.JSON, key: str, ctx: Ctx) -> datetime | None:
-    cfg = state["cfg"]
+def phase_end(key: str, ctx: Ctx) -> datetime | None:
+    cfg = ctx.settings
     if key in ("prep", "auction"):
         minutes = int(cfg["prep_minutes"] if key == "prep" else cfg["auction"]["minutes"])
         return ctx.now + timedelta(minutes=minutes) if minutes else None
@@ -29,7 +29,7 @@ def phase_end(state: m.JSON, key: str, ctx: Ctx) -> datetime | None:
 
 
 def enter(state: m.JSON, key: str, ctx: Ctx, fx: Fx) -> datetime | None:
-    ends = phase_end(state, key, ctx)
+    ends = phase_end(key, ctx)
     state["phase"] = key
     unit = "夜" if key in ("rooms", "night") else "天"
     label = f"第{state['day']}{unit} · {m.PHASE_LABELS[key]}" if key not in ("prep", "auction") else m.PHASE_LABELS[key]
@@ -59,7 +59,7 @@ def need_uses(state: m.JSON, seat: int, ab: dict[str, Any], label: str) -> None:
         raise Rejected(f"{label}已经用完了。")
 
 
-def kill(state: m.JSON, seat: int, reason: str, fx: Fx, dead: list[int] | None = None) -> None:
+def kill(state: m.JSON, cfg: m.Settings, seat: int, reason: str, fx: Fx, dead: list[int] | None = None) -> None:
     """A death, with the lovers' linked fate (情侣)."""
     p = m.player(state, seat)
     if p["status"] != "alive":
@@ -70,9 +70,9 @@ def kill(state: m.JSON, seat: int, reason: str, fx: Fx, dead: list[int] | None =
     fx.append(Eliminate(seat, reason))
     if dead is not None:
         dead.append(seat)
-    other = m.lover_of(state, seat)
+    other = m.lover_of(state, cfg, seat)
     if other is not None and m.player(state, other)["status"] == "alive":
-        kill(state, other, f"殉情（情侣 {m.name(state, seat)} 死亡）", fx, dead)
+        kill(state, cfg, other, f"殉情（情侣 {m.name(state, seat)} 死亡）", fx, dead)
 
 
 def release(state: m.JSON, seat: int, fx: Fx) -> None:
@@ -110,22 +110,22 @@ def target(state: m.JSON, seat: Any) -> int:
     return seat
 
 
-def card(state: m.JSON, fx: Fx, seat: int, reason: str, public: str | None = None) -> None:
+def card(state: m.JSON, cfg: m.Settings, fx: Fx, seat: int, reason: str, public: str | None = None) -> None:
     """【规则判罚】（三）潜水: an automatic yellow card. ``public`` is what the
     group sees when the full reason would reveal a role or ability."""
     from .effects import GiveCard
 
-    if state["cfg"]["auto_cards"]:
+    if cfg["auto_cards"]:
         fx.append(GiveCard(seat, "yellow", reason, public))
         state.setdefault("cards", []).append({"day": state["day"], "seat": seat, "reason": reason})
 
 
-def compulsory_check(state: m.JSON, fx: Fx, when: str) -> None:
+def compulsory_check(state: m.JSON, cfg: m.Settings, fx: Fx, when: str) -> None:
     """（三）3: compulsory abilities of ``when`` not used in this phase -> yellow card."""
     d = state["day"]
     ok = [f"day:{d}"] if when == "day" else [f"rooms:{d}", f"night:{d}"]
     for s in m.living(state):
-        for ab in m.abilities(state, s):
+        for ab in m.abilities(state, cfg, s):
             if not ab.get("compulsory") or ab.get("when", "any") != when:
                 continue
             left = m.uses_left(state, s, ab)
@@ -133,5 +133,5 @@ def compulsory_check(state: m.JSON, fx: Fx, when: str) -> None:
                 continue
             if m.player(state, s)["used_phase"].get(m.ability_key(ab), "") not in ok:
                 label = ab.get("name", ab["kind"])
-                card(state, fx, s, f"第{d}天未按时使用必须使用的技能「{label}」（潜水（三）3）",
+                card(state, cfg, fx, s, f"第{d}天未按时使用必须使用的技能「{label}」（潜水（三）3）",
                      f"第{d}天未按时使用技能（潜水（三）3）")

@@ -18,6 +18,7 @@ from plugins.kernel.contract import (
     Rejected,
     Rule,
     Seat,
+    Settings,
 )
 
 from . import content, rules_auction, rules_day, rules_end, rules_misc, rules_night, rules_setup
@@ -29,7 +30,16 @@ from .commands import COMMANDS, ROOM_LINE, room_line
 ANYTIME_AFTER_END = ("settle", "show_map", KERNEL_OUT, KERNEL_BACK)
 
 
+def _given(settings: Settings | None) -> Settings:
+    """The game's settings a read-only hook was given (the kernel always passes them)."""
+    if settings is None:
+        raise ValueError("prison: the hooks need the game's settings (settings=...)")
+    return settings
+
+
 class PrisonEngine(GameEngine):
+    STATE_VERSION = 2  # 2: the settings are no longer copied into the state ("cfg"); "signup" holds the sign-up
+
     def __init__(self) -> None:
         super().__init__(COMMANDS)
 
@@ -39,6 +49,19 @@ class PrisonEngine(GameEngine):
     def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
         state, fx = rules_setup.start(roster, ctx)
         return Outcome(state, fx)
+
+    def upgrade(self, state: m.JSON) -> m.JSON:
+        """Version 1 kept the settings under "cfg" (with the sign-up merged in as "signup"):
+        the game's settings are the same (fixed at the start), so only the sign-up stays.
+        Changes top-level keys only (the read-only hooks upgrade a shallow copy)."""
+        cfg = state.pop("cfg", None)
+        if cfg is not None and state.get("phase") != "auction":
+            state["signup"] = cfg.get("signup", {})
+        return state
+
+    def _read(self, state: m.JSON) -> m.JSON:
+        """A stored state as a read-only hook sees it: upgraded on a shallow copy when older."""
+        return self.load(dict(state))
 
     def rule(self, name: str) -> Rule | None:
         if name == ROOM_LINE:  # a room line sent as a command (tests and replays)
@@ -85,15 +108,15 @@ class PrisonEngine(GameEngine):
             return rules_night.rooms_over(state, ctx)
         return rules_night.night_over(state, ctx)
 
-    def may_join(self, state: m.JSON, chat: str, seat: int | None) -> bool | None:
+    def may_join(self, state: m.JSON, chat: str, seat: int | None, *, settings: Settings | None = None) -> bool | None:
         """Kernel hook: a join request to linked chat ``chat`` — only tonight's two occupants of
         a room group are approved (the kernel rejects the rest and tells the hosts); requests to
         other groups are left to their admins."""
-        return rules_night.may_join(state, chat, seat)
+        return rules_night.may_join(self._read(state), _given(settings), chat, seat)
 
-    def joined(self, state: m.JSON, chat: str, seat: int) -> list[Any]:
+    def joined(self, state: m.JSON, chat: str, seat: int, *, settings: Settings | None = None) -> list[Any]:
         """Kernel hook: a player joined one of the game's groups (sets room cards)."""
-        return rules_night.joined(state, chat, seat)
+        return rules_night.joined(self._read(state), _given(settings), chat, seat)
 
     def may_change_alt(self, state: m.JSON) -> str | None:
         """Kernel hook for /小号: changeable between nights, not during one."""
@@ -101,16 +124,18 @@ class PrisonEngine(GameEngine):
             return "审讯进行中不能更换小号，请在白天或选房时再登记。"
         return None
 
-    def reveal(self, state: m.JSON) -> str:
+    def reveal(self, state: m.JSON, *, settings: Settings | None = None) -> str:
         """Kernel hook: a host ended the game early with /结束 — identities, mapping, points."""
-        return rules_end.early_reveal(state)
+        return rules_end.early_reveal(self._read(state), _given(settings))
 
-    def private_info(self, state: m.JSON, seat: int) -> str:
+    def private_info(self, state: m.JSON, seat: int, *, settings: Settings | None = None) -> str:
+        cfg = _given(settings)
+        state = self._read(state)
         if str(seat) not in state["players"]:
             return "你不是本局玩家。"
         if state["phase"] == "auction":
-            return rules_auction.private_info(state, seat)
-        text = t.identity(state, seat)
+            return rules_auction.private_info(state, cfg, seat)
+        text = t.identity(state, cfg, seat)
         won = state.get("auction", {}).get("results", {}).get(str(seat))
         if won:
             how = "抽签分得" if won["how"] == "draw" else f"{rules_auction.HOW_TEXT[won['how']]} {won['coins']} 币拍得"
@@ -127,9 +152,11 @@ class PrisonEngine(GameEngine):
             text += f"\n今晚房间：{room[0] if room else '无'}{extra}{group}。"
         return text
 
-    def status(self, state: m.JSON) -> str:
+    def status(self, state: m.JSON, *, settings: Settings | None = None) -> str:
+        cfg = _given(settings)
+        state = self._read(state)
         if state["phase"] == "auction":
-            return rules_auction.status(state)
+            return rules_auction.status(state, cfg)
         label = m.PHASE_LABELS[state["phase"]]
         unit = "夜" if state["phase"] in ("rooms", "night") else "天"
         head = f"第{state['day']}{unit} · {label}" if state["day"] else label
@@ -152,8 +179,8 @@ class PrisonEngine(GameEngine):
             lines.append(f"结局：{t.COND[state['result']['cond']]}")
         return "\n".join(lines)
 
-    def tables(self, state: m.JSON) -> dict[str, list[list[Any]]]:
-        return tbl.tables(state)
+    def tables(self, state: m.JSON, *, settings: Settings | None = None) -> dict[str, list[list[Any]]]:
+        return tbl.tables(self._read(state), _given(settings))
 
 
 ENGINE = PrisonEngine()

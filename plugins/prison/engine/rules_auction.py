@@ -29,11 +29,11 @@ CHOICE_RE = re.compile(r"^(.+?)(?:[:：](\d+)\s*(?:币|枚)?)?$")
 # ---- opening ---------------------------------------------------------------------------
 
 
-def open_auction(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[m.JSON, list[Any]]:
+def open_auction(roster: list[Seat], cfg: m.Settings, ctx: Ctx) -> tuple[m.JSON, list[Any]]:
     """/开始 with a character list: the auction phase; identities are dealt at its close."""
     chars = cfg["characters"]
     state: m.JSON = {
-        "cfg": cfg, "phase": "auction", "day": 0, "order": [], "players": {}, "nights": [], "result": None,
+        "phase": "auction", "day": 0, "order": [], "players": {}, "nights": [], "result": None,
         "auction": {"bids": {}, "balances": {}, "results": {}},
     }
     fx: list[Any] = []
@@ -52,8 +52,8 @@ def open_auction(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[m.J
             if not raw:
                 continue
             try:
-                bid[key] = {**_parse_choice(state, label, str(raw)), "seq": ctx.seq}
-                _check_bid(state, seat, bid)
+                bid[key] = {**_parse_choice(cfg, label, str(raw)), "seq": ctx.seq}
+                _check_bid(state, cfg, seat, bid)
             except Rejected as exc:
                 bid[key] = None
                 skipped.append(f"{label}「{raw}」没有记为出价：{exc}")
@@ -64,7 +64,7 @@ def open_auction(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[m.J
     ends = c.enter(state, "auction", ctx, fx)
     when = "导演推进时" if ends is None else c.hhmm(ends, ctx)
     fx.append(Say("group", (
-        "囚犯游戏开始，先竞拍马甲（【游戏流程】<3>）。本局剧本角色：\n" + char_list(state) + "\n"
+        "囚犯游戏开始，先竞拍马甲（【游戏流程】<3>）。本局剧本角色：\n" + char_list(cfg) + "\n"
         f"请私聊我 {USAGE}（随机号码决定你是看守还是囚犯）。出价匿名，截止（{when}）前可以改；"
         f"{'两个志愿合计' if cfg['auction']['limit'] == 'sum' else '每个志愿的出价各'}不超过你的硬币余额，"
         "只为拍得的角色付硬币。限看守/囚犯的角色只给该阵营。竞拍结束后发身份。"
@@ -78,29 +78,29 @@ def open_auction(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[m.J
     return state, fx
 
 
-def char_list(state: m.JSON) -> str:
+def char_list(cfg: m.Settings) -> str:
     return "、".join(f"{ch['name']}" + ("" if ch["camp"] == "any" else f"（限{CAMP_TEXT[ch['camp']]}）")
-                    for ch in state["cfg"]["characters"])
+                    for ch in cfg["characters"])
 
 
 # ---- bidding ---------------------------------------------------------------------------
 
 
-def _find(state: m.JSON, name: str) -> str:
-    for ch in state["cfg"]["characters"]:
+def _find(cfg: m.Settings, name: str) -> str:
+    for ch in cfg["characters"]:
         if ch["name"].casefold() == name.casefold():
             return str(ch["name"])
-    raise Rejected(f"没有角色「{name}」。本局角色：{'、'.join(ch['name'] for ch in state['cfg']['characters'])}。")
+    raise Rejected(f"没有角色「{name}」。本局角色：{'、'.join(ch['name'] for ch in cfg['characters'])}。")
 
 
-def _parse_choice(state: m.JSON, label: str, value: str) -> dict[str, Any]:
+def _parse_choice(cfg: m.Settings, label: str, value: str) -> dict[str, Any]:
     found = CHOICE_RE.match(value.strip())
     if not found or not found.group(1).strip() or re.search("[:：]", found.group(1)):
         raise Rejected(f"{label}请写成 角色:硬币（硬币为不小于 0 的整数），例如 {label}=柯南:10。")
-    return {"name": _find(state, found.group(1).strip()), "coins": int(found.group(2) or 0)}
+    return {"name": _find(cfg, found.group(1).strip()), "coins": int(found.group(2) or 0)}
 
 
-def _check_bid(state: m.JSON, seat: int, bid: dict[str, Any]) -> None:
+def _check_bid(state: m.JSON, cfg: m.Settings, seat: int, bid: dict[str, Any]) -> None:
     bal = state["auction"]["balances"][str(seat)]
     first, second = bid["first"], bid["second"]
     if first and second and first["name"] == second["name"]:
@@ -108,7 +108,7 @@ def _check_bid(state: m.JSON, seat: int, bid: dict[str, Any]) -> None:
     for key, label in CHOICES:
         if bid[key] and bid[key]["coins"] > bal:
             raise Rejected(f"{label}出价 {bid[key]['coins']} 币超过了你的余额 {bal} 币。")
-    if state["cfg"]["auction"]["limit"] == "sum" and first and second and first["coins"] + second["coins"] > bal:
+    if cfg["auction"]["limit"] == "sum" and first and second and first["coins"] + second["coins"] > bal:
         raise Rejected(f"两个志愿合计 {first['coins'] + second['coins']} 币超过了你的余额 {bal} 币（本局两个志愿合计计算）。")
 
 
@@ -153,10 +153,10 @@ def bid(state: m.JSON, actor: Any, text: str, ctx: Ctx) -> list[Any]:
         elif value == "无":
             new[key] = None
         else:
-            choice = _parse_choice(state, label, value)
+            choice = _parse_choice(ctx.settings, label, value)
             same = old[key] and old[key]["name"] == choice["name"] and old[key]["coins"] == choice["coins"]
             new[key] = old[key] if same else {**choice, "seq": ctx.seq}  # the time of a choice: its last change
-    _check_bid(state, seat, new)
+    _check_bid(state, ctx.settings, seat, new)
     state["auction"]["bids"][str(seat)] = new
     head = "已记录你的出价" if tokens else "你现在的出价"
     bal = state["auction"]["balances"][str(seat)]
@@ -238,13 +238,13 @@ def award(order: list[int], kinds: dict[int, str], chars: list[dict[str, Any]],
 WHY = {"taken": "已被出价更高或更早的玩家拍得", "camp": "该角色限{camp}", "short": "要留给另一阵营（否则角色不够分）"}
 
 
-def _result_text(state: m.JSON, seat: int, res: dict[str, Any], bal: int) -> str:
+def _result_text(state: m.JSON, cfg: m.Settings, seat: int, res: dict[str, Any], bal: int) -> str:
     bid_ = state["auction"]["bids"][str(seat)]
     lines = []
     for key, label in CHOICES:
         why = res["lost"].get(key)
         if why:
-            camp = next(ch["camp"] for ch in state["cfg"]["characters"] if ch["name"] == bid_[key]["name"])
+            camp = next(ch["camp"] for ch in cfg["characters"] if ch["name"] == bid_[key]["name"])
             lines.append(f"{label}「{bid_[key]['name']}」未拍得：{WHY[why].format(camp=CAMP_TEXT[camp])}。")
     if res["how"] == "draw":
         lines.append(f"你抽签分得马甲「{res['name']}」，不花硬币，余额 {bal} 币。")
@@ -267,14 +267,15 @@ def close(state: m.JSON, ctx: Ctx) -> list[Any]:
         for key, _ in CHOICES:
             profile[key] = f"{b[key]['name']}:{b[key]['coins']}" if b[key] else ""
         roster.append(Seat(seat, p["alias"], p["user_id"], profile))
-    cfg = {**state["cfg"], "signup": rules_setup.signup_table(roster, host)}
-    dealt, numbers, draw_key = rules_setup.deal(roster, cfg, ctx)
+    cfg = ctx.settings
+    signup = rules_setup.signup_table(roster, host)
+    dealt, numbers, draw_key = rules_setup.deal(roster, cfg, signup, ctx)
     kinds = {s: dealt[s][0] for s in state["order"]}
     bids = {s: a["bids"][str(s)] for s in state["order"]}
     won = award(state["order"], kinds, cfg["characters"], bids, ctx.rng)
     renamed = [Seat(s.seat, won[s.seat]["name"], s.user_id, s.profile) for s in roster]
-    before = {s: _result_text(state, s, won[s], a["balances"][str(s)]) for s in state["order"]}
-    new, fx = rules_setup.begin(renamed, cfg, ctx, dealt, numbers, draw_key, before)
+    before = {s: _result_text(state, cfg, s, won[s], a["balances"][str(s)]) for s in state["order"]}
+    new, fx = rules_setup.begin(renamed, signup, ctx, dealt, numbers, draw_key, before)
     results = {}
     for s in state["order"]:
         res = won[s]
@@ -322,10 +323,10 @@ def refuse_other(name: str) -> None:
     raise Rejected(f"现在是竞拍马甲阶段，身份还没有发。请私聊 {USAGE} 出价；竞拍结束后再用这个命令。")
 
 
-def private_info(state: m.JSON, seat: int) -> str:
+def private_info(state: m.JSON, cfg: m.Settings, seat: int) -> str:
     return (f"竞拍马甲中：{_bid_text(state, seat)}；余额 {state['auction']['balances'][str(seat)]} 币。\n"
-            f"本局角色：{char_list(state)}\n改出价：{USAGE}")
+            f"本局角色：{char_list(cfg)}\n改出价：{USAGE}")
 
 
-def status(state: m.JSON) -> str:
-    return f"竞拍马甲：已出价 {_bidders(state)}/{len(state['order'])} 人。\n角色：{char_list(state)}"
+def status(state: m.JSON, cfg: m.Settings) -> str:
+    return f"竞拍马甲：已出价 {_bidders(state)}/{len(state['order'])} 人。\n角色：{char_list(cfg)}"

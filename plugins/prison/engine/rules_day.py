@@ -135,7 +135,7 @@ def _elections(state: m.JSON, ctx: Ctx, fx: list[Any]) -> None:
         lines.append(f"{title}：{m.name(state, winner)}{tie}。票：{detail}")
         for s in voters:
             if str(s) not in votes:
-                c.card(state, fx, s, f"第1天未参与{title}投票（潜水（三）2）")
+                c.card(state, ctx.settings, fx, s, f"第1天未参与{title}投票（潜水（三）2）")
     state["elect"] = {}
     fx.append(Say("group", "领袖选举结果\n" + "\n".join(lines)))
     for key in ("chief", "leader"):
@@ -145,17 +145,17 @@ def _elections(state: m.JSON, ctx: Ctx, fx: list[Any]) -> None:
             fx.append(Say(seat, f"你当选为{what}"))
 
 
-def _post_check(state: m.JSON, fx: list[Any]) -> None:
+def _post_check(state: m.JSON, cfg: m.Settings, fx: list[Any]) -> None:
     """（三）4: fewer than min_posts group messages on a discussion day. Skipped when no post
     at all was counted that day (the kernel did not deliver group text)."""
-    need = state["cfg"]["min_posts"]
+    need = cfg["min_posts"]
     day = str(state["day"])
     if not need or not any(m.player(state, s)["posts"].get(day, 0) for s in state["order"]):
         return
     for s in m.living(state):
         n = m.player(state, s)["posts"].get(day, 0)
         if n < need:
-            c.card(state, fx, s, f"第{state['day']}天讨论发言 {n} 条，少于 {need} 条（潜水（三）4）")
+            c.card(state, cfg, fx, s, f"第{state['day']}天讨论发言 {n} 条，少于 {need} 条（潜水（三）4）")
 
 
 def _alive_votes(state: m.JSON, votes: dict[str, str]) -> dict[str, str]:
@@ -165,17 +165,18 @@ def _alive_votes(state: m.JSON, votes: dict[str, str]) -> dict[str, str]:
 
 def day_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     fx: list[Any] = []
+    cfg = ctx.settings
     if state["day"] == 1:
         _elections(state, ctx, fx)
-        _post_check(state, fx)
-        c.compulsory_check(state, fx, "day")
+        _post_check(state, cfg, fx)
+        c.compulsory_check(state, cfg, fx, "day")
         fx += rules_night.open_rooms(state, ctx)
         return fx
     results: dict[str, list[str]] = {}
     lines = [f"第{state['day']}天裁决投票：{_tally_text(state, state['votes'])}"]
     for s in m.living(state, "guard"):
         if str(s) not in state["votes"]:
-            c.card(state, fx, s, f"第{state['day']}天看守未参与裁决投票（潜水（三）2）",
+            c.card(state, cfg, fx, s, f"第{state['day']}天看守未参与裁决投票（潜水（三）2）",
                    f"第{state['day']}天未参与投票（潜水（三）2）")
     ballots = [("guard", _alive_votes(state, state["votes"]), state["chief"])]
     if state["uprising"] is not None:
@@ -187,7 +188,7 @@ def day_over(state: m.JSON, ctx: Ctx) -> list[Any]:
         if verdict == "done":
             results[camp] = opts
         elif verdict == "none":
-            if state["cfg"]["tie_without_chief"] == "random":
+            if cfg["tie_without_chief"] == "random":
                 results[camp] = [ctx.rng.choice(opts)]
             else:
                 results[camp] = []
@@ -195,8 +196,8 @@ def day_over(state: m.JSON, ctx: Ctx) -> list[Any]:
         else:
             state["picks"].append({"by": auth, "camp": camp, "options": opts})
     state["pending"] = results
-    _post_check(state, fx)
-    c.compulsory_check(state, fx, "day")
+    _post_check(state, cfg, fx)
+    c.compulsory_check(state, cfg, fx, "day")
     fx.append(Say("group", "\n".join(lines)))
     if state["picks"]:
         ends = c.enter(state, "verdict", ctx, fx)
@@ -239,7 +240,7 @@ def verdict_over(state: m.JSON, ctx: Ctx) -> list[Any]:
         state["pending"][entry["camp"]] = [opt]
         title = "看守长" if entry["camp"] == "guard" else "囚犯领袖"
         if m.in_prison(state, entry["by"]):
-            c.card(state, fx, entry["by"], f"{title}未在时限内裁定平票（潜水（三）3），随机决定")
+            c.card(state, ctx.settings, fx, entry["by"], f"{title}未在时限内裁定平票（潜水（三）3），随机决定")
         fx.append(Say("group", f"{title}未按时裁定，随机决定：{opt_text(state, opt)}。"))
     state["picks"] = []
     return fx + _apply_results(state, ctx)
@@ -262,7 +263,7 @@ def _apply_results(state: m.JSON, ctx: Ctx) -> list[Any]:
                 lines.append(f"{m.name(state, who)} 被释放，离开了监狱。")
             else:
                 dead: list[int] = []
-                c.kill(state, who, "起义处决" if camp == "prisoner" else "被处决", fx, dead)
+                c.kill(state, ctx.settings, who, "起义处决" if camp == "prisoner" else "被处决", fx, dead)
                 lines.append(f"{m.name(state, who)} 被{'起义的囚犯们' if camp == 'prisoner' else ''}处决。")
                 for d in dead[1:]:
                     lines.append(f"{m.name(state, d)} 殉情而死。")

@@ -18,9 +18,9 @@ PHASES_FOR = {"day": ("day",), "night": ("rooms", "night"), "any": ("day", "verd
 
 def use_generic(state: m.JSON, actor: Any, ability_name: str, text: str, ctx: Ctx) -> list[Any]:
     me = c.me(state, actor)
-    ab = m.ability(state, me, "generic", ability_name)
+    ab = m.ability(state, ctx.settings, me, "generic", ability_name)
     if ab is None:
-        mine = [a["name"] for a in m.abilities(state, me) if a["kind"] == "generic"]
+        mine = [a["name"] for a in m.abilities(state, ctx.settings, me) if a["kind"] == "generic"]
         raise Rejected(f"你没有技能「{ability_name}」。" + (f"你的技能：{'、'.join(mine)}。" if mine else ""))
     when = ab.get("when", "any")
     if state["phase"] not in PHASES_FOR[when]:
@@ -29,7 +29,7 @@ def use_generic(state: m.JSON, actor: Any, ability_name: str, text: str, ctx: Ct
     c.spend(state, me, ab)
     entry = c.log_use(state, ctx, me, ability_name, text or "", None)
     return [
-        Say("hosts", f"【技能#{entry['id']}】{m.name(state, me)}（{m.role(state, me)['name']}）发动「{ability_name}」：{text or '（无内容）'}。用 /结算 {entry['id']} <结果> 回复。"),
+        Say("hosts", f"【技能#{entry['id']}】{m.name(state, me)}（{m.role(state, ctx.settings, me)['name']}）发动「{ability_name}」：{text or '（无内容）'}。用 /结算 {entry['id']} <结果> 回复。"),
         Say("reply", f"已提交「{ability_name}」（#{entry['id']}），等待导演结算。"),
     ]
 
@@ -52,10 +52,10 @@ def settle(state: m.JSON, actor: Any, use_id: Any, text: str, ctx: Ctx) -> list[
     ]
 
 
-def _limit(state: m.JSON, kind: str, seat: int) -> None:
+def _limit(state: m.JSON, cfg: m.Settings, kind: str, seat: int) -> None:
     """``max_submissions`` per kind and player; 0 (default) = no limit (the seed sets none)."""
     n = sum(1 for s in state["subs"][kind] if s["seat"] == seat)
-    cap = state["cfg"]["max_submissions"]
+    cap = cfg["max_submissions"]
     if cap and n >= cap:
         raise Rejected(f"你已经提交过 {n} 次，不能再提交。")
 
@@ -77,7 +77,7 @@ def submit_map(state: m.JSON, actor: Any, text: str, ctx: Ctx) -> list[Any]:
         pairs[g] = p
     if len(pairs) != len(lower):
         raise Rejected(f"请写全 {len(lower)} 组对应，例如 /提交对应 " + " ".join(f"{g}-{p}" for g, p in zip(lower, upper)))
-    _limit(state, "map", me)
+    _limit(state, ctx.settings, "map", me)
     state["subs"]["map"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "seat": me, "pairs": dict(sorted(pairs.items()))})
     shown = " ".join(f"{g}-{p}" for g, p in sorted(pairs.items()))
     return [
@@ -104,7 +104,7 @@ def submit_alias(state: m.JSON, actor: Any, text: str, ctx: Ctx) -> list[Any]:
         pairs[parts[0]] = parts[1]
     if not pairs:
         raise Rejected("请写出对应，例如 /提交马甲 马甲甲=玩家A 马甲乙=玩家B。")
-    _limit(state, "alias", me)
+    _limit(state, ctx.settings, "alias", me)
     state["subs"]["alias"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "seat": me, "pairs": pairs})
     return [
         Say("hosts", f"{m.name(state, me)} 提交马甲对应（到达 #{ctx.seq}，{len(pairs)} 条）。"),

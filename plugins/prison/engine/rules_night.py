@@ -20,10 +20,10 @@ def is_room_label(label: str) -> bool:
     return label.isdigit()
 
 
-def room_chats(state: m.JSON, ctx: Ctx) -> list[str]:
+def room_chats(ctx: Ctx) -> list[str]:
     """Linked chats usable as rooms tonight, in link order. ``room_groups`` (optional) narrows
     the pool to the labels it lists."""
-    return [c for c in ctx.chats if is_room(state, c)]
+    return [c for c in ctx.chats if is_room(ctx.settings, c)]
 
 
 def _rooms_of(state: m.JSON, kind: str) -> list[str]:
@@ -87,10 +87,10 @@ def rooms_over(state: m.JSON, ctx: Ctx) -> list[Any]:
             pairs.append({"g_room": g_room, "p_room": p_room, "guard": g, "prisoner": p, "group": None, "lines": []})
         else:
             byes += [x for x in (g, p) if x is not None]
-    mode = state["cfg"]["room_mode"]
+    mode = ctx.settings["room_mode"]
     linked: list[str] = []
     if mode == "group":
-        linked = room_chats(state, ctx)
+        linked = room_chats(ctx)
         pool = list(linked)
         ctx.rng.shuffle(pool)
         if len(pool) < len(pairs):
@@ -186,14 +186,15 @@ def relay(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> list[A
         raise Ignored()
     if state["phase"] == "over":
         raise Ignored()
-    if state["cfg"]["room_mode"] not in ("relay", "web"):
+    cfg = ctx.settings
+    if cfg["room_mode"] not in ("relay", "web"):
         pair, _ = m.pair_of(state, int(actor.seat)) if state["phase"] == "night" else (None, None)
         if pair is None or pair.get("group") is not None:
             raise Rejected("本局审讯在房间群进行，私聊消息不会转发。")
         # group mode, but this pair got no room group tonight: it falls back to the relay
     me = c.me(state, actor)
     if state["phase"] != "night":
-        raise Rejected(f"现在不是审讯时间，消息没有转发。审讯在每晚 {state['cfg']['rooms_end']}–{state['cfg']['night_end']}。")
+        raise Rejected(f"现在不是审讯时间，消息没有转发。审讯在每晚 {cfg['rooms_end']}–{cfg['night_end']}。")
     pair, partner = m.pair_of(state, me)
     if pair is None or partner is None:
         raise Rejected("你今晚轮空，没有审讯对象，消息没有转发。")
@@ -206,7 +207,7 @@ def relay(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> list[A
         body += "（图片已略去）"
     label = LABEL[m.player(state, me)["kind"]]
     pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": label, "seat": me, "text": body})
-    if state["cfg"]["room_mode"] == "web":  # the partner reads it live on the room's web page
+    if cfg["room_mode"] == "web":  # the partner reads it live on the room's web page
         return [Say("reply", "已发到审讯室网页。")]
     return [Say(partner, label + body)]
 
@@ -232,31 +233,31 @@ def room_line(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> li
     return []
 
 
-def is_room(state: m.JSON, chat: str) -> bool:
-    allow = [str(g) for g in state["cfg"].get("room_groups", [])]
-    return state["cfg"]["room_mode"] == "group" and is_room_label(chat) and (not allow or chat in allow)
+def is_room(cfg: m.Settings, chat: str) -> bool:
+    allow = [str(g) for g in cfg.get("room_groups", [])]
+    return cfg["room_mode"] == "group" and is_room_label(chat) and (not allow or chat in allow)
 
 
-def may_join(state: m.JSON, chat: str, seat: int | None) -> bool | None:
+def may_join(state: m.JSON, cfg: m.Settings, chat: str, seat: int | None) -> bool | None:
     """Group mode: only tonight's two occupants of a room group may join it. Any other group
     of the game (the main group, a 联谊群 labelled 联谊, every chat in relay mode) is left to
     its admins (None)."""
-    if not is_room(state, chat):
+    if not is_room(cfg, chat):
         return None
-    return seat is not None and seat in room_occupants(state, chat)
+    return seat is not None and seat in room_occupants(state, cfg, chat)
 
 
-def joined(state: m.JSON, chat: str, seat: int) -> list[Any]:
+def joined(state: m.JSON, cfg: m.Settings, chat: str, seat: int) -> list[Any]:
     """A player joined a room group: now QQ lets the bot set their card to 看守 / 囚犯."""
-    if is_room(state, chat) and seat in room_occupants(state, chat):
+    if is_room(cfg, chat) and seat in room_occupants(state, cfg, chat):
         return [GroupAdmin(chat, "set_card", seat, CARD[m.player(state, seat)["kind"]])]
     return []
 
 
-def room_occupants(state: m.JSON, group: str) -> list[int]:
+def room_occupants(state: m.JSON, cfg: m.Settings, group: str) -> list[int]:
     """Group mode: the two seats allowed in ``group`` tonight (the kernel approves only them)."""
     night = m.current_night(state)
-    if night is None or state["phase"] != "night" or state["cfg"]["room_mode"] != "group":
+    if night is None or state["phase"] != "night" or cfg["room_mode"] != "group":
         return []
     for pair in night["pairs"]:
         if pair["group"] is not None and pair["group"] == str(group):
@@ -272,7 +273,7 @@ def _night_window(state: m.JSON, rooms_ok: bool) -> None:
 
 def noise(state: m.JSON, actor: Any, ctx: Ctx) -> list[Any]:
     me = c.me(state, actor)
-    ab = m.ability(state, me, "noise")
+    ab = m.ability(state, ctx.settings, me, "noise")
     if ab is None:
         raise Rejected("你没有噪音技能。")
     _night_window(state, False)
@@ -290,10 +291,10 @@ def noise(state: m.JSON, actor: Any, ctx: Ctx) -> list[Any]:
     ]
 
 
-def point_kill(state: m.JSON, actor: Any, seat_arg: Any) -> list[Any]:
+def point_kill(state: m.JSON, actor: Any, seat_arg: Any, ctx: Ctx) -> list[Any]:
     """点杀/指杀: tonight the murderer kills this guard instead of its partner."""
     me = c.me(state, actor)
-    ab = m.ability(state, me, "point_kill")
+    ab = m.ability(state, ctx.settings, me, "point_kill")
     if ab is None:
         raise Rejected("你没有点杀技能。")
     _night_window(state, True)
@@ -305,9 +306,9 @@ def point_kill(state: m.JSON, actor: Any, seat_arg: Any) -> list[Any]:
     return [Say("reply", f"今晚将点杀 {m.name(state, who)}（审讯结束时生效，之前可改或 /不杀）。")]
 
 
-def spare(state: m.JSON, actor: Any) -> list[Any]:
+def spare(state: m.JSON, actor: Any, ctx: Ctx) -> list[Any]:
     me = c.me(state, actor)
-    ab = m.ability(state, me, "kill")
+    ab = m.ability(state, ctx.settings, me, "kill")
     if ab is None or not ab.get("optional"):
         raise Rejected("你不能放弃杀人。")
     _night_window(state, True)
@@ -319,35 +320,36 @@ def night_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     fx: list[Any] = []
     night = m.current_night(state)
     assert night is not None
-    mode = state["cfg"]["room_mode"]
+    cfg = ctx.settings
+    mode = cfg["room_mode"]
     for pair in night["pairs"]:
         for who in (pair["guard"], pair["prisoner"]):
             fx.append(Say(who, "墙壁升起了，审讯结束。"))
     if mode == "group":
-        fx += _room_admin_close(night, room_chats(state, ctx))
+        fx += _room_admin_close(night, room_chats(ctx))
     # （三）1: silent in the room. Group mode: only when the kernel reported room lines tonight.
     if mode in ("relay", "web") or any(pair["lines"] for pair in night["pairs"]):
         for pair in night["pairs"]:
             for who in (pair["guard"], pair["prisoner"]):
                 if m.in_prison(state, who) and not any(line["seat"] == who and line["from"] in LABEL.values() for line in pair["lines"]):
-                    c.card(state, fx, who, f"第{state['day']}夜审讯中没有发言（潜水（三）1）")
-    c.compulsory_check(state, fx, "night")
+                    c.card(state, cfg, fx, who, f"第{state['day']}夜审讯中没有发言（潜水（三）1）")
+    c.compulsory_check(state, cfg, fx, "night")
     dead: list[int] = []
-    killer = m.murderer_seat(state)
+    killer = m.murderer_seat(state, cfg)
     tonight = state["tonight"]
     if m.in_prison(state, killer):
         victim = None
         how = ""
         if tonight["point_kill"] is not None and m.in_prison(state, tonight["point_kill"]):
-            ab = m.ability(state, killer, "point_kill")
+            ab = m.ability(state, cfg, killer, "point_kill")
             if ab is not None:
                 c.spend(state, killer, ab)
             victim, how = tonight["point_kill"], "点杀"
-        elif not tonight["spare"] and m.ability(state, killer, "kill") is not None:
+        elif not tonight["spare"] and m.ability(state, cfg, killer, "kill") is not None:
             _, partner = m.pair_of(state, killer)
             victim, how = partner, "杀人"
         if victim is not None:
-            c.kill(state, victim, f"第{state['day']}夜被杀人犯杀死", fx, dead)
+            c.kill(state, cfg, victim, f"第{state['day']}夜被杀人犯杀死", fx, dead)
             night["kill"] = {"by": killer, "victim": victim, "how": how}
             c.log_use(state, ctx, killer, how, m.name(state, victim), "死亡")
     night["deaths"] = list(dead)

@@ -11,8 +11,10 @@ from . import model as m
 from . import texts as t
 
 
-def deal(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[dict[int, tuple[str, str]], dict[int, int], int]:
-    """seat -> (kind, role id), the random numbers used, and the draw key.
+def deal(roster: list[Seat], cfg: m.Settings, signup: dict[str, Any], ctx: Ctx,
+         ) -> tuple[dict[int, tuple[str, str]], dict[int, int], int]:
+    """seat -> (kind, role id), the random numbers used, and the draw key. ``signup``: the
+    players' sign-up fields (:func:`signup_table`).
 
     Guard/prisoner follows the players' random numbers (【游戏流程】<3、竞拍马甲>): a key K in
     1..999 is drawn with ctx.rng; players are ordered by (number - K) mod 999, then seat; the
@@ -22,7 +24,6 @@ def deal(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[dict[int, t
     guards = [r["id"] for r in cfg["guards"]]
     prisoners = [r["id"] for r in cfg["prisoners"]]
     seat_list = sorted(s.seat for s in roster)
-    signup = cfg.get("signup", {})
     numbers: dict[int, int] = {}
     for s in seat_list:
         num = signup.get(str(s), {}).get("number")
@@ -51,7 +52,7 @@ def signup_table(roster: list[Seat], host: dict[str, Any]) -> dict[str, Any]:
 
 
 def start(roster: list[Seat], ctx: Ctx) -> tuple[m.JSON, list[Any]]:
-    cfg = {**ctx.settings, "signup": signup_table(roster, ctx.settings.get("signup", {}))}
+    cfg = ctx.settings
     need = len(cfg["guards"]) + len(cfg["prisoners"])
     if len(roster) != need:
         raise Rejected(f"本局身份文件需要 {need} 人，现在报名 {len(roster)} 人；请调整人数或身份文件。")
@@ -59,24 +60,27 @@ def start(roster: list[Seat], ctx: Ctx) -> tuple[m.JSON, list[Any]]:
         from . import rules_auction
 
         return rules_auction.open_auction(roster, cfg, ctx)
-    dealt, numbers, key = deal(roster, cfg, ctx)
-    return begin(roster, cfg, ctx, dealt, numbers, key)
+    signup = signup_table(roster, cfg.get("signup", {}))
+    dealt, numbers, key = deal(roster, cfg, signup, ctx)
+    return begin(roster, signup, ctx, dealt, numbers, key)
 
 
-def begin(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx, dealt: dict[int, tuple[str, str]],
+def begin(roster: list[Seat], signup: dict[str, Any], ctx: Ctx, dealt: dict[int, tuple[str, str]],
           numbers: dict[int, int], key: int, before: dict[int, str] | None = None) -> tuple[m.JSON, list[Any]]:
     """The game proper: identities dealt, the secret room mapping drawn, love/hate opens.
+    ``signup``: the players' sign-up fields, kept in the state (the export and （二）6 read them).
     ``before``: text put at the head of a player's identity message (the auction result)."""
+    cfg = ctx.settings
     n_rooms = max(len(cfg["guards"]), len(cfg["prisoners"]))
     lower, upper = m.room_letters(n_rooms)
     perm = list(upper)
     ctx.rng.shuffle(perm)
     state: m.JSON = {
-        "cfg": cfg, "phase": "prep", "day": 0, "players": {}, "order": [],
+        "phase": "prep", "day": 0, "players": {}, "order": [],
         "mapping": dict(zip(lower, perm)), "draw_key": key, "chief": None, "leader": None,
         "uprising_used": False, "elect": {}, "votes": {}, "uprising": None, "picks": [],
         "pending": {}, "rooms": {}, "nights": [], "tonight": {"point_kill": None, "spare": False},
-        "log": [], "subs": {"map": [], "alias": []}, "notes": [], "result": None,
+        "log": [], "subs": {"map": [], "alias": []}, "notes": [], "result": None, "signup": signup,
     }
     for s in sorted(roster, key=lambda x: x.seat):
         kind, rid = dealt[s.seat]
@@ -95,7 +99,7 @@ def begin(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx, dealt: dict[int, tu
     )))
     for s in state["order"]:
         head = (before or {}).get(s, "")
-        fx.append(Say(s, head + t.identity(state, s) + "\n用 /我的身份 可再次查看。"))
+        fx.append(Say(s, head + t.identity(state, cfg, s) + "\n用 /我的身份 可再次查看。"))
     pairs = " ".join(f"{g}-{p}" for g, p in state["mapping"].items())
     fx.append(Say("hosts", f"本局房间对应（保密）：{pairs}"))
     return state, fx
@@ -125,11 +129,11 @@ def prep_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     ends = c.enter(state, "day", ctx, fx)
     fx.append(Say("group", (
         f"第1天开始。看守私聊我 /投票 <看守> 选看守长，囚犯私聊我 /投票 <囚犯> 选囚犯领袖，"
-        f"{c.hhmm(ends, ctx)} 截止。" + _posts_hint(state)
+        f"{c.hhmm(ends, ctx)} 截止。" + _posts_hint(ctx.settings)
     )))
     return fx
 
 
-def _posts_hint(state: m.JSON) -> str:
-    n = state["cfg"]["min_posts"]
+def _posts_hint(cfg: m.Settings) -> str:
+    n = cfg["min_posts"]
     return f"讨论日每人至少发言 {n} 条。" if n else ""

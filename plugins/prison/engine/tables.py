@@ -46,16 +46,16 @@ def _auction_players(state: m.JSON) -> list[list[Any]]:
     return rows
 
 
-def tables(state: m.JSON) -> dict[str, list[list[Any]]]:
+def tables(state: m.JSON, cfg: m.Settings) -> dict[str, list[list[Any]]]:
     if state["phase"] == "auction":
         return {"玩家": _auction_players(state)}
-    signup = state["cfg"].get("signup", {})
+    signup = state["signup"]
     result = state.get("result") or {}
     totals = {str(s): total for _, s, total in result.get("ranking", [])}
     players: list[list[Any]] = [list(PLAYERS_HEAD)]
     for s in state["order"]:
         p = m.player(state, s)
-        r = m.role(state, s)
+        r = m.role(state, cfg, s)
         info = signup.get(str(s), {})
         players.append([
             s, p["alias"], p["user_id"], info.get("nickname", ""), info.get("contact", ""), *_choices(state, s, info),
@@ -67,7 +67,7 @@ def tables(state: m.JSON) -> dict[str, list[list[Any]]]:
     for e in state["log"]:
         uses.append([
             e["id"], e["seq"], e["at"], e["day"], m.PHASE_LABELS.get(e["phase"], e["phase"]), e["seat"],
-            m.player(state, e["seat"])["alias"], m.role(state, e["seat"])["name"], e["ability"], e["target"],
+            m.player(state, e["seat"])["alias"], m.role(state, cfg, e["seat"])["name"], e["ability"], e["target"],
             e["result"] if e["result"] is not None else "待结算",
         ])
     pairs: list[list[Any]] = [["夜", "看守房", "囚犯房", "看守", "囚犯", "房间群", "看守发言", "囚犯发言", "当夜死亡"]]

@@ -16,7 +16,7 @@ COND = {
 }
 
 
-def ability_line(state: m.JSON, seat: int, ab: dict[str, Any]) -> str:
+def ability_line(state: m.JSON, cfg: m.Settings, seat: int, ab: dict[str, Any]) -> str:
     left = m.uses_left(state, seat, ab)
     left_txt = "不限次数" if left is None else f"剩余 {left} 次"
     kind = ab["kind"]
@@ -28,7 +28,7 @@ def ability_line(state: m.JSON, seat: int, ab: dict[str, Any]) -> str:
     if kind == "noise":
         return f"噪音：审讯中私聊 /噪音，对同房囚犯播放噪音（{left_txt}）。"
     if kind == "lover":
-        other = m.lover_of(state, seat)
+        other = m.lover_of(state, cfg, seat)
         who = m.name(state, other) if other is not None else "（未发出）"
         return f"情侣：你与 {who} 是情侣，一方死亡另一方殉情。"
     must = "，必须使用" if ab.get("compulsory") else ""
@@ -36,18 +36,18 @@ def ability_line(state: m.JSON, seat: int, ab: dict[str, Any]) -> str:
             f"由导演结算（{left_txt}{must}）。")
 
 
-def identity(state: m.JSON, seat: int) -> str:
+def identity(state: m.JSON, cfg: m.Settings, seat: int) -> str:
     p = m.player(state, seat)
-    r = m.role(state, seat)
+    r = m.role(state, cfg, seat)
     lines = [f"{m.name(state, seat)}：你是【{KIND[p['kind']]}】{r['name']}。"]
     if r.get("crimes"):
         lines.append(f"罪名：{'、'.join(r['crimes'])}。")
-    if m.murderer_side(state, seat):
+    if m.murderer_side(state, cfg, seat):
         lines.append("阵营：杀人犯阵营。")
     if r.get("text"):
         lines.append(r["text"])
     for ab in r.get("abilities", []):
-        lines.append(ability_line(state, seat, ab))
+        lines.append(ability_line(state, cfg, seat, ab))
     win = r.get("win", "default")
     if win == "alive":
         lines.append("胜利条件：游戏结束时你存活或已被释放。")
