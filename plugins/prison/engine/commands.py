@@ -9,6 +9,7 @@ from plugins.kernel.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Ig
 
 from . import model as m
 from . import rules_auction, rules_day, rules_misc, rules_night, rules_setup
+from . import texts as T
 
 A = dict[str, Any]
 ROOM_LINE = "room.line"  # a line said in a room group (also what linked-chat group text becomes)
@@ -95,8 +96,8 @@ def _settle(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 def _show_map(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
     if not actor.is_host:
-        raise Rejected("只有导演可以查看房间对应。")
-    return [Say("reply", "本局房间对应（保密）：" + " ".join(f"{g}-{p}" for g, p in st["mapping"].items()))]
+        raise Rejected(T.HOST_ONLY_MAP)
+    return [Say("reply", T.SECRET_MAP.format(pairs=" ".join(f"{g}-{p}" for g, p in st["mapping"].items())))]
 
 
 def room_line(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:

@@ -23,20 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import texts as T
+
 JSON = Any
 Settings = dict[str, Any]  # the game's settings (ctx.settings), never changed
 ABSTAIN = "skip"
-
-PHASE_LABELS = {
-    "auction": "竞拍马甲",
-    "prep": "开局：选择爱/恨",
-    "day": "讨论日",
-    "verdict": "平票裁定",
-    "rooms": "选房",
-    "night": "审讯",
-    "over": "已结束",
-}
-
 
 def room_letters(n: int) -> tuple[list[str], list[str]]:
     lower = [chr(ord("a") + i) for i in range(n)]
@@ -118,11 +109,11 @@ def murderer_seat(state: JSON, cfg: Settings) -> int:
 
 
 def name(state: JSON, seat: int) -> str:
-    return f"{seat}号{player(state, seat)['alias']}"
+    return T.SEAT_NAME.format(seat=seat, alias=player(state, seat)["alias"])
 
 
 def names(state: JSON, seat_list: list[int]) -> str:
-    return "、".join(name(state, s) for s in seat_list) or "无"
+    return T.names_or_none([name(state, s) for s in seat_list])
 
 
 def lover_of(state: JSON, cfg: Settings, seat: int) -> int | None:

@@ -9,7 +9,7 @@ from typing import Any
 from plugins.kernel.contract import Ctx, Eliminate, Finish
 
 from . import model as m
-from . import texts as t
+from . import texts as T
 
 
 def condition(state: m.JSON, cfg: m.Settings) -> int | None:
@@ -111,38 +111,39 @@ def points(state: m.JSON, cfg: m.Settings, won: list[int], rng: Random) -> dict[
     for s in state["order"]:
         p = m.player(state, s)
         d = days_survived(state, s)
-        add(s, f"存活 {d} 天（（二）3）", d * pts["day"])
+        add(s, T.PT_DAYS.format(days=d), d * pts["day"])
         if p["love"] is not None and p["love"] in won:
-            add(s, f"爱的人 {m.name(state, p['love'])} 胜利（（二）3）", pts["love_win"])
+            add(s, T.PT_LOVE_WON.format(name=m.name(state, p["love"])), pts["love_win"])
         if p["hate"] is not None and p["hate"] in won:
-            add(s, f"恨的人 {m.name(state, p['hate'])} 胜利（（二）3）", pts["hate_win"])
+            add(s, T.PT_HATE_WON.format(name=m.name(state, p["hate"])), pts["hate_win"])
         if p["status"] == "released":
-            add(s, "被释放（（二）5）", pts["released"])
-    for key, pkey, title in (("love", "idol", "万人迷"), ("hate", "pest", "讨厌鬼")):
+            add(s, T.PT_RELEASED, pts["released"])
+    for key, pkey in (("love", "idol"), ("hate", "pest")):
+        title = T.TOP_TITLE[key]
         counts = Counter(m.player(state, s)[key] for s in state["order"] if m.player(state, s)[key] is not None)
         top, drawn = _top(counts, cfg["top_ties"], rng)
         for s in top:
-            how = "，平票抽签" if drawn else ""
-            add(s, f"{title}（{counts[s]} 人{how}）（（二）2）", pts[pkey])
+            how = T.TOP_DRAWN if drawn else ""
+            add(s, T.PT_TOP.format(title=title, n=counts[s], how=how), pts[pkey])
     for sub in sorted(state["subs"]["map"], key=lambda x: x["seq"]):
         if _correct_map(state, sub["pairs"]):
-            add(sub["seat"], f"第一个提交正确房间对应（#{sub['seq']}）（（二）4）", pts["mapping_first"])
+            add(sub["seat"], T.PT_MAP_FIRST.format(seq=sub["seq"]), pts["mapping_first"])
             break
     side = [s for s in state["order"] if m.murderer_side(state, cfg, s)]
     if all(m.player(state, s)["status"] in ("dead", "out") for s in side):
         for s in state["order"]:
             if s not in side:
-                add(s, "杀人犯阵营全部死亡（（二）5）", pts["murderer_dead"])
+                add(s, T.PT_MURDERERS_DEAD, pts["murderer_dead"])
     guards = [s for s in state["order"] if m.player(state, s)["kind"] == "guard"]
     if all(m.player(state, s)["status"] in ("dead", "out") for s in guards):
         for s in _bonus_prisoners(state, cfg):
-            add(s, "看守阵营全部死亡（（二）5）", pts["guards_dead"])
+            add(s, T.PT_GUARDS_DEAD, pts["guards_dead"])
     last: dict[int, dict[str, Any]] = {}
     for sub in sorted(state["subs"]["alias"], key=lambda x: x["seq"]):
         last[sub["seat"]] = sub
     for s in sorted(last):
         if _correct_alias(state, last[s]):
-            add(s, "马甲-玩家对应全部正确（（二）6）", pts["aliases"])
+            add(s, T.PT_ALIASES, pts["aliases"])
     return book
 
 
@@ -163,34 +164,35 @@ def finish(state: m.JSON, cond: int, ctx: Ctx) -> list[Any]:
         for s in m.living(state):
             if not m.murderer_side(state, cfg, s):
                 p = m.player(state, s)
-                p.update(status="dead", out_day=state["day"], reason="杀人犯被释放，其余所有人被处决")
+                p.update(status="dead", out_day=state["day"], reason=T.REASON_MASS_EXECUTION)
                 fx.append(Eliminate(s, p["reason"]))
     won = winners(state, cfg, cond)
     book = points(state, cfg, won, ctx.rng)
     rank = ranking(state, book)
     state["phase"] = "over"
     state["result"] = {"cond": cond, "winners": won, "points": book, "ranking": rank}
-    lines = [f"游戏结束：{t.COND[cond]}。", f"胜利：{m.names(state, won)}"]
+    lines = [T.GAME_OVER.format(cond=T.COND[cond]), T.WINNERS.format(names=m.names(state, won))]
     lines += reveal_lines(state, cfg, rank)
-    lines.append("审讯记录与积分明细见 /导出。")
+    lines.append(T.SEE_EXPORT)
     return fx + [Finish("\n".join(lines))]
 
 
 def reveal_lines(state: m.JSON, cfg: m.Settings, rank: list[list[Any]]) -> list[str]:
     """Identities, the room mapping, the points ranking and the 树洞 notes."""
-    lines = ["身份揭晓："]
+    lines = [T.REVEAL_HEAD]
     for s in state["order"]:
         p = m.player(state, s)
         r = m.role(state, cfg, s)
-        crimes = f"（{'、'.join(r['crimes'])}）" if r.get("crimes") else ""
-        lines.append(f"{m.name(state, s)}：{t.KIND[p['kind']]} {r['name']}{crimes}，{t.STATUS[p['status']]}")
-    lines.append("房间对应：" + " ".join(f"{g}-{p}" for g, p in state["mapping"].items()))
-    lines.append("积分排名：")
+        crimes = T.PAREN.format(text=T.SEP.join(r["crimes"])) if r.get("crimes") else ""
+        lines.append(T.REVEAL_LINE.format(name=m.name(state, s), kind=T.KIND[p["kind"]], role=r["name"], crimes=crimes,
+                                          status=T.STATUS[p["status"]]))
+    lines.append(T.REVEAL_MAP + " ".join(f"{g}-{p}" for g, p in state["mapping"].items()))
+    lines.append(T.REVEAL_RANKING)
     for rk, s, total in rank:
-        lines.append(f"{rk}. {m.name(state, s)} {total} 分")
+        lines.append(T.REVEAL_RANK.format(rank=rk, name=m.name(state, s), total=total))
     if state["notes"]:
-        lines.append("树洞：")
-        lines += [f"· {n['text']}" for n in state["notes"]]
+        lines.append(T.REVEAL_NOTES)
+        lines += [T.REVEAL_NOTE.format(text=n["text"]) for n in state["notes"]]
     return lines
 
 
@@ -202,8 +204,7 @@ def early_reveal(state: m.JSON, cfg: m.Settings) -> str:
     if state.get("result") or state.get("phase") == "auction" or not state.get("mapping"):
         return ""
     rank = ranking(state, points(state, cfg, [], Random(f"reveal:{state['day']}")))
-    return "\n".join(["【囚犯游戏】提前结束，没有阵营胜负；积分按结束时计算。", *reveal_lines(state, cfg, rank),
-                      "审讯记录与积分明细见 /导出。"])
+    return "\n".join([T.EARLY_END, *reveal_lines(state, cfg, rank), T.SEE_EXPORT])
 
 
 def check(state: m.JSON, ctx: Ctx) -> list[Any] | None:
