@@ -43,11 +43,17 @@ from .outcomes import (  # the effects, re-exported: games import them from here
 )
 
 JSON = Any
+Settings = dict[str, Any]
+"""A game's settings as its engine checked them (``check_settings``): ``ctx.settings`` in a
+command, and the ``settings`` keyword of the read-only hooks that get no ``Ctx``
+(``private_info``, ``status``, ``tables``, ``reveal``, ``may_join``, ``joined``), which the
+kernel always passes (None only from a caller that has none, e.g. an older test). Never
+changed by an engine: one dict is shared by the commands of a game."""
 
 __all__ = [
     "GROUP", "HOSTS", "JSON", "KERNEL_BACK", "KERNEL_OUT", "PHASE_TIMER", "REPLY", "Actor", "ArgSpec", "CancelTimer",
     "Command", "CommandSpec", "Ctx", "Effect", "Eliminate", "Finish", "GameEngine", "GiveCard", "GroupAdmin",
-    "Ignored", "Outcome", "Picture", "Rejected", "Rename", "Restore", "Rule", "Say", "Seat", "SetPhase", "SetTimer",
+    "Ignored", "Outcome", "Picture", "Rejected", "Rename", "Restore", "Rule", "Say", "Seat", "SetPhase", "SetTimer", "Settings",
     "Timer", "copy_state", "run_rule", "stamped",
 ]
 
@@ -181,16 +187,16 @@ class GameEngine:
         ``state`` (already the copy) and return the effects."""
         return []
 
-    def private_info(self, state: JSON, seat: int, settings: dict[str, Any] | None = None) -> str:
+    def private_info(self, state: JSON, seat: int, *, settings: Settings | None = None) -> str:
         """What the player may always ask for again (/我的身份). ``settings``: the
         game's settings as in ``ctx.settings`` (the kernel always passes them)."""
         return ""
 
-    def status(self, state: JSON, settings: dict[str, Any] | None = None) -> str:
+    def status(self, state: JSON, *, settings: Settings | None = None) -> str:
         """A short public Chinese summary for /状态 (``settings`` as in ``private_info``)."""
         return ""
 
-    def tables(self, state: JSON, settings: dict[str, Any] | None = None) -> dict[str, list[list[Any]]]:
+    def tables(self, state: JSON, *, settings: Settings | None = None) -> dict[str, list[list[Any]]]:
         """Sheets for /导出: name -> rows (first row is the header); ``settings`` as in ``private_info``."""
         return {}
 
@@ -262,19 +268,19 @@ class GameEngine:
 
     # ---- optional hooks --------------------------------------------------------
 
-    def may_join(self, state: JSON, chat: str, seat: int | None) -> bool | None:
+    def may_join(self, state: JSON, chat: str, seat: int | None, *, settings: Settings | None = None) -> bool | None:
         """Whether a join request to the game's group or a linked chat (e.g. a
         prison room) is approved; ``seat`` is None for someone not in the game;
         None leaves the request to the group's admins."""
         return None
 
-    def joined(self, state: JSON, chat: str, seat: int) -> list[Effect]:
+    def joined(self, state: JSON, chat: str, seat: int, *, settings: Settings | None = None) -> list[Effect]:
         """A player has joined one of the game's groups (QQ's group_increase
         notice): effects that need them inside, e.g. GroupAdmin(chat, "set_card",
         seat, "看守"). Only effects that change no state (Say, GroupAdmin, Picture)."""
         return []
 
-    def reveal(self, state: JSON) -> str:
+    def reveal(self, state: JSON, *, settings: Settings | None = None) -> str:
         """Posted after a host ends the game early with the kernel's /结束 (e.g.
         every role and post); "" for nothing."""
         return ""

@@ -12,8 +12,9 @@ from plugins.kernel.web.page import View, WebPage, register_page
 
 from .engine import ENGINE
 from .engine import model as m
+from .engine import texts as T
 
-LABEL = {"【看守】": "看守", "【囚犯】": "囚犯"}
+LABEL = {T.ROOM_LABEL[kind]: T.KIND[kind] for kind in T.KIND}  # a transcript line's label -> the page's
 
 
 def _room(v: View) -> tuple[dict[str, Any] | None, int | None, bool]:
@@ -44,10 +45,10 @@ def view(v: View) -> dict[str, Any]:
     pair, night, open_now = _room(v)
     me = ""
     if v.seat is not None and str(v.seat) in st.get("players", {}) and st.get("phase") != "auction":
-        me = LABEL.get({"guard": "【看守】", "prisoner": "【囚犯】"}.get(m.player(st, v.seat)["kind"], ""), "")
-    cfg = st.get("cfg", {})
+        me = LABEL.get(T.ROOM_LABEL.get(m.player(st, v.seat)["kind"], ""), "")
+    cfg = v.settings
     return {
-        "identity": ENGINE.private_info(st, v.seat) if v.seat is not None else "",
+        "identity": ENGINE.private_info(st, v.seat, settings=cfg) if v.seat is not None else "",
         "me": me, "night": night, "open": open_now, "has_room": pair is not None,
         "window": f"{cfg.get('rooms_end', '')}–{cfg.get('night_end', '')}",
         "lines": live(v),
@@ -55,6 +56,6 @@ def view(v: View) -> dict[str, Any]:
 
 
 PAGE = register_page("prison", WebPage(
-    title="囚犯游戏 · 审讯室", static=Path(__file__).with_name("static"), view=view, words=("",),
+    title=T.WEB_TITLE, static=Path(__file__).with_name("static"), view=view, words=("",),
     enabled=lambda settings: settings.get("room_mode") == "web", live=live,
 ))

@@ -161,10 +161,10 @@ def test_standings_text_draws_the_advancement_line_4():
 def test_private_info_and_status_and_export():
     lg = small()
     day_game(lg, "1-2", {4: "违规:擦边"})
-    info = ENGINE.private_info(lg.state, 1, lg.cfg)
+    info = ENGINE.private_info(lg.state, 1, settings=lg.cfg)
     assert info.startswith("p1（#1）：正常\n第一轮 A组") and "本轮积分 103，第 1 名" in info
-    assert ENGINE.status(lg.state, lg.cfg).startswith("第一轮：已录分 1/3 场；第1比赛日")
-    tables = ENGINE.tables(lg.state, lg.cfg)
+    assert ENGINE.status(lg.state, settings=lg.cfg).startswith("第一轮：已录分 1/3 场；第1比赛日")
+    tables = ENGINE.tables(lg.state, settings=lg.cfg)
     assert set(tables) == {"报名", "积分榜-第一轮", "计分表", "违规", "申诉", "审计"}
     assert len(tables["计分表"]) == 1 + 12 and len(tables["报名"]) == 1 + 14
     assert tables["积分榜-第一轮"][1][:4] == [1, 1, "p1", 103]

@@ -196,7 +196,7 @@ def test_round_one_demoted_players_are_not_ranked_unless_they_play_again_5_10_2_
     assert [r1[s]["games"] for s in benched] == [0, 1] + [2] * 6
     back = r1[n["returnee"]]
     assert (back["total"], back["games"], back["status"]) == (102, 1, "active") and back["rank"] == 40
-    export = {r[1]: r for r in ENGINE.tables(lg.state, lg.cfg)["积分榜-第一轮"][1:]}
+    export = {r[1]: r for r in ENGINE.tables(lg.state, settings=lg.cfg)["积分榜-第一轮"][1:]}
     assert all(export[s][0] == "" and export[s][-1] == "降为替补" for s in benched)
 
 
@@ -269,7 +269,7 @@ def test_final_game_five_doubled_and_finish_4_2(stage):
 
 def test_export_holds_every_round_and_scoresheet(stage):
     lg, _ = stage
-    tables = ENGINE.tables(lg.state, lg.cfg)
+    tables = ENGINE.tables(lg.state, settings=lg.cfg)
     assert [t for t in tables if t.startswith("积分榜")] == ["积分榜-第一轮", "积分榜-第二轮", "积分榜-总决赛"]
     assert len(tables["计分表"]) == 1 + 12 * (30 + 18 + 10)
     assert len(tables["积分榜-第一轮"]) == 1 + 130

@@ -72,7 +72,7 @@ def test_demoted_player_leaves_ranking_and_advancement_5_10_3():
     board = texts(lg.host("standings", at("1-2", "22:00")), "reply")[0]
     assert "— p5（#5） 99（降为替补）" in board
     assert "已降为替补（§五 18:35），不参加本轮排名" in breakdown(lg, 5)
-    export = {r[1]: r for r in ENGINE.tables(lg.state, lg.cfg)["积分榜-第一轮"][1:]}
+    export = {r[1]: r for r in ENGINE.tables(lg.state, settings=lg.cfg)["积分榜-第一轮"][1:]}
     assert export[5][0] == "" and export[5][-1] == "降为替补" and export[5][-2] == ""
 
 
@@ -114,7 +114,7 @@ def test_undo_a_violation_restores_points_audits_and_shows_in_my_points_8_13():
     assert row(lg, 3)["total"] == 103 and row(lg, 3)["parts"]["violation"] == 0
     assert "· 违规#1 贴脸（局号#1）-2（已撤销 01-03 07:00：申诉改判）" in breakdown(lg, 3)
     assert lg.state["audit"][-1]["action"] == "撤销" and "申诉改判" in lg.state["audit"][-1]["detail"]
-    viol = ENGINE.tables(lg.state, lg.cfg)["违规"]
+    viol = ENGINE.tables(lg.state, settings=lg.cfg)["违规"]
     assert viol[1][-1] == "申诉改判" and viol[1][-2] == "referee"
 
 
@@ -192,7 +192,7 @@ def test_violation_after_the_sheet_takes_that_games_mvp_and_it_is_not_passed_on_
     assert (r["total"], r["mvp"], r["parts"]["award"]) == (101, 0, 0)
     assert sum(x["mvp"] for x in rows(lg.state, lg.cfg, 0)) == 0  # nobody else got it
     assert "全场最佳 +2 已取消：违规编号 1（§七.3）" in breakdown(lg, mvp)
-    sheet_rows = ENGINE.tables(lg.state, lg.cfg)["计分表"]
+    sheet_rows = ENGINE.tables(lg.state, settings=lg.cfg)["计分表"]
     assert [r[-1] for r in sheet_rows[1:] if r[8] == mvp] == ["违规编号 1（§七.3）"]
     # a /改分 cannot give the award back to the player without eligibility
     sheet = plain_sheet(lg.cfg, "标准场", "A", None, lg.lineup("A"), tokens={0: "全场最佳"})

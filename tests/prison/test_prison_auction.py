@@ -96,18 +96,18 @@ def test_each_player_learns_privately_how_the_character_was_won_and_hosts_get_th
     assert "竞拍结束" in group and "1号柯南" in group
     for s in range(1, 13):  # no QQ and no sign-up alias next to a character in the group
         assert str(10000 + s) not in group and f"马甲{s}" not in group
-    assert "硬币余额 70" in ENGINE.private_info(g.state, 1)
+    assert "硬币余额 70" in ENGINE.private_info(g.state, 1, settings=g.settings)
 
 
 def test_the_first_director_sheet_shows_bids_and_results(game):
     """【导演职责】A导 6: ID, nickname, contact, first and second choice, alias, number, identity."""
     g = auction_game(game)
-    sheet = ENGINE.tables(g.state)["玩家"]
+    sheet = ENGINE.tables(g.state, settings=g.settings)["玩家"]
     assert sheet[1][17:] == ["马甲1", "竞拍中", "", 100]  # during the auction
     for seat, text in BIDS:
         g.do(seat, "bid", text=text)
     g.advance()
-    sheet = ENGINE.tables(g.state)["玩家"]
+    sheet = ENGINE.tables(g.state, settings=g.settings)["玩家"]
     head = sheet[0]
     row = dict(zip(head, sheet[12]))
     assert row["马甲"] == "伏特加" and row["报名马甲"] == "马甲12" and row["马甲获得方式"] == "第二志愿出价"
@@ -174,14 +174,14 @@ def test_during_the_auction_only_bids_count(game):
     assert "不能让玩家出局" in g.reject(None, "kernel.out", host=True, seat=3, reason="x")
     assert "出价是匿名的" in g.reject(1, "bid", private=False, text="第一志愿=柯南:1")
     assert g.reject(None, "bid", text="第一志愿=柯南:1") == "你不是本局玩家。"
-    assert "已出价 0/12 人" in ENGINE.status(g.state)
+    assert "已出价 0/12 人" in ENGINE.status(g.state, settings=g.settings)
     g.do(4, "bid", text="第一志愿=灰原:9")
     table = g.do(None, "bid", host=True)[0].text  # a host's /竞拍: every standing bid, privately
     assert "已出价 1/12 人" in table and "4号 马甲4（QQ 10004，余额 100）：第一志愿 灰原 9 币" in table
     assert "出价表保密" in g.reject(None, "bid", host=True, private=False)
-    assert "本局角色：柯南、基德（限囚犯）" in ENGINE.private_info(g.state, 1)
+    assert "本局角色：柯南、基德（限囚犯）" in ENGINE.private_info(g.state, 1, settings=g.settings)
     rooms = auction_game(game, {"room_mode": "group"}, chats=("880100",))
-    assert ENGINE.may_join(rooms.state, "880100", 1) is False  # no room is open
+    assert ENGINE.may_join(rooms.state, "880100", 1, settings=rooms.settings) is False  # no room is open
 
 
 def test_the_opening_message_lists_the_characters_and_each_balance(game):

@@ -110,5 +110,5 @@ def test_full_game_in_group_mode_ends_and_exports(game):
     g.advance()  # no murderer: nobody dies
     fx = verdict(g, "execute", 8)
     assert "（三）1" in finish_of(fx)
-    sheets = ENGINE.tables(g.state)
+    sheets = ENGINE.tables(g.state, settings=g.settings)
     assert sheets["审讯对应"][1][5] in [f"80{i}" for i in range(6)]

@@ -73,10 +73,10 @@ def test_private_info_and_status(game):
     g.to_day1()
     g.elect(chief=2, leader=7)
     g.do(7, "room", room="B")
-    info = ENGINE.private_info(g.state, 7)
+    info = ENGINE.private_info(g.state, 7, settings=g.settings)
     assert "杀人犯" in info and "你是囚犯领袖" in info and "今晚房间：B" in info
-    assert "看守长" in ENGINE.private_info(g.state, 2)
-    status = ENGINE.status(g.state)
+    assert "看守长" in ENGINE.private_info(g.state, 2, settings=g.settings)
+    status = ENGINE.status(g.state, settings=g.settings)
     assert status.startswith("第1夜 · 选房") and "看守长：2号马甲2" in status
     assert "杀人犯" not in status
 

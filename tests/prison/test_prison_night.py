@@ -223,9 +223,9 @@ def test_group_mode_room_admin_effects(game):
     assert first in ROOMS[:2] and pairs[2]["group"] is None
     admin = [e for e in fx if isinstance(e, GroupAdmin)]
     assert not any(e.action == "set_card" for e in admin)  # nobody is inside yet: QQ refuses cards
-    assert ENGINE.joined(g.state, first, 1) == [GroupAdmin(first, "set_card", 1, "看守")]
-    assert ENGINE.joined(g.state, first, 7) == [GroupAdmin(first, "set_card", 7, "囚犯")]
-    assert ENGINE.joined(g.state, first, 2) == []  # not tonight's occupant
+    assert ENGINE.joined(g.state, first, 1, settings=g.settings) == [GroupAdmin(first, "set_card", 1, "看守")]
+    assert ENGINE.joined(g.state, first, 7, settings=g.settings) == [GroupAdmin(first, "set_card", 7, "囚犯")]
+    assert ENGINE.joined(g.state, first, 2, settings=g.settings) == []  # not tonight's occupant
     assert [e.chat for e in admin if e.action == "unmute_all"] == [p["group"] for p in pairs[:2]]
     assert not any(e.action == "kick" for e in admin)
     assert any("房间群不够" in t for t in says(fx, "hosts"))
@@ -257,14 +257,14 @@ def test_group_mode_only_tonights_two_players_may_join_and_lines_are_kept(game):
 
     g = game({"room_mode": "group"}, chats=ROOMS)
     to_rooms(g)
-    assert ENGINE.may_join(g.state, ROOMS[0], 1) is False  # not during room choice
+    assert ENGINE.may_join(g.state, ROOMS[0], 1, settings=g.settings) is False  # not during room choice
     g.rooms([(1, 7)])
     group = g.state["nights"][-1]["pairs"][0]["group"]
-    assert ENGINE.may_join(g.state, group, 1) and ENGINE.may_join(g.state, group, 7)
-    assert not ENGINE.may_join(g.state, group, 2) and not ENGINE.may_join(g.state, group, None)
-    assert not ENGINE.may_join(g.state, "9999", 1)  # a room group, not tonight's
+    assert ENGINE.may_join(g.state, group, 1, settings=g.settings) and ENGINE.may_join(g.state, group, 7, settings=g.settings)
+    assert not ENGINE.may_join(g.state, group, 2, settings=g.settings) and not ENGINE.may_join(g.state, group, None, settings=g.settings)
+    assert not ENGINE.may_join(g.state, "9999", 1, settings=g.settings)  # a room group, not tonight's
     # a linked chat that is not a room (label not a group number): players yes, strangers no
-    assert ENGINE.may_join(g.state, "联谊", 5) is None and ENGINE.may_join(g.state, "联谊", None) is None  # left to its admins
+    assert ENGINE.may_join(g.state, "联谊", 5, settings=g.settings) is None and ENGINE.may_join(g.state, "联谊", None, settings=g.settings) is None  # left to its admins
     out = ENGINE.apply(g.state, Actor("10001", 1, False, False, group), Command("post", {"text": "报上名来", "images": 0}), g.ctx())
     g._take(out)
     other = [p["group"] for p in g.state["nights"][-1]["pairs"] if p["group"] != group][0]
@@ -276,7 +276,7 @@ def test_group_mode_only_tonights_two_players_may_join_and_lines_are_kept(game):
     assert [(x["from"], x["text"]) for x in lines] == [("【看守】", "报上名来")]
     carded = sorted(e.seat for e in fx if isinstance(e, GiveCard))
     assert 1 not in carded and 7 in carded  # (三)1 applies once room lines are reported
-    assert not ENGINE.may_join(g.state, group, 1)
+    assert not ENGINE.may_join(g.state, group, 1, settings=g.settings)
 
 
 def test_relay_to_a_partner_put_out_is_refused(game):

@@ -144,7 +144,7 @@ def test_tables_are_the_three_director_sheets(game):
     """【导演职责】A导 6、9、11: players, ability uses, room pairings per night."""
     g = game({"signup": {"1": {"nickname": "阿一", "contact": "qq1", "first": "甲", "second": "乙", "number": 7}}})
     play(g, subs=False)
-    sheets = ENGINE.tables(g.state)
+    sheets = ENGINE.tables(g.state, settings=g.settings)
     players = sheets["玩家"]
     assert players[0][:8] == ["座位", "马甲", "QQ", "昵称", "联系方式", "第一志愿", "第二志愿", "随机数"]
     assert players[1][:8] == [1, "马甲1", "10001", "阿一", "qq1", "甲", "乙", 7]

@@ -62,12 +62,12 @@ def test_random_play_keeps_the_invariants(steps, seed, fixed, auction):
         for _, s, total in r["ranking"]:
             assert total == sum(n for _, n in r["points"][str(s)])
     elif g.state["phase"] == "auction":
-        ENGINE.status(g.state)
-        ENGINE.tables(g.state)
+        ENGINE.status(g.state, settings=g.settings)
+        ENGINE.tables(g.state, settings=g.settings)
     else:
-        assert condition(g.state) is None
-        ENGINE.status(g.state)
-        ENGINE.tables(g.state)
+        assert condition(g.state, g.settings) is None
+        ENGINE.status(g.state, settings=g.settings)
+        ENGINE.tables(g.state, settings=g.settings)
 
 
 def _to_day2(seed: str) -> Game:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import json
+
 from plugins.kernel.contract import Say, SetPhase
 from plugins.prison.engine import ENGINE
 
@@ -85,3 +88,40 @@ def test_start_refuses_a_roster_that_does_not_fit_the_identity_file(game):
 
     with pytest.raises(Rejected, match="需要 12 人，现在报名 11 人"):
         game(n=11, fixed_deal=False)
+
+
+def test_the_stored_state_holds_no_copy_of_the_settings(game):
+    """Issue 11 item 3: rules read the settings from ctx.settings; the state keeps only what
+    the game decided (the deal, the sign-up it used), never the settings themselves."""
+    profiles = {1: {"nickname": "阿一", "number": 5}}
+    chars = {"characters": [f"角色{i}" for i in range(1, 13)]}
+    for g in (game(profiles=profiles), game(chars, profiles=profiles, fixed_deal=False)):
+        assert "cfg" not in g.state
+        assert not {"guards", "prisoners", "points", "characters", "room_mode", "min_posts"} & set(g.state)
+        dumped = json.dumps(g.state, ensure_ascii=False)
+        assert all(r["name"] not in dumped for r in g.settings["guards"] + g.settings["prisoners"])
+    g = game(profiles=profiles)
+    assert g.state["signup"] == {"1": {"nickname": "阿一", "number": 5}}
+
+
+def test_an_older_state_with_cfg_is_upgraded(game):
+    """Version 1 kept the settings (with the sign-up merged in) under "cfg": a command, a
+    deadline and the read-only hooks read it as today's shape; the stored copy is unchanged."""
+    g = game(profiles={2: {"nickname": "阿二"}})
+    new = copy.deepcopy(g.state)
+    old = copy.deepcopy(g.state)
+    old["cfg"] = {**g.settings, "signup": old.pop("signup")}
+    old["version"] = 1
+    kept = copy.deepcopy(old)
+    assert ENGINE.private_info(old, 1, settings=g.settings) == ENGINE.private_info(new, 1, settings=g.settings)
+    assert ENGINE.tables(old, settings=g.settings) == ENGINE.tables(new, settings=g.settings)
+    assert ENGINE.reveal(old, settings=g.settings) == ENGINE.reveal(new, settings=g.settings)
+    assert old == kept, "a read-only hook changed the stored state"
+    g.state = old
+    g.do(1, "love", seat=2)
+    assert "cfg" not in g.state and g.state["version"] == ENGINE.STATE_VERSION == 2 and g.state["signup"] == {"2": {"nickname": "阿二"}}
+    auction = game({"characters": [f"角色{i}" for i in range(1, 13)]}, fixed_deal=False)
+    auction.state["cfg"] = {**auction.settings, "signup": {}}
+    auction.state["version"] = 1
+    auction.do(1, "bid", text="第一志愿=角色1:1")
+    assert "cfg" not in auction.state and "signup" not in auction.state

@@ -69,7 +69,7 @@ async def status(call: Call) -> None:
     if t:
         lines.append(f"截止：{fmt_local(t.ends_at, game_tz(g))}" + ("（暂停中）" if t.status == "paused" else ""))
     if kind and g.state is not None:
-        extra = kind.engine.status(g.state, engine_settings(g.settings))
+        extra = kind.engine.status(g.state, settings=engine_settings(g.settings))
         if extra:
             lines.append(extra)
     await call.say("\n".join(lines), gid)
@@ -89,7 +89,7 @@ async def whoami(call: Call) -> None:
         raise Rejected(f"游戏还没开始。你是 {p.seat}号「{p.alias}」。")
     kind = get_kind(g.kind)
     assert kind is not None
-    await call.say(kind.engine.private_info(g.state, p.seat, engine_settings(g.settings)), gid)
+    await call.say(kind.engine.private_info(g.state, p.seat, settings=engine_settings(g.settings)), gid)
 
 
 @kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）", needs="rare")

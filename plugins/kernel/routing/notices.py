@@ -13,6 +13,7 @@ from ..directory import directory
 from ..order import utcnow
 from ..origin import Origin
 from ..outbox import enqueue_api
+from ..settings import engine_settings
 from ..txn import Txn, in_game
 
 
@@ -43,7 +44,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
         p = txn.player_of(uid)
         if txn.game.status != "running":
             return
-        decision = engine.may_join(txn.game.state, chat, p.seat if p else None)
+        decision = engine.may_join(txn.game.state, chat, p.seat if p else None, settings=engine_settings(txn.game.settings))
         if decision is None:
             return  # the game leaves this request to the group's admins
         ok = bool(decision)
@@ -80,7 +81,9 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
         if txn.game.status != "running":
             return
         who = txn.who(uid)
-        if may_join and engine.may_join(txn.game.state, chat, p.seat if p else None) is False and not txn.is_host(uid):
+        settings = engine_settings(txn.game.settings)
+        if may_join and engine.may_join(txn.game.state, chat, p.seat if p else None, settings=settings) is False \
+                and not txn.is_host(uid):
             await txn.kick(group, uid, now)
             await txn.audit(uid, "removed", f"{chat}：{who}", at=now)
             await txn.say("hosts", f"【加群】{who} 进入了「{chat}」，但现在不该在那里，已移出。", None)
@@ -88,7 +91,7 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
         if p is None or not joined:
             return
         txn.joiner[p.seat] = uid
-        effects = engine.joined(txn.game.state, chat, p.seat)
+        effects = engine.joined(txn.game.state, chat, p.seat, settings=settings)
         await txn.apply_effects(list(effects), txn.game.last_seq, Origin(uid, "kernel"), now)
         await txn.audit(uid, "joined", f"{chat}：{who}", at=now)
 

@@ -18,6 +18,7 @@ from plugins.kernel.contract import (
     Restore,
     Say,
     Seat,
+    Settings,
 )
 
 from . import content, rules_admin, rules_day
@@ -94,7 +95,7 @@ class LeagueEngine(GameEngine):
         p["status"] = "active"
         return [Restore(seat, reason or T.BACK_DEFAULT_REASON), Say("hosts", T.BACK_DONE.format(who=name(state, seat)))]
 
-    def private_info(self, state: Any, seat: int, settings: dict[str, Any] | None = None) -> str:
+    def private_info(self, state: Any, seat: int, *, settings: Settings | None = None) -> str:
         assert settings is not None, "the kernel passes the game's settings"
         st = state
         p = st["players"].get(str(seat))
@@ -129,7 +130,7 @@ class LeagueEngine(GameEngine):
             summary += T.SIGNUP_SHORT.format(n=need - len(main))
         return summary, marks
 
-    def status(self, state: Any, settings: dict[str, Any] | None = None) -> str:
+    def status(self, state: Any, *, settings: Settings | None = None) -> str:
         assert settings is not None, "the kernel passes the game's settings"
         st = state
         r = st["round"]
@@ -148,7 +149,7 @@ class LeagueEngine(GameEngine):
         return head + T.STATUS_DAY.format(no=day["index"] + 1, date=day["date"], board=day["board"],
                                           checked=checked, size=size)
 
-    def tables(self, state: Any, settings: dict[str, Any] | None = None) -> dict[str, list[list[Any]]]:
+    def tables(self, state: Any, *, settings: Settings | None = None) -> dict[str, list[list[Any]]]:
         assert settings is not None, "the kernel passes the game's settings"
         st = state
         out: dict[str, list[list[Any]]] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Actor, Ctx, Effect, GameEngine, Ignored, Outcome, Rejected, Seat
+from plugins.kernel.contract import Actor, Ctx, Effect, GameEngine, Ignored, Outcome, Rejected, Seat, Settings
 
 from . import content, rules_host, rules_posts, rules_start
 from .commands import COMMANDS, post_number
@@ -59,7 +59,7 @@ class Mafia88Engine(GameEngine):
     def on_deadline(self, state: State, key: str, ctx: Ctx) -> list[Effect]:
         return on_deadline(state, key, ctx).effects
 
-    def private_info(self, state: State, seat: int, settings: dict[str, Any] | None = None) -> str:
+    def private_info(self, state: State, seat: int, *, settings: Settings | None = None) -> str:
         if str(seat) not in state["players"]:
             return "你不是本局玩家。"
         text = role_message(state, seat)
@@ -68,14 +68,14 @@ class Mafia88Engine(GameEngine):
             text += f"\n你已出局：{p['out']['reason']}。"
         return text
 
-    def reveal(self, state: State) -> str:
+    def reveal(self, state: State, *, settings: Settings | None = None) -> str:
         """Kernel hook: the reveal posted when a host ends the game with the kernel's /结束
         (every role, every post, every round's votes)."""
         if state.get("step") == "over":
             return ""  # already revealed by the game's own end
         return reveal({**state, "winner": state.get("winner"), "ended_by": state.get("ended_by") or "主持结束"})
 
-    def status(self, state: State, settings: dict[str, Any] | None = None) -> str:
+    def status(self, state: State, *, settings: Settings | None = None) -> str:
         living = alive(state)
         if state["step"] == "over":
             w = state["winner"]
@@ -93,7 +93,7 @@ class Mafia88Engine(GameEngine):
         return (f"第{r}轮（{STEP_LABEL[state['step']]}）｜存活 {len(living)} 人｜已投票 {voted} 人｜"
                 f"每人 {rw['votes']} 票，票出 {rw['out']}，贴杀 {quotas}｜" + "，".join(steps))
 
-    def tables(self, state: State, settings: dict[str, Any] | None = None) -> dict[str, list[list[Any]]]:
+    def tables(self, state: State, *, settings: Settings | None = None) -> dict[str, list[list[Any]]]:
         roles: list[list[Any]] = [["座位", "马甲", "身份", "阵营", "代号", "暗号", "状态", "出局轮次", "出局原因", "报道字数", "报道合格"]]
         for seat in sorted(int(s) for s in state["players"]):
             p = state["players"][str(seat)]

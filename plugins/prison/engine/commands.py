@@ -9,6 +9,7 @@ from plugins.kernel.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Ig
 
 from . import model as m
 from . import rules_auction, rules_day, rules_misc, rules_night, rules_setup
+from . import texts as T
 
 A = dict[str, Any]
 ROOM_LINE = "room.line"  # a line said in a room group (also what linked-chat group text becomes)
@@ -66,11 +67,11 @@ def _noise(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 
 def _point_kill(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return rules_night.point_kill(st, actor, a.get("seat"))
+    return rules_night.point_kill(st, actor, a.get("seat"), ctx)
 
 
 def _spare(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return rules_night.spare(st, actor)
+    return rules_night.spare(st, actor, ctx)
 
 
 def _ability(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
@@ -95,8 +96,8 @@ def _settle(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 def _show_map(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
     if not actor.is_host:
-        raise Rejected("只有导演可以查看房间对应。")
-    return [Say("reply", "本局房间对应（保密）：" + " ".join(f"{g}-{p}" for g, p in st["mapping"].items()))]
+        raise Rejected(T.HOST_ONLY_MAP)
+    return [Say("reply", T.SECRET_MAP.format(pairs=" ".join(f"{g}-{p}" for g, p in st["mapping"].items())))]
 
 
 def room_line(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
@@ -107,7 +108,7 @@ def _group_text(st: m.JSON, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
     """Plain group text: in the game group it counts a discussion post (（三）4); in a linked
     room group it is a room line (transcript, （三）1)."""
     if _in_linked_chat(actor):
-        if st["cfg"]["room_mode"] != "group":
+        if ctx.settings["room_mode"] != "group":
             raise Ignored()
         return room_line(st, actor, a, ctx)
     return rules_misc.post(st, actor)

@@ -9,16 +9,17 @@ from plugins.kernel.clock import fmt_local, next_at
 from plugins.kernel.contract import Ctx, Eliminate, Rejected, SetPhase
 
 from . import model as m
+from . import texts as T
 
 Fx = list[Any]
 
 
 def hhmm(at: datetime | None, ctx: Ctx) -> str:
-    return fmt_local(at, ctx.tz) if at is not None else "导演推进时"
+    return fmt_local(at, ctx.tz) if at is not None else T.BY_HOST
 
 
-def phase_end(state: m.JSON, key: str, ctx: Ctx) -> datetime | None:
-    cfg = state["cfg"]
+def phase_end(key: str, ctx: Ctx) -> datetime | None:
+    cfg = ctx.settings
     if key in ("prep", "auction"):
         minutes = int(cfg["prep_minutes"] if key == "prep" else cfg["auction"]["minutes"])
         return ctx.now + timedelta(minutes=minutes) if minutes else None
@@ -29,10 +30,9 @@ def phase_end(state: m.JSON, key: str, ctx: Ctx) -> datetime | None:
 
 
 def enter(state: m.JSON, key: str, ctx: Ctx, fx: Fx) -> datetime | None:
-    ends = phase_end(state, key, ctx)
+    ends = phase_end(key, ctx)
     state["phase"] = key
-    unit = "夜" if key in ("rooms", "night") else "天"
-    label = f"第{state['day']}{unit} · {m.PHASE_LABELS[key]}" if key not in ("prep", "auction") else m.PHASE_LABELS[key]
+    label = T.day_label(key, state["day"]) if key not in ("prep", "auction") else T.PHASE_LABELS[key]
     fx.append(SetPhase(key, label, ends))
     return ends
 
@@ -56,10 +56,10 @@ def spend(state: m.JSON, seat: int, ab: dict[str, Any]) -> None:
 def need_uses(state: m.JSON, seat: int, ab: dict[str, Any], label: str) -> None:
     left = m.uses_left(state, seat, ab)
     if left is not None and left <= 0:
-        raise Rejected(f"{label}已经用完了。")
+        raise Rejected(T.USED_UP.format(label=label))
 
 
-def kill(state: m.JSON, seat: int, reason: str, fx: Fx, dead: list[int] | None = None) -> None:
+def kill(state: m.JSON, cfg: m.Settings, seat: int, reason: str, fx: Fx, dead: list[int] | None = None) -> None:
     """A death, with the lovers' linked fate (情侣)."""
     p = m.player(state, seat)
     if p["status"] != "alive":
@@ -70,9 +70,9 @@ def kill(state: m.JSON, seat: int, reason: str, fx: Fx, dead: list[int] | None =
     fx.append(Eliminate(seat, reason))
     if dead is not None:
         dead.append(seat)
-    other = m.lover_of(state, seat)
+    other = m.lover_of(state, cfg, seat)
     if other is not None and m.player(state, other)["status"] == "alive":
-        kill(state, other, f"殉情（情侣 {m.name(state, seat)} 死亡）", fx, dead)
+        kill(state, cfg, other, T.DIED_FOR_LOVE.format(name=m.name(state, seat)), fx, dead)
 
 
 def release(state: m.JSON, seat: int, fx: Fx) -> None:
@@ -81,51 +81,51 @@ def release(state: m.JSON, seat: int, fx: Fx) -> None:
         return
     p["status"] = "released"
     p["out_day"] = state["day"]
-    p["reason"] = "被释放"
-    fx.append(Eliminate(seat, "被释放，离开监狱"))
+    p["reason"] = T.REASON_RELEASED
+    fx.append(Eliminate(seat, T.OUT_RELEASED))
 
 
 def me(state: m.JSON, actor: Any) -> int:
     """The acting player's seat; refuses non-players and players out of the prison."""
     if actor.seat is None or str(actor.seat) not in state["players"]:
-        raise Rejected("你不是本局玩家。")
+        raise Rejected(T.NOT_PLAYER)
     status = m.player(state, actor.seat)["status"]
     if status == "dead" or status == "out":
-        raise Rejected("你已出局，不能再行动。")
+        raise Rejected(T.YOU_ARE_OUT)
     if status == "released":
-        raise Rejected("你已被释放离开监狱，不能再行动。")
+        raise Rejected(T.YOU_ARE_RELEASED)
     return int(actor.seat)
 
 
 def member(state: m.JSON, actor: Any) -> int:
     """Any player of the game, in or out (for 树洞 and submissions)."""
     if actor.seat is None or str(actor.seat) not in state["players"]:
-        raise Rejected("你不是本局玩家。")
+        raise Rejected(T.NOT_PLAYER)
     return int(actor.seat)
 
 
 def target(state: m.JSON, seat: Any) -> int:
     if not isinstance(seat, int) or str(seat) not in state["players"]:
-        raise Rejected("找不到这名玩家，请用座位号或马甲。")
+        raise Rejected(T.NO_SUCH_PLAYER)
     return seat
 
 
-def card(state: m.JSON, fx: Fx, seat: int, reason: str, public: str | None = None) -> None:
+def card(state: m.JSON, cfg: m.Settings, fx: Fx, seat: int, reason: str, public: str | None = None) -> None:
     """【规则判罚】（三）潜水: an automatic yellow card. ``public`` is what the
     group sees when the full reason would reveal a role or ability."""
     from .effects import GiveCard
 
-    if state["cfg"]["auto_cards"]:
+    if cfg["auto_cards"]:
         fx.append(GiveCard(seat, "yellow", reason, public))
         state.setdefault("cards", []).append({"day": state["day"], "seat": seat, "reason": reason})
 
 
-def compulsory_check(state: m.JSON, fx: Fx, when: str) -> None:
+def compulsory_check(state: m.JSON, cfg: m.Settings, fx: Fx, when: str) -> None:
     """（三）3: compulsory abilities of ``when`` not used in this phase -> yellow card."""
     d = state["day"]
     ok = [f"day:{d}"] if when == "day" else [f"rooms:{d}", f"night:{d}"]
     for s in m.living(state):
-        for ab in m.abilities(state, s):
+        for ab in m.abilities(state, cfg, s):
             if not ab.get("compulsory") or ab.get("when", "any") != when:
                 continue
             left = m.uses_left(state, s, ab)
@@ -133,5 +133,5 @@ def compulsory_check(state: m.JSON, fx: Fx, when: str) -> None:
                 continue
             if m.player(state, s)["used_phase"].get(m.ability_key(ab), "") not in ok:
                 label = ab.get("name", ab["kind"])
-                card(state, fx, s, f"第{d}天未按时使用必须使用的技能「{label}」（潜水（三）3）",
-                     f"第{d}天未按时使用技能（潜水（三）3）")
+                card(state, cfg, fx, s, T.CARD_COMPULSORY.format(day=d, label=label),
+                     T.CARD_COMPULSORY_PUBLIC.format(day=d))

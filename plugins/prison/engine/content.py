@@ -12,14 +12,16 @@ from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, mo
 from plugins.kernel.contract import Rejected
 from plugins.kernel.datafile import HHMM, Data, check, load_toml, merged, problems
 
+from . import texts as T
+
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 DEFAULT_VARIANT = "sample12"
 
 KINDS_GUARD = ("noise", "lover", "generic")
 KINDS_PRISONER = ("kill", "point_kill", "lover", "generic")
 MIN_PLAYERS, MAX_PLAYERS = 10, 14
-CAMP_WORDS = {"guard": "guard", "prisoner": "prisoner", "any": "any", "看守": "guard", "囚犯": "prisoner", "任意": "any"}
-NAME_BANNED = "@[]:：=＝,，、;；"
+CAMP_WORDS = T.CAMP_WORDS
+NAME_BANNED = T.NAME_BANNED
 
 Count = Annotated[int, Field(ge=0)]
 Key = Annotated[str, Field(min_length=1)]
@@ -55,12 +57,12 @@ class Ability(Data):
     def _kind_needs(self) -> Ability:
         errors: list[str] = []
         if self.kind == "lover" and not self.with_:
-            errors.append("情侣需要 with = \"对方身份 id\"。")
+            errors.append(T.LOVER_NEEDS_WITH)
         if self.kind == "generic":
             if not self.name or " " in self.name:
-                errors.append("通用技能需要 name（不含空格），玩家用 /技能 <name> 发动。")
+                errors.append(T.GENERIC_NEEDS_NAME)
             if self.compulsory and self.when == "any":
-                errors.append("必须使用的技能要写明 when = \"day\" 或 \"night\"。")
+                errors.append(T.COMPULSORY_NEEDS_WHEN)
         problems(errors)
         return self
 
@@ -78,7 +80,7 @@ class Role(Data):
     @model_validator(mode="after")
     def _generic_names(self) -> Role:
         names = [ab.name for ab in self.abilities if ab.kind == "generic" and ab.name]
-        problems(f"技能名「{n}」在同一身份中重复。" for i, n in enumerate(names) if n in names[:i])
+        problems(T.ABILITY_TWICE.format(name=n) for i, n in enumerate(names) if n in names[:i])
         return self
 
 
@@ -93,7 +95,7 @@ class Auction(Data):
     @field_validator("balances")
     @classmethod
     def _seats(cls, balances: dict[str, int]) -> dict[str, int]:
-        problems(f"「{seat}」应为 座位号 = 不小于 0 的整数。" for seat in balances if not seat.isdigit())
+        problems(T.BALANCE_SEAT.format(seat=seat) for seat in balances if not seat.isdigit())
         return balances
 
 
@@ -106,9 +108,9 @@ class Character(Data):
         """A character becomes a player's alias (马甲)."""
         errors: list[str] = []
         if len(self.name) > 16:
-            errors.append(f"角色「{self.name}」太长：马甲最长 16 个字。")
-        if self.name.isdigit() or self.name == "无" or any(c.isspace() or c in NAME_BANNED for c in self.name):
-            errors.append(f"角色「{self.name}」不能是纯数字或「无」，也不能含空格和 {NAME_BANNED}。")
+            errors.append(T.CHAR_TOO_LONG.format(name=self.name))
+        if self.name.isdigit() or self.name == T.NO_CHAR_NAME or any(c.isspace() or c in NAME_BANNED for c in self.name):
+            errors.append(T.CHAR_BAD_NAME.format(name=self.name, banned=NAME_BANNED))
         problems(errors)
         return self
 
@@ -123,23 +125,23 @@ class Signup(Data):
 
 def _camp_problems(roles: list[Role], camp: str) -> list[str]:
     """What a guard or a prisoner may be (【身份与胜利条件】)."""
-    label, kinds = ("看守", KINDS_GUARD) if camp == "guards" else ("囚犯", KINDS_PRISONER)
+    label, kinds = (T.KIND["guard"], KINDS_GUARD) if camp == "guards" else (T.KIND["prisoner"], KINDS_PRISONER)
     errors: list[str] = []
     for r in roles:
-        where = f"{label}身份「{r.id}」"
+        where = T.ROLE_WHERE.format(camp=label, id=r.id)
         if camp == "guards":
             if r.crimes is not None:
-                errors.append(f"{where}：看守没有罪名，请删去 crimes。")
+                errors.append(T.GUARD_NO_CRIMES.format(where=where))
             if r.murderer:
-                errors.append(f"{where}：杀人犯必须是囚犯。")
+                errors.append(T.GUARD_NOT_MURDERER.format(where=where))
             if r.side == "murderer":
-                errors.append(f"{where}：只有囚犯可以属于杀人犯阵营。")
+                errors.append(T.GUARD_NOT_SIDE.format(where=where))
         for j, ab in enumerate(r.abilities, 1):
-            aw = f"{where}的第 {j} 个技能"
+            aw = T.ABILITY_WHERE.format(where=where, n=j)
             if ab.kind not in kinds:
-                errors.append(f"{aw}的 kind「{ab.kind}」不可用于{label}，可用：{'、'.join(kinds)}。")
+                errors.append(T.KIND_NOT_FOR.format(where=aw, kind=ab.kind, camp=label, kinds=T.SEP.join(kinds)))
             elif ab.kind in ("kill", "point_kill") and not r.murderer:
-                errors.append(f"{aw}：{ab.kind} 只能给杀人犯（murderer = true）。")
+                errors.append(T.KILL_MURDERER_ONLY.format(where=aw, kind=ab.kind))
     return errors
 
 
@@ -184,23 +186,23 @@ class Prison(Data):
         errors = _camp_problems(prisoners, "prisoners")
         murderers = sum(r.murderer for r in prisoners)
         if murderers != 1:
-            errors.append(f"囚犯中必须恰好有一个杀人犯（murderer = true），现在有 {murderers} 个。")
+            errors.append(T.ONE_MURDERER.format(n=murderers))
         guards: list[Role] | None = info.data.get("guards")
         if guards is not None:
             roles = guards + prisoners
             ids = [r.id for r in roles]
-            errors += [f"身份 id「{i}」重复，请改成唯一的 id。" for n, i in enumerate(ids) if i in ids[:n]]
+            errors += [T.ROLE_ID_TWICE.format(id=i) for n, i in enumerate(ids) if i in ids[:n]]
             for r in roles:
                 for ab in r.abilities:
                     if ab.kind == "lover" and ab.with_ not in ids:
-                        errors.append(f"身份「{r.id}」的情侣指向不存在的身份「{ab.with_}」。")
+                        errors.append(T.LOVER_MISSING.format(id=r.id, other=ab.with_))
                     elif ab.kind == "lover" and ab.with_ == r.id:
-                        errors.append(f"身份「{r.id}」不能和自己是情侣。")
+                        errors.append(T.LOVER_SELF.format(id=r.id))
             n_g, n_p = len(guards), len(prisoners)
             if not MIN_PLAYERS <= n_g + n_p <= MAX_PLAYERS:
-                errors.append(f"看守 {n_g} + 囚犯 {n_p} = {n_g + n_p} 人，应为 {MIN_PLAYERS}–{MAX_PLAYERS} 人。")
+                errors.append(T.PLAYER_COUNT.format(g=n_g, p=n_p, total=n_g + n_p, low=MIN_PLAYERS, high=MAX_PLAYERS))
             if abs(n_g - n_p) > 1:
-                errors.append(f"看守 {n_g} 人、囚犯 {n_p} 人：两边应各占一半（最多差 1）。")
+                errors.append(T.CAMPS_UNEVEN.format(g=n_g, p=n_p))
         problems(errors)
         return prisoners
 
@@ -209,36 +211,36 @@ class Prison(Data):
     def _characters(cls, chars: list[Character], info: ValidationInfo) -> list[Character]:
         """Every player gets a character fitting the camp (【游戏流程】<3、竞拍马甲>)."""
         names = [c.name.casefold() for c in chars]
-        errors = [f"角色「{c.name}」重复了。" for i, c in enumerate(chars) if names[i] in names[:i]]
+        errors = [T.CHAR_TWICE.format(name=c.name) for i, c in enumerate(chars) if names[i] in names[:i]]
         guards, prisoners = info.data.get("guards"), info.data.get("prisoners")
         if chars and guards is not None and prisoners is not None:
             n_g, n_p = len(guards), len(prisoners)
             camps = {camp: sum(c.camp == camp for c in chars) for camp in ("guard", "prisoner", "any")}
             if len(chars) < n_g + n_p:
-                errors.append(f"剧本角色只有 {len(chars)} 个，少于 {n_g + n_p} 名玩家：每人都要分到一个马甲。")
+                errors.append(T.CHARS_SHORT.format(n=len(chars), players=n_g + n_p))
             if camps["guard"] + camps["any"] < n_g:
-                errors.append(f"能给看守的角色（guard + any）只有 {camps['guard'] + camps['any']} 个，少于 {n_g} 名看守。")
+                errors.append(T.CHARS_SHORT_GUARD.format(n=camps["guard"] + camps["any"], need=n_g))
             if camps["prisoner"] + camps["any"] < n_p:
-                errors.append(f"能给囚犯的角色（prisoner + any）只有 {camps['prisoner'] + camps['any']} 个，少于 {n_p} 名囚犯。")
+                errors.append(T.CHARS_SHORT_PRISONER.format(n=camps["prisoner"] + camps["any"], need=n_p))
         problems(errors)
         return chars
 
     @field_validator("signup")
     @classmethod
     def _signup_seats(cls, signup: dict[str, Signup]) -> dict[str, Signup]:
-        problems(f"signup 的「{seat}」应为座位号，值为表。" for seat in signup if not seat.isdigit())
+        problems(T.SIGNUP_SEAT.format(seat=seat) for seat in signup if not seat.isdigit())
         return signup
 
     @field_validator("deal")
     @classmethod
     def _deal(cls, deal: dict[str, str], info: ValidationInfo) -> dict[str, str]:
-        errors = [f"deal 的「{seat}」应为座位号。" for seat in deal if not seat.isdigit()]
+        errors = [T.DEAL_SEAT.format(seat=seat) for seat in deal if not seat.isdigit()]
         guards, prisoners = info.data.get("guards"), info.data.get("prisoners")
         if guards is not None and prisoners is not None:
             ids = [r.id for r in guards + prisoners]
-            errors += [f"deal 座位 {seat} 的身份「{rid}」不存在。" for seat, rid in deal.items() if rid not in ids]
+            errors += [T.DEAL_NO_ROLE.format(seat=seat, id=rid) for seat, rid in deal.items() if rid not in ids]
         used = list(deal.values())
-        errors += [f"deal 中身份「{rid}」发给了多人。" for i, rid in enumerate(used)
+        errors += [T.DEAL_TWICE.format(id=rid) for i, rid in enumerate(used)
                    if used.count(rid) > 1 and rid not in used[:i]]
         problems(errors)
         return deal
@@ -247,7 +249,7 @@ class Prison(Data):
 def load_variant(name: str) -> dict[str, Any]:
     path = CONTENT_DIR / f"{name}.toml"
     if not name.replace("_", "").isalnum() or not path.is_file():
-        raise Rejected(f"没有名为「{name}」的内置身份文件。")
+        raise Rejected(T.NO_VARIANT.format(name=name))
     return load_toml(path)
 
 
@@ -256,7 +258,7 @@ def parse_toml(text: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise Rejected(f"身份文件格式错误：{exc}") from exc
+        raise Rejected(T.TOML_ERROR.format(error=exc)) from exc
 
 
 def _normalize_characters(chars: Any) -> Any:

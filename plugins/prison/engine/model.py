@@ -1,7 +1,10 @@
 """State layout and small helpers. State is JSON: seat keys are strings.
 
+The game's settings (roles, points, clock, room mode…) are not in the state: rules read
+them from ``ctx.settings``, the read-only hooks from their ``settings`` keyword.
+
 state = {
-  "cfg": settings, "phase": "prep|day|verdict|rooms|night|over", "day": int,
+  "version": 2, "phase": "prep|day|verdict|rooms|night|over", "day": int,
   "players": {"3": {seat, alias, user_id, kind: guard|prisoner, role, status:
                alive|dead|released|out, out_day, number, love, hate, posts: {day: n},
                uses: {ability key: n}, used_phase: {ability key: "day:2"}}},
@@ -10,26 +13,21 @@ state = {
   "picks": [{"by", "camp", "options"}], "rooms": {"a": seat}, "nights": [...],
   "tonight": {"point_kill": seat|None, "spare": bool}, "log": [...],
   "subs": {"map": [...], "alias": [...]}, "notes": [...], "result": None | {...},
+  "signup": {seat: {number, nickname, contact, first, second}},  # the sign-up at the deal
 }
+During the auction (``phase`` "auction") the state holds only order, players (with their
+/资料 ``profile``), nights and ``auction``; the deal at its close makes the state above.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import texts as T
+
 JSON = Any
+Settings = dict[str, Any]  # the game's settings (ctx.settings), never changed
 ABSTAIN = "skip"
-
-PHASE_LABELS = {
-    "auction": "竞拍马甲",
-    "prep": "开局：选择爱/恨",
-    "day": "讨论日",
-    "verdict": "平票裁定",
-    "rooms": "选房",
-    "night": "审讯",
-    "over": "已结束",
-}
-
 
 def room_letters(n: int) -> tuple[list[str], list[str]]:
     lower = [chr(ord("a") + i) for i in range(n)]
@@ -55,21 +53,21 @@ def living(state: JSON, kind: str | None = None) -> list[int]:
     ]
 
 
-def role(state: JSON, seat: int) -> dict[str, Any]:
+def role(state: JSON, cfg: Settings, seat: int) -> dict[str, Any]:
     p = player(state, seat)
     camp = "guards" if p["kind"] == "guard" else "prisoners"
-    for r in state["cfg"][camp]:
+    for r in cfg[camp]:
         if r["id"] == p["role"]:
             return r
     raise KeyError(p["role"])
 
 
-def abilities(state: JSON, seat: int) -> list[dict[str, Any]]:
-    return list(role(state, seat).get("abilities", []))
+def abilities(state: JSON, cfg: Settings, seat: int) -> list[dict[str, Any]]:
+    return list(role(state, cfg, seat).get("abilities", []))
 
 
-def ability(state: JSON, seat: int, kind: str, name: str | None = None) -> dict[str, Any] | None:
-    for ab in abilities(state, seat):
+def ability(state: JSON, cfg: Settings, seat: int, kind: str, name: str | None = None) -> dict[str, Any] | None:
+    for ab in abilities(state, cfg, seat):
         if ab["kind"] == kind and (name is None or ab.get("name") == name):
             return ab
     return None
@@ -94,40 +92,40 @@ def uses_left(state: JSON, seat: int, ab: dict[str, Any]) -> int | None:
     return total - player(state, seat)["uses"].get(ability_key(ab), 0)
 
 
-def is_murderer(state: JSON, seat: int) -> bool:
-    return role(state, seat).get("murderer") is True
+def is_murderer(state: JSON, cfg: Settings, seat: int) -> bool:
+    return role(state, cfg, seat).get("murderer") is True
 
 
-def murderer_side(state: JSON, seat: int) -> bool:
-    r = role(state, seat)
+def murderer_side(state: JSON, cfg: Settings, seat: int) -> bool:
+    r = role(state, cfg, seat)
     return r.get("murderer") is True or r.get("side") == "murderer"
 
 
-def murderer_seat(state: JSON) -> int:
+def murderer_seat(state: JSON, cfg: Settings) -> int:
     for s in state["order"]:
-        if is_murderer(state, s):
+        if is_murderer(state, cfg, s):
             return s
     raise KeyError("murderer")
 
 
 def name(state: JSON, seat: int) -> str:
-    return f"{seat}号{player(state, seat)['alias']}"
+    return T.SEAT_NAME.format(seat=seat, alias=player(state, seat)["alias"])
 
 
 def names(state: JSON, seat_list: list[int]) -> str:
-    return "、".join(name(state, s) for s in seat_list) or "无"
+    return T.names_or_none([name(state, s) for s in seat_list])
 
 
-def lover_of(state: JSON, seat: int) -> int | None:
+def lover_of(state: JSON, cfg: Settings, seat: int) -> int | None:
     """The seat dealt the role this seat's lover ability points to (or that points here)."""
     mine = player(state, seat)["role"]
-    for ab in abilities(state, seat):
+    for ab in abilities(state, cfg, seat):
         if ab["kind"] == "lover":
             for s in state["order"]:
                 if player(state, s)["role"] == ab["with"]:
                     return s
     for s in state["order"]:
-        if s != seat and any(ab["kind"] == "lover" and ab.get("with") == mine for ab in abilities(state, s)):
+        if s != seat and any(ab["kind"] == "lover" and ab.get("with") == mine for ab in abilities(state, cfg, s)):
             return s
     return None
 

@@ -17,23 +17,21 @@ from plugins.kernel.contract import Ctx, Ignored, Rejected, Rename, Say, Seat
 from . import common as c
 from . import model as m
 from . import rules_setup
+from . import texts as T
 
-CHOICES = (("first", "第一志愿"), ("second", "第二志愿"))
-LABELS = {"第一志愿": "first", "第二志愿": "second", "随机号码": "number", "随机数": "number"}
-CAMP_TEXT = {"guard": "看守", "prisoner": "囚犯", "any": "任意"}
-HOW_TEXT = {"first": "第一志愿出价", "second": "第二志愿出价", "draw": "抽签"}
-USAGE = "/竞拍 第一志愿=角色:硬币 第二志愿=角色:硬币 随机号码=1–999"
-CHOICE_RE = re.compile(r"^(.+?)(?:[:：](\d+)\s*(?:币|枚)?)?$")
+CHOICES = T.CHOICES
+USAGE = T.BID_USAGE
+CHOICE_RE = re.compile(T.CHOICE_RE)
 
 
 # ---- opening ---------------------------------------------------------------------------
 
 
-def open_auction(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[m.JSON, list[Any]]:
+def open_auction(roster: list[Seat], cfg: m.Settings, ctx: Ctx) -> tuple[m.JSON, list[Any]]:
     """/开始 with a character list: the auction phase; identities are dealt at its close."""
     chars = cfg["characters"]
     state: m.JSON = {
-        "cfg": cfg, "phase": "auction", "day": 0, "order": [], "players": {}, "nights": [], "result": None,
+        "phase": "auction", "day": 0, "order": [], "players": {}, "nights": [], "result": None,
         "auction": {"bids": {}, "balances": {}, "results": {}},
     }
     fx: list[Any] = []
@@ -52,64 +50,61 @@ def open_auction(roster: list[Seat], cfg: dict[str, Any], ctx: Ctx) -> tuple[m.J
             if not raw:
                 continue
             try:
-                bid[key] = {**_parse_choice(state, label, str(raw)), "seq": ctx.seq}
-                _check_bid(state, seat, bid)
+                bid[key] = {**_parse_choice(cfg, label, str(raw)), "seq": ctx.seq}
+                _check_bid(state, cfg, seat, bid)
             except Rejected as exc:
                 bid[key] = None
-                skipped.append(f"{label}「{raw}」没有记为出价：{exc}")
+                skipped.append(T.SIGNUP_NOT_BID.format(label=label, raw=raw, why=exc))
         state["auction"]["bids"][str(seat)] = bid
         if any(bid[k] for k, _ in CHOICES) or skipped:
-            notes[seat] = "\n".join(([f"你报名时填写的志愿已记为出价：{_bid_text(state, seat)}。"] if any(bid[k] for k, _ in CHOICES) else [])
+            notes[seat] = "\n".join(([T.SIGNUP_BIDS.format(bids=_bid_text(state, seat))] if any(bid[k] for k, _ in CHOICES) else [])
                                     + skipped)
     ends = c.enter(state, "auction", ctx, fx)
-    when = "导演推进时" if ends is None else c.hhmm(ends, ctx)
-    fx.append(Say("group", (
-        "囚犯游戏开始，先竞拍马甲（【游戏流程】<3>）。本局剧本角色：\n" + char_list(state) + "\n"
-        f"请私聊我 {USAGE}（随机号码决定你是看守还是囚犯）。出价匿名，截止（{when}）前可以改；"
-        f"{'两个志愿合计' if cfg['auction']['limit'] == 'sum' else '每个志愿的出价各'}不超过你的硬币余额，"
-        "只为拍得的角色付硬币。限看守/囚犯的角色只给该阵营。竞拍结束后发身份。"
-    )))
+    when = T.BY_HOST if ends is None else c.hhmm(ends, ctx)
+    fx.append(Say("group", T.AUCTION_OPEN.format(
+        chars=char_list(cfg), usage=USAGE, when=when,
+        limit=T.LIMIT_SUM if cfg["auction"]["limit"] == "sum" else T.LIMIT_EACH)))
     for seat in state["order"]:
-        head = f"竞拍马甲：你有 {state['auction']['balances'][str(seat)]} 枚硬币，{when}截止。"
-        tail = notes.get(seat) or f"请私聊 {USAGE}。"
+        head = T.AUCTION_COINS.format(coins=state["auction"]["balances"][str(seat)], when=when)
+        tail = notes.get(seat) or T.AUCTION_HOW_TO.format(usage=USAGE)
         fx.append(Say(seat, head + "\n" + tail))
-    fx.append(Say("hosts", f"竞拍马甲开始：{len(chars)} 个角色，{len(roster)} 人。"
-                           f"{'到时自动' if ends else '发送 /推进 '}结束竞拍并发身份；结果表私聊给主持。"))
+    fx.append(Say("hosts", T.AUCTION_TO_HOSTS.format(chars=len(chars), n=len(roster),
+                                                     close=T.CLOSE_AUTO if ends else T.CLOSE_BY_HOST)))
     return state, fx
 
 
-def char_list(state: m.JSON) -> str:
-    return "、".join(f"{ch['name']}" + ("" if ch["camp"] == "any" else f"（限{CAMP_TEXT[ch['camp']]}）")
-                    for ch in state["cfg"]["characters"])
+def char_list(cfg: m.Settings) -> str:
+    return T.SEP.join(f"{ch['name']}" + ("" if ch["camp"] == "any" else T.CHAR_ONLY.format(camp=T.CAMP_TEXT[ch["camp"]]))
+                      for ch in cfg["characters"])
 
 
 # ---- bidding ---------------------------------------------------------------------------
 
 
-def _find(state: m.JSON, name: str) -> str:
-    for ch in state["cfg"]["characters"]:
+def _find(cfg: m.Settings, name: str) -> str:
+    for ch in cfg["characters"]:
         if ch["name"].casefold() == name.casefold():
             return str(ch["name"])
-    raise Rejected(f"没有角色「{name}」。本局角色：{'、'.join(ch['name'] for ch in state['cfg']['characters'])}。")
+    raise Rejected(T.NO_SUCH_CHAR.format(name=name, chars=T.SEP.join(ch["name"] for ch in cfg["characters"])))
 
 
-def _parse_choice(state: m.JSON, label: str, value: str) -> dict[str, Any]:
+def _parse_choice(cfg: m.Settings, label: str, value: str) -> dict[str, Any]:
     found = CHOICE_RE.match(value.strip())
-    if not found or not found.group(1).strip() or re.search("[:：]", found.group(1)):
-        raise Rejected(f"{label}请写成 角色:硬币（硬币为不小于 0 的整数），例如 {label}=柯南:10。")
-    return {"name": _find(state, found.group(1).strip()), "coins": int(found.group(2) or 0)}
+    if not found or not found.group(1).strip() or re.search(T.COLON_RE, found.group(1)):
+        raise Rejected(T.CHOICE_FORMAT.format(label=label))
+    return {"name": _find(cfg, found.group(1).strip()), "coins": int(found.group(2) or 0)}
 
 
-def _check_bid(state: m.JSON, seat: int, bid: dict[str, Any]) -> None:
+def _check_bid(state: m.JSON, cfg: m.Settings, seat: int, bid: dict[str, Any]) -> None:
     bal = state["auction"]["balances"][str(seat)]
     first, second = bid["first"], bid["second"]
     if first and second and first["name"] == second["name"]:
-        raise Rejected(f"第一志愿和第二志愿不能是同一个角色「{first['name']}」，请换一个。")
+        raise Rejected(T.SAME_CHOICE.format(name=first["name"]))
     for key, label in CHOICES:
         if bid[key] and bid[key]["coins"] > bal:
-            raise Rejected(f"{label}出价 {bid[key]['coins']} 币超过了你的余额 {bal} 币。")
-    if state["cfg"]["auction"]["limit"] == "sum" and first and second and first["coins"] + second["coins"] > bal:
-        raise Rejected(f"两个志愿合计 {first['coins'] + second['coins']} 币超过了你的余额 {bal} 币（本局两个志愿合计计算）。")
+            raise Rejected(T.OVER_BALANCE.format(label=label, coins=bid[key]["coins"], balance=bal))
+    if cfg["auction"]["limit"] == "sum" and first and second and first["coins"] + second["coins"] > bal:
+        raise Rejected(T.OVER_BALANCE_SUM.format(coins=first["coins"] + second["coins"], balance=bal))
 
 
 def _bid_text(state: m.JSON, seat: int) -> str:
@@ -117,9 +112,9 @@ def _bid_text(state: m.JSON, seat: int) -> str:
     parts = []
     for key, label in CHOICES:
         ch = bid[key]
-        parts.append(f"{label} {ch['name']} {ch['coins']} 币" if ch else f"{label} 未填")
-    parts.append(f"随机号码 {bid['number']}" if bid["number"] is not None else "随机号码 未填（将随机抽取）")
-    return "，".join(parts)
+        parts.append(T.BID_CHOICE.format(label=label, name=ch["name"], coins=ch["coins"]) if ch else T.BID_EMPTY.format(label=label))
+    parts.append(T.BID_NUMBER.format(number=bid["number"]) if bid["number"] is not None else T.BID_NO_NUMBER)
+    return T.COMMA.join(parts)
 
 
 def bid(state: m.JSON, actor: Any, text: str, ctx: Ctx) -> list[Any]:
@@ -127,40 +122,40 @@ def bid(state: m.JSON, actor: Any, text: str, ctx: Ctx) -> list[Any]:
     A host (not playing) gets the table of bids instead."""
     if actor.is_host and (actor.seat is None or str(actor.seat) not in state["players"]):
         if "auction" not in state:
-            raise Rejected("本局没有竞拍马甲（没有载入剧本角色表 characters）。")
+            raise Rejected(T.NO_AUCTION_HOST)
         if not actor.private:
-            raise Rejected("出价表保密，请私聊我发送 /竞拍 查看。")
+            raise Rejected(T.BIDS_SECRET)
         return [Say("reply", host_table(state))]
     seat = c.member(state, actor)
     if state["phase"] != "auction":
         if "auction" in state:
-            raise Rejected(f"竞拍已经结束，不能再出价。你的马甲是「{m.player(state, seat)['alias']}」（/我的身份 可查看）。")
-        raise Rejected("本局没有竞拍马甲（导演没有载入剧本角色表），报名时的马甲就是你的马甲。")
+            raise Rejected(T.AUCTION_OVER.format(alias=m.player(state, seat)["alias"]))
+        raise Rejected(T.NO_AUCTION)
     if not actor.private:
-        raise Rejected(f"出价是匿名的，请私聊我发送 {USAGE}。")
+        raise Rejected(T.BID_PRIVATE.format(usage=USAGE))
     old = state["auction"]["bids"][str(seat)]
     new = {k: (dict(v) if isinstance(v, dict) else v) for k, v in old.items()}
-    tokens = [tok for tok in re.split(r"[\s,，;；]+", (text or "").strip()) if tok]
+    tokens = [tok for tok in re.split(T.LIST_SPLIT_RE, (text or "").strip()) if tok]
     for tok in tokens:
-        label, sep, value = tok.replace("＝", "=").partition("=")
-        key = LABELS.get(label)
+        label, sep, value = tok.replace(T.EQUALS_FULL, "=").partition("=")
+        key = T.BID_LABELS.get(label)
         if not sep or key is None or not value:
-            raise Rejected(f"看不懂「{tok}」。请写成：{USAGE}（可只写要改的项，写 第二志愿=无 可清除）。")
+            raise Rejected(T.BID_UNREADABLE.format(token=tok, usage=USAGE))
         if key == "number":
             if not value.isdigit() or not 1 <= int(value) <= 999:
-                raise Rejected("随机号码应为 1–999 的整数。")
+                raise Rejected(T.NUMBER_RANGE)
             new["number"] = int(value)
-        elif value == "无":
+        elif value == T.BID_NONE:
             new[key] = None
         else:
-            choice = _parse_choice(state, label, value)
+            choice = _parse_choice(ctx.settings, label, value)
             same = old[key] and old[key]["name"] == choice["name"] and old[key]["coins"] == choice["coins"]
             new[key] = old[key] if same else {**choice, "seq": ctx.seq}  # the time of a choice: its last change
-    _check_bid(state, seat, new)
+    _check_bid(state, ctx.settings, seat, new)
     state["auction"]["bids"][str(seat)] = new
-    head = "已记录你的出价" if tokens else "你现在的出价"
+    head = T.BID_RECORDED if tokens else T.BID_CURRENT
     bal = state["auction"]["balances"][str(seat)]
-    return [Say("reply", f"{head}（到达 #{ctx.seq}）：{_bid_text(state, seat)}；余额 {bal} 币。竞拍截止前可以改。")]
+    return [Say("reply", T.BID_REPLY.format(head=head, seq=ctx.seq, bids=_bid_text(state, seat), balance=bal))]
 
 
 # ---- the award -------------------------------------------------------------------------
@@ -235,22 +230,20 @@ def award(order: list[int], kinds: dict[int, str], chars: list[dict[str, Any]],
 
 # ---- closing ---------------------------------------------------------------------------
 
-WHY = {"taken": "已被出价更高或更早的玩家拍得", "camp": "该角色限{camp}", "short": "要留给另一阵营（否则角色不够分）"}
-
-
-def _result_text(state: m.JSON, seat: int, res: dict[str, Any], bal: int) -> str:
+def _result_text(state: m.JSON, cfg: m.Settings, seat: int, res: dict[str, Any], bal: int) -> str:
     bid_ = state["auction"]["bids"][str(seat)]
     lines = []
     for key, label in CHOICES:
         why = res["lost"].get(key)
         if why:
-            camp = next(ch["camp"] for ch in state["cfg"]["characters"] if ch["name"] == bid_[key]["name"])
-            lines.append(f"{label}「{bid_[key]['name']}」未拍得：{WHY[why].format(camp=CAMP_TEXT[camp])}。")
+            camp = next(ch["camp"] for ch in cfg["characters"] if ch["name"] == bid_[key]["name"])
+            lines.append(T.LOST_CHOICE.format(label=label, name=bid_[key]["name"],
+                                              why=T.LOST_WHY[why].format(camp=T.CAMP_TEXT[camp])))
     if res["how"] == "draw":
-        lines.append(f"你抽签分得马甲「{res['name']}」，不花硬币，余额 {bal} 币。")
+        lines.append(T.WON_DRAW.format(name=res["name"], balance=bal))
     else:
-        lines.append(f"你以{HOW_TEXT[res['how']]} {res['coins']} 币拍得马甲「{res['name']}」，余额 {bal - res['coins']} 币。")
-    return "竞拍结果：" + "".join(lines) + "\n"
+        lines.append(T.WON_BID.format(how=T.HOW_TEXT[res["how"]], coins=res["coins"], name=res["name"], balance=bal - res["coins"]))
+    return T.AUCTION_RESULT.format(lines="".join(lines))
 
 
 def close(state: m.JSON, ctx: Ctx) -> list[Any]:
@@ -267,14 +260,15 @@ def close(state: m.JSON, ctx: Ctx) -> list[Any]:
         for key, _ in CHOICES:
             profile[key] = f"{b[key]['name']}:{b[key]['coins']}" if b[key] else ""
         roster.append(Seat(seat, p["alias"], p["user_id"], profile))
-    cfg = {**state["cfg"], "signup": rules_setup.signup_table(roster, host)}
-    dealt, numbers, draw_key = rules_setup.deal(roster, cfg, ctx)
+    cfg = ctx.settings
+    signup = rules_setup.signup_table(roster, host)
+    dealt, numbers, draw_key = rules_setup.deal(roster, cfg, signup, ctx)
     kinds = {s: dealt[s][0] for s in state["order"]}
     bids = {s: a["bids"][str(s)] for s in state["order"]}
     won = award(state["order"], kinds, cfg["characters"], bids, ctx.rng)
     renamed = [Seat(s.seat, won[s.seat]["name"], s.user_id, s.profile) for s in roster]
-    before = {s: _result_text(state, s, won[s], a["balances"][str(s)]) for s in state["order"]}
-    new, fx = rules_setup.begin(renamed, cfg, ctx, dealt, numbers, draw_key, before)
+    before = {s: _result_text(state, cfg, s, won[s], a["balances"][str(s)]) for s in state["order"]}
+    new, fx = rules_setup.begin(renamed, signup, ctx, dealt, numbers, draw_key, before)
     results = {}
     for s in state["order"]:
         res = won[s]
@@ -283,7 +277,7 @@ def close(state: m.JSON, ctx: Ctx) -> list[Any]:
     new["auction"] = {"bids": a["bids"], "balances": a["balances"], "results": results, "closed_seq": ctx.seq}
     head: list[Any] = [
         Rename(tuple((s, won[s]["name"]) for s in state["order"])),
-        Say("group", "竞拍结束，每人的马甲已换成拍得的角色（座位号不变，/名单 可查看）。"),
+        Say("group", T.AUCTION_CLOSED),
     ]
     state.clear()
     state.update(new)
@@ -294,18 +288,19 @@ def host_table(state: m.JSON) -> str:
     """For hosts only: every bid, and after the close how each character went (with QQ)."""
     a = state["auction"]
     if state["phase"] == "auction":
-        lines = [f"竞拍进行中（保密），已出价 {_bidders(state)}/{len(state['order'])} 人："]
+        lines = [T.HOST_BIDS_HEAD.format(bidders=_bidders(state), n=len(state["order"]))]
         for s in state["order"]:
             p = m.player(state, s)
-            lines.append(f"{s}号 {p['alias']}（QQ {p['user_id']}，余额 {a['balances'][str(s)]}）：{_bid_text(state, s)}")
+            lines.append(T.HOST_BID_LINE.format(seat=s, alias=p["alias"], qq=p["user_id"], balance=a["balances"][str(s)],
+                                                bids=_bid_text(state, s)))
         return "\n".join(lines)
-    lines = ["竞拍结果（保密）："]
+    lines = [T.HOST_RESULTS_HEAD]
     for s in state["order"]:
         res = a["results"][str(s)]
         p = m.player(state, s)
-        paid = f"{HOW_TEXT[res['how']]} {res['coins']} 币" if res["how"] != "draw" else "抽签"
-        lines.append(f"{s}号 {res['name']} ← {paid}（报名马甲 {p['signup_alias']}，QQ {p['user_id']}；"
-                     f"{_bid_text(state, s)}；分到{'看守' if p['kind'] == 'guard' else '囚犯'}）")
+        paid = T.HOST_PAID.format(how=T.HOW_TEXT[res["how"]], coins=res["coins"]) if res["how"] != "draw" else T.HOW_TEXT["draw"]
+        lines.append(T.HOST_RESULT_LINE.format(seat=s, name=res["name"], paid=paid, alias=p["signup_alias"], qq=p["user_id"],
+                                               bids=_bid_text(state, s), kind=T.KIND[p["kind"]]))
     return "\n".join(lines)
 
 
@@ -319,13 +314,13 @@ def _bidders(state: m.JSON) -> int:
 def refuse_other(name: str) -> None:
     if name in ("relay", "post", "room.line"):
         raise Ignored()
-    raise Rejected(f"现在是竞拍马甲阶段，身份还没有发。请私聊 {USAGE} 出价；竞拍结束后再用这个命令。")
+    raise Rejected(T.AUCTION_ONLY_BIDS.format(usage=USAGE))
 
 
-def private_info(state: m.JSON, seat: int) -> str:
-    return (f"竞拍马甲中：{_bid_text(state, seat)}；余额 {state['auction']['balances'][str(seat)]} 币。\n"
-            f"本局角色：{char_list(state)}\n改出价：{USAGE}")
+def private_info(state: m.JSON, cfg: m.Settings, seat: int) -> str:
+    return T.AUCTION_INFO.format(bids=_bid_text(state, seat), balance=state["auction"]["balances"][str(seat)],
+                                 chars=char_list(cfg), usage=USAGE)
 
 
-def status(state: m.JSON) -> str:
-    return f"竞拍马甲：已出价 {_bidders(state)}/{len(state['order'])} 人。\n角色：{char_list(state)}"
+def status(state: m.JSON, cfg: m.Settings) -> str:
+    return T.AUCTION_STATUS.format(bidders=_bidders(state), n=len(state["order"]), chars=char_list(cfg))

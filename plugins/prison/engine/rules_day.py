@@ -10,24 +10,23 @@ from plugins.kernel.contract import Ctx, Rejected, Say
 from . import common as c
 from . import model as m
 from . import rules_end, rules_night
-
-OPT_LABEL = {"exec": "处决", "free": "释放"}
+from . import texts as T
 
 
 def opt_text(state: m.JSON, opt: str) -> str:
     if opt == m.ABSTAIN:
-        return "弃票"
+        return T.ABSTAIN_TEXT
     verb, seat = opt.split(":")
-    return f"{OPT_LABEL[verb]} {m.name(state, int(seat))}"
+    return T.OPTION.format(verb=T.OPT_LABEL[verb], name=m.name(state, int(seat)))
 
 
 def _need_day(state: m.JSON, first: bool) -> None:
     if state["phase"] != "day":
-        raise Rejected("现在不是讨论日投票时间，请等下一个讨论日。")
+        raise Rejected(T.NOT_VOTING_DAY)
     if first and state["day"] != 1:
-        raise Rejected("领袖选举只在第1天进行；现在请用 /处决、/释放 或 /弃票。")
+        raise Rejected(T.ELECTION_DAY_ONLY)
     if not first and state["day"] == 1:
-        raise Rejected("第1天只选举领袖（/投票）；处决/释放从第2天开始。")
+        raise Rejected(T.DAY1_ELECTION_ONLY)
 
 
 def elect(state: m.JSON, actor: Any, seat_arg: Any) -> list[Any]:
@@ -35,11 +34,11 @@ def elect(state: m.JSON, actor: Any, seat_arg: Any) -> list[Any]:
     _need_day(state, True)
     who = c.target(state, seat_arg)
     kind = m.player(state, me)["kind"]
-    title = "看守长" if kind == "guard" else "囚犯领袖"
+    title = T.LEADER_OF[kind]
     if m.player(state, who)["kind"] != kind or not m.in_prison(state, who):
-        raise Rejected(f"{title}只能从存活的{'看守' if kind == 'guard' else '囚犯'}中选。")
+        raise Rejected(T.ELECT_WRONG.format(title=title, kind=T.KIND[kind]))
     state["elect"][str(me)] = who
-    return [Say("reply", f"已投 {m.name(state, who)} 为{title}。截止前可改投，票数截止时公布。")]
+    return [Say("reply", T.ELECT_VOTED.format(name=m.name(state, who), title=title))]
 
 
 def vote(state: m.JSON, actor: Any, verb: str, seat_arg: Any | None) -> list[Any]:
@@ -49,9 +48,9 @@ def vote(state: m.JSON, actor: Any, verb: str, seat_arg: Any | None) -> list[Any
     kind = m.player(state, me)["kind"]
     if kind == "prisoner":
         if state["uprising"] is None:
-            raise Rejected("囚犯不能参加裁决投票；只有囚犯领袖发动起义后才能投票处决看守。")
+            raise Rejected(T.PRISONER_NO_VOTE)
         if verb == "free":
-            raise Rejected("起义只能处决看守：请用 /处决 <看守> 或 /弃票。")
+            raise Rejected(T.UPRISING_EXEC_ONLY)
         book = state["uprising"]["votes"]
         want = "guard"
     else:
@@ -62,28 +61,26 @@ def vote(state: m.JSON, actor: Any, verb: str, seat_arg: Any | None) -> list[Any
     else:
         who = c.target(state, seat_arg)
         if m.player(state, who)["kind"] != want or not m.in_prison(state, who):
-            raise Rejected(f"只能投给监狱中存活的{'囚犯' if want == 'prisoner' else '看守'}。")
+            raise Rejected(T.VOTE_WRONG.format(kind=T.KIND[want]))
         opt = f"{verb}:{who}"
     book[str(me)] = opt
-    return [Say("reply", f"已投：{opt_text(state, opt)}。截止前可改投，票在截止时公布。")]
+    return [Say("reply", T.VOTED.format(choice=opt_text(state, opt)))]
 
 
 def uprising(state: m.JSON, actor: Any, ctx: Ctx) -> list[Any]:
     """【囚犯领袖】<起义>[1]: on a discussion day, all living prisoners vote to execute a guard."""
     me = c.me(state, actor)
     if state["leader"] != me:
-        raise Rejected("只有囚犯领袖能发动起义。")
+        raise Rejected(T.UPRISING_LEADER_ONLY)
     if state["uprising_used"]:
-        raise Rejected("起义只能发动一次，你已经用过了。")
+        raise Rejected(T.UPRISING_USED)
     if state["phase"] != "day" or state["day"] < 2:
-        raise Rejected("起义只能在第2天起的讨论日白天发动。")
+        raise Rejected(T.UPRISING_WHEN)
     state["uprising_used"] = True
     state["uprising"] = {"by": me, "votes": {}}
-    c.log_use(state, ctx, me, "起义", "", None)
-    return [Say("group", (
-        f"囚犯领袖 {m.name(state, me)} 发动了起义！所有存活囚犯请在 "
-        f"{c.hhmm(ctx.phase.ends_at if ctx.phase else None, ctx)} 前私聊我 /处决 <看守> 或 /弃票。"
-    ))]
+    c.log_use(state, ctx, me, T.UPRISING_ABILITY, "", None)
+    return [Say("group", T.UPRISING_CALL.format(
+        name=m.name(state, me), time=c.hhmm(ctx.phase.ends_at if ctx.phase else None, ctx)))]
 
 
 def decide(votes: dict[str, str], authority: int | None, alive: bool) -> tuple[str, list[str]]:
@@ -110,13 +107,15 @@ def decide(votes: dict[str, str], authority: int | None, alive: bool) -> tuple[s
 
 def _tally_text(state: m.JSON, votes: dict[str, str]) -> str:
     if not votes:
-        return "无人投票"
-    return "；".join(f"{m.name(state, int(s))}→{opt_text(state, o)}" for s, o in sorted(votes.items(), key=lambda kv: int(kv[0])))
+        return T.NO_VOTES
+    return T.SEMI.join(T.TALLY_ITEM.format(voter=m.name(state, int(s)), choice=opt_text(state, o))
+                       for s, o in sorted(votes.items(), key=lambda kv: int(kv[0])))
 
 
 def _elections(state: m.JSON, ctx: Ctx, fx: list[Any]) -> None:
     lines = []
-    for kind, key, title in (("guard", "chief", "看守长"), ("prisoner", "leader", "囚犯领袖")):
+    for kind, key in (("guard", "chief"), ("prisoner", "leader")):
+        title = T.TITLE[key]
         voters = m.living(state, kind)
         votes = {str(s): state["elect"][str(s)] for s in voters if str(s) in state["elect"]}
         pool = [v for v in votes.values() if m.in_prison(state, v)]
@@ -130,32 +129,32 @@ def _elections(state: m.JSON, ctx: Ctx, fx: list[Any]) -> None:
             continue
         winner = top[0] if len(top) == 1 else ctx.rng.choice(top)
         state[key] = winner
-        tie = "（平票，随机决定）" if len(top) > 1 else ""
-        detail = "；".join(f"{m.name(state, int(s))}→{m.name(state, v)}" for s, v in sorted(votes.items(), key=lambda kv: int(kv[0]))) or "无人投票"
-        lines.append(f"{title}：{m.name(state, winner)}{tie}。票：{detail}")
+        tie = T.TIE_DRAWN if len(top) > 1 else ""
+        detail = T.SEMI.join(T.TALLY_ITEM.format(voter=m.name(state, int(s)), choice=m.name(state, v))
+                             for s, v in sorted(votes.items(), key=lambda kv: int(kv[0]))) or T.NO_VOTES
+        lines.append(T.ELECTION_LINE.format(title=title, name=m.name(state, winner), tie=tie, detail=detail))
         for s in voters:
             if str(s) not in votes:
-                c.card(state, fx, s, f"第1天未参与{title}投票（潜水（三）2）")
+                c.card(state, ctx.settings, fx, s, T.CARD_NO_ELECTION.format(title=title))
     state["elect"] = {}
-    fx.append(Say("group", "领袖选举结果\n" + "\n".join(lines)))
+    fx.append(Say("group", T.ELECTION_HEAD + "\n".join(lines)))
     for key in ("chief", "leader"):
         seat = state[key]
         if seat is not None:
-            what = "看守长：平票时以你的票为准，投了少数票时须 /裁定。" if key == "chief" else "囚犯领袖：可在第2天起的讨论日 /起义 一次。"
-            fx.append(Say(seat, f"你当选为{what}"))
+            fx.append(Say(seat, T.ELECTED_AS.format(what=T.ELECTED_WHAT[key])))
 
 
-def _post_check(state: m.JSON, fx: list[Any]) -> None:
+def _post_check(state: m.JSON, cfg: m.Settings, fx: list[Any]) -> None:
     """（三）4: fewer than min_posts group messages on a discussion day. Skipped when no post
     at all was counted that day (the kernel did not deliver group text)."""
-    need = state["cfg"]["min_posts"]
+    need = cfg["min_posts"]
     day = str(state["day"])
     if not need or not any(m.player(state, s)["posts"].get(day, 0) for s in state["order"]):
         return
     for s in m.living(state):
         n = m.player(state, s)["posts"].get(day, 0)
         if n < need:
-            c.card(state, fx, s, f"第{state['day']}天讨论发言 {n} 条，少于 {need} 条（潜水（三）4）")
+            c.card(state, cfg, fx, s, T.CARD_FEW_POSTS.format(day=state["day"], n=n, need=need))
 
 
 def _alive_votes(state: m.JSON, votes: dict[str, str]) -> dict[str, str]:
@@ -165,21 +164,22 @@ def _alive_votes(state: m.JSON, votes: dict[str, str]) -> dict[str, str]:
 
 def day_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     fx: list[Any] = []
+    cfg = ctx.settings
     if state["day"] == 1:
         _elections(state, ctx, fx)
-        _post_check(state, fx)
-        c.compulsory_check(state, fx, "day")
+        _post_check(state, cfg, fx)
+        c.compulsory_check(state, cfg, fx, "day")
         fx += rules_night.open_rooms(state, ctx)
         return fx
     results: dict[str, list[str]] = {}
-    lines = [f"第{state['day']}天裁决投票：{_tally_text(state, state['votes'])}"]
+    lines = [T.VERDICT_TALLY.format(day=state["day"], tally=_tally_text(state, state["votes"]))]
     for s in m.living(state, "guard"):
         if str(s) not in state["votes"]:
-            c.card(state, fx, s, f"第{state['day']}天看守未参与裁决投票（潜水（三）2）",
-                   f"第{state['day']}天未参与投票（潜水（三）2）")
+            c.card(state, cfg, fx, s, T.CARD_NO_VERDICT_VOTE.format(day=state["day"]),
+                   T.CARD_NO_VERDICT_VOTE_PUBLIC.format(day=state["day"]))
     ballots = [("guard", _alive_votes(state, state["votes"]), state["chief"])]
     if state["uprising"] is not None:
-        lines.append(f"起义投票：{_tally_text(state, state['uprising']['votes'])}")
+        lines.append(T.UPRISING_TALLY.format(tally=_tally_text(state, state["uprising"]["votes"])))
         ballots.append(("prisoner", _alive_votes(state, state["uprising"]["votes"]), state["leader"]))
     state["picks"] = []
     for camp, votes, auth in ballots:
@@ -187,24 +187,24 @@ def day_over(state: m.JSON, ctx: Ctx) -> list[Any]:
         if verdict == "done":
             results[camp] = opts
         elif verdict == "none":
-            if state["cfg"]["tie_without_chief"] == "random":
+            if cfg["tie_without_chief"] == "random":
                 results[camp] = [ctx.rng.choice(opts)]
             else:
                 results[camp] = []
-                lines.append("最高票平票且没有可裁定的领袖，无事发生。")
+                lines.append(T.TIE_NO_LEADER)
         else:
             state["picks"].append({"by": auth, "camp": camp, "options": opts})
     state["pending"] = results
-    _post_check(state, fx)
-    c.compulsory_check(state, fx, "day")
+    _post_check(state, cfg, fx)
+    c.compulsory_check(state, cfg, fx, "day")
     fx.append(Say("group", "\n".join(lines)))
     if state["picks"]:
         ends = c.enter(state, "verdict", ctx, fx)
         for pick in state["picks"]:
-            title = "看守长" if pick["camp"] == "guard" else "囚犯领袖"
-            listed = "、".join(opt_text(state, o) for o in pick["options"])
-            fx.append(Say("group", f"最高票平票，且{title}投了少数票，等待{title}在 {c.hhmm(ends, ctx)} 前裁定。"))
-            fx.append(Say(pick["by"], f"平票：请在 {c.hhmm(ends, ctx)} 前私聊 /裁定 从中选一个：{listed}。例如 /裁定 处决 3 或 /裁定 弃票。"))
+            title = T.LEADER_OF[pick["camp"]]
+            listed = T.SEP.join(opt_text(state, o) for o in pick["options"])
+            fx.append(Say("group", T.PICK_WAIT.format(title=title, time=c.hhmm(ends, ctx))))
+            fx.append(Say(pick["by"], T.PICK_ASK.format(time=c.hhmm(ends, ctx), options=listed)))
         return fx
     return fx + _apply_results(state, ctx)
 
@@ -214,19 +214,19 @@ def pick(state: m.JSON, actor: Any, choice: str, seat_arg: Any | None, ctx: Ctx)
     me = c.me(state, actor)
     mine = [p for p in state["picks"] if p["by"] == me]
     if state["phase"] != "verdict" or not mine:
-        raise Rejected("现在没有需要你裁定的平票。")
-    verbs = {"处决": "exec", "释放": "free", "弃票": m.ABSTAIN}
+        raise Rejected(T.NOTHING_TO_PICK)
+    verbs = {**T.DECIDE_WORDS, T.ABSTAIN_TEXT: m.ABSTAIN}
     if choice not in verbs:
-        raise Rejected("用法：/裁定 处决 <玩家>、/裁定 释放 <玩家> 或 /裁定 弃票。")
+        raise Rejected(T.DECIDE_USAGE)
     opt = m.ABSTAIN if verbs[choice] == m.ABSTAIN else f"{verbs[choice]}:{c.target(state, seat_arg)}"
     entry = mine[0]
     if opt not in entry["options"]:
-        opts = "、".join(opt_text(state, o) for o in entry["options"])
-        raise Rejected(f"只能从最高票中选：{opts}。")
+        opts = T.SEP.join(opt_text(state, o) for o in entry["options"])
+        raise Rejected(T.PICK_ONLY_TOP.format(options=opts))
     state["picks"].remove(entry)
     state["pending"][entry["camp"]] = [opt]
-    c.log_use(state, ctx, me, "权威裁定", opt_text(state, opt), "已生效")
-    fx: list[Any] = [Say("reply", f"已裁定：{opt_text(state, opt)}。")]
+    c.log_use(state, ctx, me, T.LOG_AUTHORITY, opt_text(state, opt), T.LOG_DONE)
+    fx: list[Any] = [Say("reply", T.DECIDED.format(choice=opt_text(state, opt)))]
     if not state["picks"]:
         fx += _apply_results(state, ctx)
     return fx
@@ -237,10 +237,10 @@ def verdict_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     for entry in list(state["picks"]):
         opt = ctx.rng.choice(entry["options"])
         state["pending"][entry["camp"]] = [opt]
-        title = "看守长" if entry["camp"] == "guard" else "囚犯领袖"
+        title = T.LEADER_OF[entry["camp"]]
         if m.in_prison(state, entry["by"]):
-            c.card(state, fx, entry["by"], f"{title}未在时限内裁定平票（潜水（三）3），随机决定")
-        fx.append(Say("group", f"{title}未按时裁定，随机决定：{opt_text(state, opt)}。"))
+            c.card(state, ctx.settings, fx, entry["by"], T.CARD_NO_PICK.format(title=title))
+        fx.append(Say("group", T.PICK_DRAWN.format(title=title, choice=opt_text(state, opt))))
     state["picks"] = []
     return fx + _apply_results(state, ctx)
 
@@ -251,7 +251,7 @@ def _apply_results(state: m.JSON, ctx: Ctx) -> list[Any]:
     for camp in ("guard", "prisoner"):
         for opt in state["pending"].get(camp, []):
             if opt == m.ABSTAIN:
-                lines.append("最高票是弃票，无事发生。" if camp == "guard" else "起义最高票是弃票，无事发生。")
+                lines.append(T.TOP_ABSTAIN if camp == "guard" else T.UPRISING_TOP_ABSTAIN)
                 continue
             verb, seat = opt.split(":")
             who = int(seat)
@@ -259,15 +259,15 @@ def _apply_results(state: m.JSON, ctx: Ctx) -> list[Any]:
                 continue
             if verb == "free":
                 c.release(state, who, fx)
-                lines.append(f"{m.name(state, who)} 被释放，离开了监狱。")
+                lines.append(T.RELEASED.format(name=m.name(state, who)))
             else:
                 dead: list[int] = []
-                c.kill(state, who, "起义处决" if camp == "prisoner" else "被处决", fx, dead)
-                lines.append(f"{m.name(state, who)} 被{'起义的囚犯们' if camp == 'prisoner' else ''}处决。")
+                c.kill(state, ctx.settings, who, T.REASON_UPRISING if camp == "prisoner" else T.REASON_EXECUTED, fx, dead)
+                lines.append(T.EXECUTED.format(name=m.name(state, who), by=T.BY_UPRISING if camp == "prisoner" else ""))
                 for d in dead[1:]:
-                    lines.append(f"{m.name(state, d)} 殉情而死。")
+                    lines.append(T.DIED_TOO.format(name=m.name(state, d)))
     if not lines:
-        lines.append("今天无人被处决或释放。")
+        lines.append(T.NOBODY_TODAY)
     state["pending"] = {}
     state["votes"] = {}
     state["uprising"] = None

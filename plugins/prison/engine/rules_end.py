@@ -3,32 +3,33 @@
 from __future__ import annotations
 
 from collections import Counter
+from random import Random
 from typing import Any
 
 from plugins.kernel.contract import Ctx, Eliminate, Finish
 
 from . import model as m
-from . import texts as t
+from . import texts as T
 
 
-def condition(state: m.JSON) -> int | None:
+def condition(state: m.JSON, cfg: m.Settings) -> int | None:
     """（三）: 3 when the murderer was released (takes precedence), 1 when no murderer side
     remains in prison, 2 when no guard remains, else None."""
-    killer = m.murderer_seat(state)
+    killer = m.murderer_seat(state, cfg)
     if m.player(state, killer)["status"] == "released":
         return 3
-    if not any(m.murderer_side(state, s) for s in m.living(state)):
+    if not any(m.murderer_side(state, cfg, s) for s in m.living(state)):
         return 1
     if not m.living(state, "guard"):
         return 2
     return None
 
 
-def winners(state: m.JSON, cond: int) -> list[int]:
+def winners(state: m.JSON, cfg: m.Settings, cond: int) -> list[int]:
     out = []
     for s in state["order"]:
         status = m.player(state, s)["status"]
-        rule = m.role(state, s).get("win", "default")
+        rule = m.role(state, cfg, s).get("win", "default")
         if rule == "alive":
             won = status in ("alive", "released")
         elif rule == "released":
@@ -36,7 +37,7 @@ def winners(state: m.JSON, cond: int) -> list[int]:
         elif rule == "with_murderer":
             won = cond == 3
         elif cond == 3:
-            won = m.murderer_side(state, s)
+            won = m.murderer_side(state, cfg, s)
         else:
             won = status in ("alive", "released")
         if won:
@@ -60,7 +61,7 @@ def _correct_map(state: m.JSON, pairs: dict[str, str]) -> bool:
 
 
 def _correct_alias(state: m.JSON, sub: dict[str, Any]) -> bool:
-    signup = state["cfg"].get("signup", {})
+    signup = state["signup"]
     given = sub["pairs"]
     for s in state["order"]:
         if s == sub["seat"]:
@@ -73,17 +74,17 @@ def _correct_alias(state: m.JSON, sub: dict[str, Any]) -> bool:
     return True
 
 
-def _bonus_prisoners(state: m.JSON) -> list[int]:
+def _bonus_prisoners(state: m.JSON, cfg: m.Settings) -> list[int]:
     """(二)5 "看守阵营全部死亡，所有囚犯积分+3": who receives it (setting ``guards_dead_bonus``).
     "living" (default): prisoners still alive in prison or released when the guards' side is
     wholly dead — the end of the game, after (三)3's mass execution; "all": every prisoner."""
     prisoners = [s for s in state["order"] if m.player(state, s)["kind"] == "prisoner"]
-    if state["cfg"]["guards_dead_bonus"] == "all":
+    if cfg["guards_dead_bonus"] == "all":
         return prisoners
     return [s for s in prisoners if m.player(state, s)["status"] in ("alive", "released")]
 
 
-def _top(counts: Counter, ties: str, ctx: Ctx) -> tuple[list[int], bool]:
+def _top(counts: Counter, ties: str, rng: Random) -> tuple[list[int], bool]:
     """(二)2: the most-loved / most-hated seats under the ``top_ties`` setting: "none"
     (default: a tie at the top names nobody), "all" (every tied seat), "drawn" (one of them,
     drawn with the game's generator). Returns (seats, drawn?)."""
@@ -95,11 +96,12 @@ def _top(counts: Counter, ties: str, ctx: Ctx) -> tuple[list[int], bool]:
         return tied, False
     if ties == "none":
         return [], False
-    return [ctx.rng.choice(tied)], True
+    return [rng.choice(tied)], True
 
 
-def points(state: m.JSON, cond: int, won: list[int], ctx: Ctx) -> dict[str, list[list[Any]]]:
-    pts = state["cfg"]["points"]
+def points(state: m.JSON, cfg: m.Settings, won: list[int], rng: Random) -> dict[str, list[list[Any]]]:
+    """（二）积分制 for every seat; ``rng`` draws a tie for 万人迷/讨厌鬼 (``top_ties = "drawn"``)."""
+    pts = cfg["points"]
     book: dict[str, list[list[Any]]] = {str(s): [] for s in state["order"]}
 
     def add(seat: int, why: str, n: int) -> None:
@@ -109,38 +111,39 @@ def points(state: m.JSON, cond: int, won: list[int], ctx: Ctx) -> dict[str, list
     for s in state["order"]:
         p = m.player(state, s)
         d = days_survived(state, s)
-        add(s, f"存活 {d} 天（（二）3）", d * pts["day"])
+        add(s, T.PT_DAYS.format(days=d), d * pts["day"])
         if p["love"] is not None and p["love"] in won:
-            add(s, f"爱的人 {m.name(state, p['love'])} 胜利（（二）3）", pts["love_win"])
+            add(s, T.PT_LOVE_WON.format(name=m.name(state, p["love"])), pts["love_win"])
         if p["hate"] is not None and p["hate"] in won:
-            add(s, f"恨的人 {m.name(state, p['hate'])} 胜利（（二）3）", pts["hate_win"])
+            add(s, T.PT_HATE_WON.format(name=m.name(state, p["hate"])), pts["hate_win"])
         if p["status"] == "released":
-            add(s, "被释放（（二）5）", pts["released"])
-    for key, pkey, title in (("love", "idol", "万人迷"), ("hate", "pest", "讨厌鬼")):
+            add(s, T.PT_RELEASED, pts["released"])
+    for key, pkey in (("love", "idol"), ("hate", "pest")):
+        title = T.TOP_TITLE[key]
         counts = Counter(m.player(state, s)[key] for s in state["order"] if m.player(state, s)[key] is not None)
-        top, drawn = _top(counts, state["cfg"]["top_ties"], ctx)
+        top, drawn = _top(counts, cfg["top_ties"], rng)
         for s in top:
-            how = "，平票抽签" if drawn else ""
-            add(s, f"{title}（{counts[s]} 人{how}）（（二）2）", pts[pkey])
+            how = T.TOP_DRAWN if drawn else ""
+            add(s, T.PT_TOP.format(title=title, n=counts[s], how=how), pts[pkey])
     for sub in sorted(state["subs"]["map"], key=lambda x: x["seq"]):
         if _correct_map(state, sub["pairs"]):
-            add(sub["seat"], f"第一个提交正确房间对应（#{sub['seq']}）（（二）4）", pts["mapping_first"])
+            add(sub["seat"], T.PT_MAP_FIRST.format(seq=sub["seq"]), pts["mapping_first"])
             break
-    side = [s for s in state["order"] if m.murderer_side(state, s)]
+    side = [s for s in state["order"] if m.murderer_side(state, cfg, s)]
     if all(m.player(state, s)["status"] in ("dead", "out") for s in side):
         for s in state["order"]:
             if s not in side:
-                add(s, "杀人犯阵营全部死亡（（二）5）", pts["murderer_dead"])
+                add(s, T.PT_MURDERERS_DEAD, pts["murderer_dead"])
     guards = [s for s in state["order"] if m.player(state, s)["kind"] == "guard"]
     if all(m.player(state, s)["status"] in ("dead", "out") for s in guards):
-        for s in _bonus_prisoners(state):
-            add(s, "看守阵营全部死亡（（二）5）", pts["guards_dead"])
+        for s in _bonus_prisoners(state, cfg):
+            add(s, T.PT_GUARDS_DEAD, pts["guards_dead"])
     last: dict[int, dict[str, Any]] = {}
     for sub in sorted(state["subs"]["alias"], key=lambda x: x["seq"]):
         last[sub["seat"]] = sub
     for s in sorted(last):
         if _correct_alias(state, last[s]):
-            add(s, "马甲-玩家对应全部正确（（二）6）", pts["aliases"])
+            add(s, T.PT_ALIASES, pts["aliases"])
     return book
 
 
@@ -156,59 +159,54 @@ def ranking(state: m.JSON, book: dict[str, list[list[Any]]]) -> list[list[Any]]:
 
 def finish(state: m.JSON, cond: int, ctx: Ctx) -> list[Any]:
     fx: list[Any] = []
+    cfg = ctx.settings
     if cond == 3:
         for s in m.living(state):
-            if not m.murderer_side(state, s):
+            if not m.murderer_side(state, cfg, s):
                 p = m.player(state, s)
-                p.update(status="dead", out_day=state["day"], reason="杀人犯被释放，其余所有人被处决")
+                p.update(status="dead", out_day=state["day"], reason=T.REASON_MASS_EXECUTION)
                 fx.append(Eliminate(s, p["reason"]))
-    won = winners(state, cond)
-    book = points(state, cond, won, ctx)
+    won = winners(state, cfg, cond)
+    book = points(state, cfg, won, ctx.rng)
     rank = ranking(state, book)
     state["phase"] = "over"
     state["result"] = {"cond": cond, "winners": won, "points": book, "ranking": rank}
-    lines = [f"游戏结束：{t.COND[cond]}。", f"胜利：{m.names(state, won)}"]
-    lines += reveal_lines(state, rank)
-    lines.append("审讯记录与积分明细见 /导出。")
+    lines = [T.GAME_OVER.format(cond=T.COND[cond]), T.WINNERS.format(names=m.names(state, won))]
+    lines += reveal_lines(state, cfg, rank)
+    lines.append(T.SEE_EXPORT)
     return fx + [Finish("\n".join(lines))]
 
 
-def reveal_lines(state: m.JSON, rank: list[list[Any]]) -> list[str]:
+def reveal_lines(state: m.JSON, cfg: m.Settings, rank: list[list[Any]]) -> list[str]:
     """Identities, the room mapping, the points ranking and the 树洞 notes."""
-    lines = ["身份揭晓："]
+    lines = [T.REVEAL_HEAD]
     for s in state["order"]:
         p = m.player(state, s)
-        r = m.role(state, s)
-        crimes = f"（{'、'.join(r['crimes'])}）" if r.get("crimes") else ""
-        lines.append(f"{m.name(state, s)}：{t.KIND[p['kind']]} {r['name']}{crimes}，{t.STATUS[p['status']]}")
-    lines.append("房间对应：" + " ".join(f"{g}-{p}" for g, p in state["mapping"].items()))
-    lines.append("积分排名：")
+        r = m.role(state, cfg, s)
+        crimes = T.PAREN.format(text=T.SEP.join(r["crimes"])) if r.get("crimes") else ""
+        lines.append(T.REVEAL_LINE.format(name=m.name(state, s), kind=T.KIND[p["kind"]], role=r["name"], crimes=crimes,
+                                          status=T.STATUS[p["status"]]))
+    lines.append(T.REVEAL_MAP + " ".join(f"{g}-{p}" for g, p in state["mapping"].items()))
+    lines.append(T.REVEAL_RANKING)
     for rk, s, total in rank:
-        lines.append(f"{rk}. {m.name(state, s)} {total} 分")
+        lines.append(T.REVEAL_RANK.format(rank=rk, name=m.name(state, s), total=total))
     if state["notes"]:
-        lines.append("树洞：")
-        lines += [f"· {n['text']}" for n in state["notes"]]
+        lines.append(T.REVEAL_NOTES)
+        lines += [T.REVEAL_NOTE.format(text=n["text"]) for n in state["notes"]]
     return lines
 
 
-def early_reveal(state: m.JSON) -> str:
+def early_reveal(state: m.JSON, cfg: m.Settings) -> str:
     """A host ended the game early (/结束): the same reveal as a natural end,
     points counted as they stand with no side winning (12.5). Ties drawn by
     ``top_ties = "drawn"`` use a generator seeded from the state, so the
     reveal is the same every time it is computed."""
     if state.get("result") or state.get("phase") == "auction" or not state.get("mapping"):
         return ""
-    from datetime import datetime, timezone
-    from random import Random
-    from zoneinfo import ZoneInfo
-
-    ctx = Ctx(now=datetime(2000, 1, 1, tzinfo=timezone.utc), rng=Random(f"reveal:{state['day']}"),
-              seq=0, tz=ZoneInfo("UTC"), settings={})
-    rank = ranking(state, points(state, 0, [], ctx))
-    return "\n".join(["【囚犯游戏】提前结束，没有阵营胜负；积分按结束时计算。", *reveal_lines(state, rank),
-                      "审讯记录与积分明细见 /导出。"])
+    rank = ranking(state, points(state, cfg, [], Random(f"reveal:{state['day']}")))
+    return "\n".join([T.EARLY_END, *reveal_lines(state, cfg, rank), T.SEE_EXPORT])
 
 
 def check(state: m.JSON, ctx: Ctx) -> list[Any] | None:
-    cond = condition(state)
+    cond = condition(state, ctx.settings)
     return finish(state, cond, ctx) if cond is not None else None

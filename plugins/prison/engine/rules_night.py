@@ -9,9 +9,7 @@ from plugins.kernel.contract import Ctx, GroupAdmin, Ignored, Rejected, Say
 from . import common as c
 from . import model as m
 from . import rules_end
-
-LABEL = {"guard": "【看守】", "prisoner": "【囚犯】"}
-CARD = {"guard": "看守", "prisoner": "囚犯"}  # group cards in a room group
+from . import texts as T
 
 
 def is_room_label(label: str) -> bool:
@@ -20,10 +18,10 @@ def is_room_label(label: str) -> bool:
     return label.isdigit()
 
 
-def room_chats(state: m.JSON, ctx: Ctx) -> list[str]:
+def room_chats(ctx: Ctx) -> list[str]:
     """Linked chats usable as rooms tonight, in link order. ``room_groups`` (optional) narrows
     the pool to the labels it lists."""
-    return [c for c in ctx.chats if is_room(state, c)]
+    return [c for c in ctx.chats if is_room(ctx.settings, c)]
 
 
 def _rooms_of(state: m.JSON, kind: str) -> list[str]:
@@ -40,11 +38,9 @@ def open_rooms(state: m.JSON, ctx: Ctx) -> list[Any]:
     state["rooms"] = {}
     state["tonight"] = {"point_kill": None, "spare": False}
     ends = c.enter(state, "rooms", ctx, fx)
-    fx.append(Say("group", (
-        f"第{state['day']}夜选房开始：看守私聊我 /选房 <{'/'.join(_rooms_of(state, 'guard'))}>，"
-        f"囚犯私聊我 /选房 <{'/'.join(_rooms_of(state, 'prisoner'))}>，先到先得；"
-        f"{c.hhmm(ends, ctx)} 未选的随机分配，随后开始审讯。"
-    )))
+    fx.append(Say("group", T.ROOMS_OPEN.format(
+        day=state["day"], guard_rooms="/".join(_rooms_of(state, "guard")),
+        prisoner_rooms="/".join(_rooms_of(state, "prisoner")), time=c.hhmm(ends, ctx))))
     return fx
 
 
@@ -52,23 +48,23 @@ def choose_room(state: m.JSON, actor: Any, word: str) -> list[Any]:
     """/选房 — first come first served (【游戏流程】<6、进行审讯>)."""
     me = c.me(state, actor)
     if state["phase"] != "rooms":
-        raise Rejected("现在不是选房时间，选房在讨论日结束后开始。")
+        raise Rejected(T.NOT_ROOM_TIME)
     kind = m.player(state, me)["kind"]
     room = str(word).strip()
     room = room.lower() if kind == "guard" else room.upper()
     valid = _rooms_of(state, kind)
     if room not in valid:
-        raise Rejected(f"没有这个房间。{'看守' if kind == 'guard' else '囚犯'}可选：{' '.join(valid)}。")
+        raise Rejected(T.NO_SUCH_ROOM.format(kind=T.KIND[kind], rooms=" ".join(valid)))
     holder = state["rooms"].get(room)
     if holder == me:
-        return [Say("reply", f"你已经在 {room} 号房。")]
+        return [Say("reply", T.ALREADY_IN_ROOM.format(room=room))]
     if holder is not None:
-        raise Rejected(f"{room} 号房已被选走，请换一间：{' '.join(_free(state, kind)) or '无'}。")
+        raise Rejected(T.ROOM_TAKEN.format(room=room, free=" ".join(_free(state, kind)) or T.NONE))
     for r, s in list(state["rooms"].items()):
         if s == me:
             del state["rooms"][r]
     state["rooms"][room] = me
-    return [Say("reply", f"已选 {room} 号房。截止前可以换到空房间。")]
+    return [Say("reply", T.ROOM_CHOSEN.format(room=room))]
 
 
 def rooms_over(state: m.JSON, ctx: Ctx) -> list[Any]:
@@ -87,17 +83,14 @@ def rooms_over(state: m.JSON, ctx: Ctx) -> list[Any]:
             pairs.append({"g_room": g_room, "p_room": p_room, "guard": g, "prisoner": p, "group": None, "lines": []})
         else:
             byes += [x for x in (g, p) if x is not None]
-    mode = state["cfg"]["room_mode"]
+    mode = ctx.settings["room_mode"]
     linked: list[str] = []
     if mode == "group":
-        linked = room_chats(state, ctx)
+        linked = room_chats(ctx)
         pool = list(linked)
         ctx.rng.shuffle(pool)
         if len(pool) < len(pairs):
-            fx.append(Say("hosts", (
-                f"房间群不够：今晚需要 {len(pairs)} 个，只绑定了 {len(pool)} 个。请在每个房间群里发送 "
-                f"/绑定群 <游戏群号> <该房间群的群号>；没有房间群的 {len(pairs) - len(pool)} 对今晚改用私聊转发。"
-            )))
+            fx.append(Say("hosts", T.ROOM_GROUPS_SHORT.format(need=len(pairs), have=len(pool), left=len(pairs) - len(pool))))
         for i, pair in enumerate(pairs):
             pair["group"] = pool[i] if i < len(pool) else None
         fx += _room_admin_open(state, pairs, linked)
@@ -110,27 +103,19 @@ def rooms_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     room_of = {s: r for r, s in by_room.items()}
     for pair in pairs:
         for who in (pair["guard"], pair["prisoner"]):
-            where = f"{room_of[who]} 号房"
+            where = T.ROOM_NAME.format(room=room_of[who])
             if mode == "relay":
-                fx.append(Say(who, f"审讯开始：你在 {where}。直接私聊我发文字，我会只带身份标签转给对方；{until} 墙壁升起。"))
+                fx.append(Say(who, T.NIGHT_RELAY.format(where=where, until=until)))
             elif mode == "web":
-                fx.append(Say(who, (
-                    f"审讯开始：你在 {where}。请打开你的审讯室网页（私聊发送 /网页 获取链接和密码）和对方交谈，"
-                    f"对方只看到你的身份标签；{until} 墙壁升起。"
-                )))
+                fx.append(Say(who, T.NIGHT_WEB.format(where=where, until=until)))
             elif pair["group"] is None:
-                fx.append(Say(who, (
-                    f"审讯开始：你在 {where}。今晚房间群不够，你们这间改用私聊转发：直接私聊我发文字，"
-                    f"我会只带身份标签转给对方；{until} 墙壁升起。"
-                )))
+                fx.append(Say(who, T.NIGHT_NO_GROUP.format(where=where, until=until)))
             else:
-                fx.append(Say(who, (
-                    f"审讯开始：你在 {where}。今晚你的审讯群：{pair['group']}（群号），请用报名的 QQ 申请加入，"
-                    f"只有今晚同房的两人会被同意；群名片会被改成「{CARD[m.player(state, who)['kind']]}」。{until} 墙壁升起。"
-                )))
+                card = T.ROOM_CARD[m.player(state, who)["kind"]]
+                fx.append(Say(who, T.NIGHT_GROUP.format(where=where, group=pair["group"], card=card, until=until)))
     for who in byes:
-        fx.append(Say(who, f"你在 {room_of[who]} 号房，今晚轮空，没有审讯对象。"))
-    fx.append(Say("group", f"第{state['day']}夜审讯开始，{until} 墙壁升起。"))
+        fx.append(Say(who, T.NIGHT_BYE.format(room=room_of[who])))
+    fx.append(Say("group", T.NIGHT_OPEN.format(day=state["day"], until=until)))
     return fx
 
 
@@ -159,9 +144,9 @@ def _room_admin_open(state: m.JSON, pairs: list[dict[str, Any]], linked: list[st
             continue
         for who in (pair["guard"], pair["prisoner"]):
             if (group, who) in inside:
-                fx.append(GroupAdmin(group, "set_card", who, CARD[m.player(state, who)["kind"]]))
+                fx.append(GroupAdmin(group, "set_card", who, T.ROOM_CARD[m.player(state, who)["kind"]]))
         fx.append(GroupAdmin(group, "unmute_all"))
-        fx.append(Say(f"chat:{group}", f"第{state['day']}夜审讯开始：本群今晚只有一名看守和一名囚犯，墙壁升起前可以自由交谈。"))
+        fx.append(Say(f"chat:{group}", T.ROOM_GROUP_OPEN.format(day=state["day"])))
     for group in linked:
         if group not in tonight:
             fx.append(GroupAdmin(group, "mute_all"))
@@ -176,7 +161,7 @@ def _room_admin_close(night: dict[str, Any], linked: list[str]) -> list[Any]:
         if group is None or group not in linked:
             continue
         fx.append(GroupAdmin(group, "mute_all"))
-        fx.append(Say(f"chat:{group}", "墙壁升起了。"))
+        fx.append(Say(f"chat:{group}", T.WALL_UP))
     return fx
 
 
@@ -186,28 +171,29 @@ def relay(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> list[A
         raise Ignored()
     if state["phase"] == "over":
         raise Ignored()
-    if state["cfg"]["room_mode"] not in ("relay", "web"):
+    cfg = ctx.settings
+    if cfg["room_mode"] not in ("relay", "web"):
         pair, _ = m.pair_of(state, int(actor.seat)) if state["phase"] == "night" else (None, None)
         if pair is None or pair.get("group") is not None:
-            raise Rejected("本局审讯在房间群进行，私聊消息不会转发。")
+            raise Rejected(T.RELAY_IN_GROUPS)
         # group mode, but this pair got no room group tonight: it falls back to the relay
     me = c.me(state, actor)
     if state["phase"] != "night":
-        raise Rejected(f"现在不是审讯时间，消息没有转发。审讯在每晚 {state['cfg']['rooms_end']}–{state['cfg']['night_end']}。")
+        raise Rejected(T.NOT_NIGHT.format(start=cfg["rooms_end"], end=cfg["night_end"]))
     pair, partner = m.pair_of(state, me)
     if pair is None or partner is None:
-        raise Rejected("你今晚轮空，没有审讯对象，消息没有转发。")
+        raise Rejected(T.RELAY_BYE)
     if not m.in_prison(state, partner):
-        raise Rejected("对方已不在审讯室，消息没有转发。")
+        raise Rejected(T.PARTNER_GONE)
     body = (text or "").strip()
     if not body:
-        raise Rejected("图片和表情无法转发，请改发文字。")
+        raise Rejected(T.RELAY_NO_TEXT)
     if images:
-        body += "（图片已略去）"
-    label = LABEL[m.player(state, me)["kind"]]
+        body += T.IMAGES_DROPPED
+    label = T.ROOM_LABEL[m.player(state, me)["kind"]]
     pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": label, "seat": me, "text": body})
-    if state["cfg"]["room_mode"] == "web":  # the partner reads it live on the room's web page
-        return [Say("reply", "已发到审讯室网页。")]
+    if cfg["room_mode"] == "web":  # the partner reads it live on the room's web page
+        return [Say("reply", T.SENT_TO_WEB)]
     return [Say(partner, label + body)]
 
 
@@ -225,38 +211,38 @@ def room_line(state: m.JSON, actor: Any, text: str, images: int, ctx: Ctx) -> li
         raise Ignored()  # said in some other linked group
     body = (text or "").strip()
     if images:
-        body = (body + "（图片）") if body else "（图片）"
-    label = LABEL[m.player(state, int(actor.seat))["kind"]]
+        body = (body + T.IMAGE) if body else T.IMAGE
+    label = T.ROOM_LABEL[m.player(state, int(actor.seat))["kind"]]
     pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": label, "seat": int(actor.seat),
                           "text": body})
     return []
 
 
-def is_room(state: m.JSON, chat: str) -> bool:
-    allow = [str(g) for g in state["cfg"].get("room_groups", [])]
-    return state["cfg"]["room_mode"] == "group" and is_room_label(chat) and (not allow or chat in allow)
+def is_room(cfg: m.Settings, chat: str) -> bool:
+    allow = [str(g) for g in cfg.get("room_groups", [])]
+    return cfg["room_mode"] == "group" and is_room_label(chat) and (not allow or chat in allow)
 
 
-def may_join(state: m.JSON, chat: str, seat: int | None) -> bool | None:
+def may_join(state: m.JSON, cfg: m.Settings, chat: str, seat: int | None) -> bool | None:
     """Group mode: only tonight's two occupants of a room group may join it. Any other group
     of the game (the main group, a 联谊群 labelled 联谊, every chat in relay mode) is left to
     its admins (None)."""
-    if not is_room(state, chat):
+    if not is_room(cfg, chat):
         return None
-    return seat is not None and seat in room_occupants(state, chat)
+    return seat is not None and seat in room_occupants(state, cfg, chat)
 
 
-def joined(state: m.JSON, chat: str, seat: int) -> list[Any]:
+def joined(state: m.JSON, cfg: m.Settings, chat: str, seat: int) -> list[Any]:
     """A player joined a room group: now QQ lets the bot set their card to 看守 / 囚犯."""
-    if is_room(state, chat) and seat in room_occupants(state, chat):
-        return [GroupAdmin(chat, "set_card", seat, CARD[m.player(state, seat)["kind"]])]
+    if is_room(cfg, chat) and seat in room_occupants(state, cfg, chat):
+        return [GroupAdmin(chat, "set_card", seat, T.ROOM_CARD[m.player(state, seat)["kind"]])]
     return []
 
 
-def room_occupants(state: m.JSON, group: str) -> list[int]:
+def room_occupants(state: m.JSON, cfg: m.Settings, group: str) -> list[int]:
     """Group mode: the two seats allowed in ``group`` tonight (the kernel approves only them)."""
     night = m.current_night(state)
-    if night is None or state["phase"] != "night" or state["cfg"]["room_mode"] != "group":
+    if night is None or state["phase"] != "night" or cfg["room_mode"] != "group":
         return []
     for pair in night["pairs"]:
         if pair["group"] is not None and pair["group"] == str(group):
@@ -267,89 +253,90 @@ def room_occupants(state: m.JSON, group: str) -> list[int]:
 def _night_window(state: m.JSON, rooms_ok: bool) -> None:
     if state["phase"] == "night" or (rooms_ok and state["phase"] == "rooms"):
         return
-    raise Rejected("这个技能只能在夜晚" + ("选房或" if rooms_ok else "") + "审讯时使用。")
+    raise Rejected(T.NIGHT_ONLY.format(rooms=T.OR_ROOMS if rooms_ok else ""))
 
 
 def noise(state: m.JSON, actor: Any, ctx: Ctx) -> list[Any]:
     me = c.me(state, actor)
-    ab = m.ability(state, me, "noise")
+    ab = m.ability(state, ctx.settings, me, "noise")
     if ab is None:
-        raise Rejected("你没有噪音技能。")
+        raise Rejected(T.NO_NOISE)
     _night_window(state, False)
     pair, partner = m.pair_of(state, me)
     if pair is None or partner is None:
-        raise Rejected("你今晚轮空，没有人能听到噪音。")
-    c.need_uses(state, me, ab, "噪音")
+        raise Rejected(T.NOISE_BYE)
+    c.need_uses(state, me, ab, T.NOISE)
     c.spend(state, me, ab)
-    pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": "【噪音】", "seat": me, "text": "噪音"})
-    c.log_use(state, ctx, me, "噪音", m.name(state, partner), "已播放")
+    pair["lines"].append({"seq": ctx.seq, "at": ctx.now.isoformat(), "from": T.NOISE_LABEL, "seat": me, "text": T.NOISE})
+    c.log_use(state, ctx, me, T.NOISE, m.name(state, partner), T.LOG_PLAYED)
     left = m.uses_left(state, me, ab)
     return [
-        Say(partner, "【噪音】刺耳的噪音从墙里涌来，你感到一阵眩晕……"),
-        Say("reply", f"噪音已播放。{'' if left is None else f'剩余 {left} 次。'}"),
+        Say(partner, T.NOISE_HEARD),
+        Say("reply", T.NOISE_DONE.format(left="" if left is None else T.USES_LEFT.format(n=left))),
     ]
 
 
-def point_kill(state: m.JSON, actor: Any, seat_arg: Any) -> list[Any]:
+def point_kill(state: m.JSON, actor: Any, seat_arg: Any, ctx: Ctx) -> list[Any]:
     """点杀/指杀: tonight the murderer kills this guard instead of its partner."""
     me = c.me(state, actor)
-    ab = m.ability(state, me, "point_kill")
+    ab = m.ability(state, ctx.settings, me, "point_kill")
     if ab is None:
-        raise Rejected("你没有点杀技能。")
+        raise Rejected(T.NO_POINT_KILL)
     _night_window(state, True)
     who = c.target(state, seat_arg)
     if m.player(state, who)["kind"] != "guard" or not m.in_prison(state, who):
-        raise Rejected("只能点杀监狱中存活的看守。")
-    c.need_uses(state, me, ab, "点杀")
+        raise Rejected(T.POINT_KILL_GUARD)
+    c.need_uses(state, me, ab, T.KILL_HOW["point_kill"])
     state["tonight"] = {"point_kill": who, "spare": False}
-    return [Say("reply", f"今晚将点杀 {m.name(state, who)}（审讯结束时生效，之前可改或 /不杀）。")]
+    return [Say("reply", T.POINT_KILL_SET.format(name=m.name(state, who)))]
 
 
-def spare(state: m.JSON, actor: Any) -> list[Any]:
+def spare(state: m.JSON, actor: Any, ctx: Ctx) -> list[Any]:
     me = c.me(state, actor)
-    ab = m.ability(state, me, "kill")
+    ab = m.ability(state, ctx.settings, me, "kill")
     if ab is None or not ab.get("optional"):
-        raise Rejected("你不能放弃杀人。")
+        raise Rejected(T.CANNOT_SPARE)
     _night_window(state, True)
     state["tonight"] = {"point_kill": None, "spare": True}
-    return [Say("reply", "今晚不杀人（审讯结束前可用 /点杀 改变主意）。")]
+    return [Say("reply", T.SPARED)]
 
 
 def night_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     fx: list[Any] = []
     night = m.current_night(state)
     assert night is not None
-    mode = state["cfg"]["room_mode"]
+    cfg = ctx.settings
+    mode = cfg["room_mode"]
     for pair in night["pairs"]:
         for who in (pair["guard"], pair["prisoner"]):
-            fx.append(Say(who, "墙壁升起了，审讯结束。"))
+            fx.append(Say(who, T.WALL_UP_END))
     if mode == "group":
-        fx += _room_admin_close(night, room_chats(state, ctx))
+        fx += _room_admin_close(night, room_chats(ctx))
     # （三）1: silent in the room. Group mode: only when the kernel reported room lines tonight.
     if mode in ("relay", "web") or any(pair["lines"] for pair in night["pairs"]):
         for pair in night["pairs"]:
             for who in (pair["guard"], pair["prisoner"]):
-                if m.in_prison(state, who) and not any(line["seat"] == who and line["from"] in LABEL.values() for line in pair["lines"]):
-                    c.card(state, fx, who, f"第{state['day']}夜审讯中没有发言（潜水（三）1）")
-    c.compulsory_check(state, fx, "night")
+                if m.in_prison(state, who) and not any(line["seat"] == who and line["from"] in T.ROOM_LABEL.values() for line in pair["lines"]):
+                    c.card(state, cfg, fx, who, T.CARD_SILENT_ROOM.format(day=state["day"]))
+    c.compulsory_check(state, cfg, fx, "night")
     dead: list[int] = []
-    killer = m.murderer_seat(state)
+    killer = m.murderer_seat(state, cfg)
     tonight = state["tonight"]
     if m.in_prison(state, killer):
         victim = None
         how = ""
         if tonight["point_kill"] is not None and m.in_prison(state, tonight["point_kill"]):
-            ab = m.ability(state, killer, "point_kill")
+            ab = m.ability(state, cfg, killer, "point_kill")
             if ab is not None:
                 c.spend(state, killer, ab)
-            victim, how = tonight["point_kill"], "点杀"
-        elif not tonight["spare"] and m.ability(state, killer, "kill") is not None:
+            victim, how = tonight["point_kill"], T.KILL_HOW["point_kill"]
+        elif not tonight["spare"] and m.ability(state, cfg, killer, "kill") is not None:
             _, partner = m.pair_of(state, killer)
-            victim, how = partner, "杀人"
+            victim, how = partner, T.KILL_HOW["kill"]
         if victim is not None:
-            c.kill(state, victim, f"第{state['day']}夜被杀人犯杀死", fx, dead)
+            c.kill(state, cfg, victim, T.REASON_KILLED.format(day=state["day"]), fx, dead)
             night["kill"] = {"by": killer, "victim": victim, "how": how}
-            c.log_use(state, ctx, killer, how, m.name(state, victim), "死亡")
+            c.log_use(state, ctx, killer, how, m.name(state, victim), T.LOG_DEAD)
     night["deaths"] = list(dead)
     state["tonight"] = {"point_kill": None, "spare": False}
     state["rooms"] = {}
@@ -357,11 +344,8 @@ def night_over(state: m.JSON, ctx: Ctx) -> list[Any]:
     state["day"] += 1
     if end is not None:
         state["day"] -= 1
-        fx.append(Say("group", f"天亮了。昨夜死亡：{m.names(state, dead)}。"))
+        fx.append(Say("group", T.DAWN_END.format(names=m.names(state, dead))))
         return fx + end
     ends = c.enter(state, "day", ctx, fx)
-    fx.append(Say("group", (
-        f"第{state['day']}天天亮了。昨夜死亡：{m.names(state, dead)}。\n"
-        f"看守请在 {c.hhmm(ends, ctx)} 前私聊我 /处决 <囚犯>、/释放 <囚犯> 或 /弃票。"
-    )))
+    fx.append(Say("group", T.DAWN.format(day=state["day"], names=m.names(state, dead), time=c.hhmm(ends, ctx))))
     return fx

@@ -1,4 +1,6 @@
-"""Chinese message templates."""
+"""Every Chinese text of the prison game: messages (``NAME.format(...)``), the words the
+code reads from players and hosts, labels, export sheets and the checks of a host's data
+file. Grouped by theme; a few functions assemble a message from parts."""
 
 from __future__ import annotations
 
@@ -6,7 +8,10 @@ from typing import Any
 
 from . import model as m
 
+# ---- labels ----------------------------------------------------------------------------
 KIND = {"guard": "看守", "prisoner": "囚犯"}
+ROOM_CARD = KIND  # the group card of a player in a room group
+ROOM_LABEL = {"guard": "【看守】", "prisoner": "【囚犯】"}  # what the partner sees before a line
 STATUS = {"alive": "存活", "dead": "死亡", "released": "已释放", "out": "出局"}
 WHEN = {"day": "白天", "night": "夜晚", "any": "任意时间"}
 COND = {
@@ -14,9 +19,107 @@ COND = {
     2: "（三）2：监狱中不存在看守阵营",
     3: "（三）3：杀人犯被释放",
 }
+PHASE_LABELS = {
+    "auction": "竞拍马甲",
+    "prep": "开局：选择爱/恨",
+    "day": "讨论日",
+    "verdict": "平票裁定",
+    "rooms": "选房",
+    "night": "审讯",
+    "over": "已结束",
+}
+DAY_UNIT = "天"
+NIGHT_UNIT = "夜"
+DAY_PHASE = "第{day}{unit} · {label}"
+TITLE = {"chief": "看守长", "leader": "囚犯领袖"}
+LEADER_OF = {"guard": TITLE["chief"], "prisoner": TITLE["leader"]}  # the leader a camp elects
+SEAT_NAME = "{seat}号{alias}"
+SEP = "、"  # between names in a list
+SEMI = "；"
+COMMA = "，"
+NONE = "无"
+PAREN = "（{text}）"
+QUOTED = "「{name}」"
+BY_HOST = "导演推进时"  # a phase with no deadline ends when a host moves it on
 
 
-def ability_line(state: m.JSON, seat: int, ab: dict[str, Any]) -> str:
+def day_label(key: str, day: int) -> str:
+    """第2天 · 讨论日 / 第2夜 · 审讯."""
+    unit = NIGHT_UNIT if key in ("rooms", "night") else DAY_UNIT
+    return DAY_PHASE.format(day=day, unit=unit, label=PHASE_LABELS[key])
+
+
+def names_or_none(names: list[str]) -> str:
+    return SEP.join(names) or NONE
+
+
+# ---- who may act -----------------------------------------------------------------------
+NOT_PLAYER = "你不是本局玩家。"
+YOU_ARE_OUT = "你已出局，不能再行动。"
+YOU_ARE_RELEASED = "你已被释放离开监狱，不能再行动。"
+NO_SUCH_PLAYER = "找不到这名玩家，请用座位号或马甲。"
+USED_UP = "{label}已经用完了。"
+OVER = "游戏已结束。"
+OVER_EXPORT = "游戏已结束，可用 /导出 查看记录。"
+AUCTION_NO_OUT = "竞拍马甲阶段不能让玩家出局或回场：请等竞拍结束、发完身份后再操作。"
+NO_ALT_AT_NIGHT = "审讯进行中不能更换小号，请在白天或选房时再登记。"
+
+# ---- deaths, release and cards ---------------------------------------------------------
+DIED_FOR_LOVE = "殉情（情侣 {name} 死亡）"
+REASON_RELEASED = "被释放"
+OUT_RELEASED = "被释放，离开监狱"
+REASON_OUT = "出局"  # the kernel's /出局 without a reason
+REASON_BACK = "回到游戏"
+CARD_COMPULSORY = "第{day}天未按时使用必须使用的技能「{label}」（潜水（三）3）"
+CARD_COMPULSORY_PUBLIC = "第{day}天未按时使用技能（潜水（三）3）"
+CARD_NO_ELECTION = "第1天未参与{title}投票（潜水（三）2）"
+CARD_FEW_POSTS = "第{day}天讨论发言 {n} 条，少于 {need} 条（潜水（三）4）"
+CARD_NO_VERDICT_VOTE = "第{day}天看守未参与裁决投票（潜水（三）2）"
+CARD_NO_VERDICT_VOTE_PUBLIC = "第{day}天未参与投票（潜水（三）2）"
+CARD_NO_PICK = "{title}未在时限内裁定平票（潜水（三）3），随机决定"
+CARD_SILENT_ROOM = "第{day}夜审讯中没有发言（潜水（三）1）"
+
+# ---- the start (deal, love/hate) -------------------------------------------------------
+DEAL_INCOMPLETE = "deal 表必须给每个座位各发一个身份，且用完全部身份。"
+WRONG_COUNT = "本局身份文件需要 {need} 人，现在报名 {n} 人；请调整人数或身份文件。"
+BEGIN_AFTER_AUCTION = "身份已发出"
+BEGIN = "囚犯游戏开始"
+BEGIN_UNTIL_HOST = "在导演推进"
+BEGIN_UNTIL = "在 {time} "
+BEGIN_POST = ("{head}！\n看守：{guards}\n囚犯：{prisoners}\n"
+              "请{until}前私聊我 /爱 <玩家> 或 /恨 <玩家>（二选一，不能选自己）。")
+IDENTITY_TAIL = "\n用 /我的身份 可再次查看。"
+SECRET_MAP = "本局房间对应（保密）：{pairs}"  # also /房间对应
+HOST_ONLY_MAP = "只有导演可以查看房间对应。"
+LOVE_TOO_LATE = "爱/恨只能在开局前选择，现在已不能更改。"
+NOT_SELF = "不能选择自己，请换一名玩家。"
+LOVE_VERB = {"love": "爱", "hate": "恨"}
+LOVE_RECORDED = "已记录：你{verb} {name}。开局前可以改选。"
+SILENT_LOVE = "开局前没有选择爱/恨的玩家：{names}（不计（二）1 的积分）。"
+DAY1_OPEN = ("第1天开始。看守私聊我 /投票 <看守> 选看守长，囚犯私聊我 /投票 <囚犯> 选囚犯领袖，"
+             "{time} 截止。")
+POSTS_HINT = "讨论日每人至少发言 {n} 条。"
+
+# ---- /我的身份 and /状态 -----------------------------------------------------------------
+WON_BY_DRAW = "抽签分得"
+WON_BY_BID = "{how} {coins} 币拍得"
+WON_LINE = "\n马甲「{name}」：{how}，硬币余额 {balance}。"
+TONIGHT_ROOM = "\n今晚房间：{room}{bye}{group}。"
+ROOM_NOT_PICKED = "未选（/选房）"
+BYE_SUFFIX = "，轮空"
+ROOM_GROUP_SUFFIX = "，房间群 {group}"
+STATUS_GUARDS = "看守（存活 {n}）：{names}"
+STATUS_PRISONERS = "囚犯（存活 {n}）：{names}"
+STATUS_RELEASED = "已释放：{names}"
+STATUS_GONE = "死亡/出局：{names}"
+STATUS_LEADER = "{title}：{name}{gone}"
+STATUS_RESULT = "结局：{cond}"
+
+
+# ---- the identity message (/我的身份) ----------------------------------------------------
+
+
+def ability_line(state: m.JSON, cfg: m.Settings, seat: int, ab: dict[str, Any]) -> str:
     left = m.uses_left(state, seat, ab)
     left_txt = "不限次数" if left is None else f"剩余 {left} 次"
     kind = ab["kind"]
@@ -28,7 +131,7 @@ def ability_line(state: m.JSON, seat: int, ab: dict[str, Any]) -> str:
     if kind == "noise":
         return f"噪音：审讯中私聊 /噪音，对同房囚犯播放噪音（{left_txt}）。"
     if kind == "lover":
-        other = m.lover_of(state, seat)
+        other = m.lover_of(state, cfg, seat)
         who = m.name(state, other) if other is not None else "（未发出）"
         return f"情侣：你与 {who} 是情侣，一方死亡另一方殉情。"
     must = "，必须使用" if ab.get("compulsory") else ""
@@ -36,18 +139,18 @@ def ability_line(state: m.JSON, seat: int, ab: dict[str, Any]) -> str:
             f"由导演结算（{left_txt}{must}）。")
 
 
-def identity(state: m.JSON, seat: int) -> str:
+def identity(state: m.JSON, cfg: m.Settings, seat: int) -> str:
     p = m.player(state, seat)
-    r = m.role(state, seat)
+    r = m.role(state, cfg, seat)
     lines = [f"{m.name(state, seat)}：你是【{KIND[p['kind']]}】{r['name']}。"]
     if r.get("crimes"):
         lines.append(f"罪名：{'、'.join(r['crimes'])}。")
-    if m.murderer_side(state, seat):
+    if m.murderer_side(state, cfg, seat):
         lines.append("阵营：杀人犯阵营。")
     if r.get("text"):
         lines.append(r["text"])
     for ab in r.get("abilities", []):
-        lines.append(ability_line(state, seat, ab))
+        lines.append(ability_line(state, cfg, seat, ab))
     win = r.get("win", "default")
     if win == "alive":
         lines.append("胜利条件：游戏结束时你存活或已被释放。")
@@ -66,3 +169,284 @@ def identity(state: m.JSON, seat: int) -> str:
         lines.append(f"你恨：{m.name(state, p['hate'])}。")
     lines.append(f"状态：{STATUS[p['status']]}。")
     return "\n".join(lines)
+
+
+# ---- the day: elections, verdict votes, 起义, <权威> --------------------------------------
+OPT_LABEL = {"exec": "处决", "free": "释放"}
+ABSTAIN_TEXT = "弃票"
+OPTION = "{verb} {name}"
+DECIDE_WORDS = {OPT_LABEL["exec"]: "exec", OPT_LABEL["free"]: "free"}  # /裁定 <word> (and ABSTAIN_TEXT)
+NOT_VOTING_DAY = "现在不是讨论日投票时间，请等下一个讨论日。"
+ELECTION_DAY_ONLY = "领袖选举只在第1天进行；现在请用 /处决、/释放 或 /弃票。"
+DAY1_ELECTION_ONLY = "第1天只选举领袖（/投票）；处决/释放从第2天开始。"
+ELECT_WRONG = "{title}只能从存活的{kind}中选。"
+ELECT_VOTED = "已投 {name} 为{title}。截止前可改投，票数截止时公布。"
+PRISONER_NO_VOTE = "囚犯不能参加裁决投票；只有囚犯领袖发动起义后才能投票处决看守。"
+UPRISING_EXEC_ONLY = "起义只能处决看守：请用 /处决 <看守> 或 /弃票。"
+VOTE_WRONG = "只能投给监狱中存活的{kind}。"
+VOTED = "已投：{choice}。截止前可改投，票在截止时公布。"
+UPRISING_LEADER_ONLY = "只有囚犯领袖能发动起义。"
+UPRISING_USED = "起义只能发动一次，你已经用过了。"
+UPRISING_WHEN = "起义只能在第2天起的讨论日白天发动。"
+UPRISING_ABILITY = "起义"  # its line in the ability log
+UPRISING_CALL = "囚犯领袖 {name} 发动了起义！所有存活囚犯请在 {time} 前私聊我 /处决 <看守> 或 /弃票。"
+NO_VOTES = "无人投票"
+TALLY_ITEM = "{voter}→{choice}"
+TIE_DRAWN = "（平票，随机决定）"
+ELECTION_LINE = "{title}：{name}{tie}。票：{detail}"
+ELECTION_HEAD = "领袖选举结果\n"
+ELECTED_AS = "你当选为{what}"
+ELECTED_WHAT = {
+    "chief": "看守长：平票时以你的票为准，投了少数票时须 /裁定。",
+    "leader": "囚犯领袖：可在第2天起的讨论日 /起义 一次。",
+}
+VERDICT_TALLY = "第{day}天裁决投票：{tally}"
+UPRISING_TALLY = "起义投票：{tally}"
+TIE_NO_LEADER = "最高票平票且没有可裁定的领袖，无事发生。"
+PICK_WAIT = "最高票平票，且{title}投了少数票，等待{title}在 {time} 前裁定。"
+PICK_ASK = "平票：请在 {time} 前私聊 /裁定 从中选一个：{options}。例如 /裁定 处决 3 或 /裁定 弃票。"
+NOTHING_TO_PICK = "现在没有需要你裁定的平票。"
+DECIDE_USAGE = "用法：/裁定 处决 <玩家>、/裁定 释放 <玩家> 或 /裁定 弃票。"
+PICK_ONLY_TOP = "只能从最高票中选：{options}。"
+LOG_AUTHORITY = "权威裁定"
+LOG_DONE = "已生效"
+DECIDED = "已裁定：{choice}。"
+PICK_DRAWN = "{title}未按时裁定，随机决定：{choice}。"
+TOP_ABSTAIN = "最高票是弃票，无事发生。"
+UPRISING_TOP_ABSTAIN = "起义最高票是弃票，无事发生。"
+RELEASED = "{name} 被释放，离开了监狱。"
+REASON_UPRISING = "起义处决"
+REASON_EXECUTED = "被处决"
+EXECUTED = "{name} 被{by}处决。"
+BY_UPRISING = "起义的囚犯们"
+DIED_TOO = "{name} 殉情而死。"
+NOBODY_TODAY = "今天无人被处决或释放。"
+
+# ---- the night: rooms, the interrogation, the kill ---------------------------------------
+ROOMS_OPEN = ("第{day}夜选房开始：看守私聊我 /选房 <{guard_rooms}>，"
+              "囚犯私聊我 /选房 <{prisoner_rooms}>，先到先得；"
+              "{time} 未选的随机分配，随后开始审讯。")
+NOT_ROOM_TIME = "现在不是选房时间，选房在讨论日结束后开始。"
+NO_SUCH_ROOM = "没有这个房间。{kind}可选：{rooms}。"
+ALREADY_IN_ROOM = "你已经在 {room} 号房。"
+ROOM_TAKEN = "{room} 号房已被选走，请换一间：{free}。"
+ROOM_CHOSEN = "已选 {room} 号房。截止前可以换到空房间。"
+ROOM_GROUPS_SHORT = ("房间群不够：今晚需要 {need} 个，只绑定了 {have} 个。请在每个房间群里发送 "
+                     "/绑定群 <游戏群号> <该房间群的群号>；没有房间群的 {left} 对今晚改用私聊转发。")
+ROOM_NAME = "{room} 号房"
+NIGHT_RELAY = "审讯开始：你在 {where}。直接私聊我发文字，我会只带身份标签转给对方；{until} 墙壁升起。"
+NIGHT_WEB = ("审讯开始：你在 {where}。请打开你的审讯室网页（私聊发送 /网页 获取链接和密码）和对方交谈，"
+             "对方只看到你的身份标签；{until} 墙壁升起。")
+NIGHT_NO_GROUP = ("审讯开始：你在 {where}。今晚房间群不够，你们这间改用私聊转发：直接私聊我发文字，"
+                  "我会只带身份标签转给对方；{until} 墙壁升起。")
+NIGHT_GROUP = ("审讯开始：你在 {where}。今晚你的审讯群：{group}（群号），请用报名的 QQ 申请加入，"
+               "只有今晚同房的两人会被同意；群名片会被改成「{card}」。{until} 墙壁升起。")
+NIGHT_BYE = "你在 {room} 号房，今晚轮空，没有审讯对象。"
+NIGHT_OPEN = "第{day}夜审讯开始，{until} 墙壁升起。"
+ROOM_GROUP_OPEN = "第{day}夜审讯开始：本群今晚只有一名看守和一名囚犯，墙壁升起前可以自由交谈。"
+WALL_UP = "墙壁升起了。"
+WALL_UP_END = "墙壁升起了，审讯结束。"
+RELAY_IN_GROUPS = "本局审讯在房间群进行，私聊消息不会转发。"
+NOT_NIGHT = "现在不是审讯时间，消息没有转发。审讯在每晚 {start}–{end}。"
+RELAY_BYE = "你今晚轮空，没有审讯对象，消息没有转发。"
+PARTNER_GONE = "对方已不在审讯室，消息没有转发。"
+RELAY_NO_TEXT = "图片和表情无法转发，请改发文字。"
+IMAGES_DROPPED = "（图片已略去）"
+IMAGE = "（图片）"
+SENT_TO_WEB = "已发到审讯室网页。"
+NIGHT_ONLY = "这个技能只能在夜晚{rooms}审讯时使用。"
+OR_ROOMS = "选房或"
+NO_NOISE = "你没有噪音技能。"
+NOISE_BYE = "你今晚轮空，没有人能听到噪音。"
+NOISE = "噪音"  # the ability's name (uses, the log, the transcript)
+NOISE_LABEL = "【噪音】"
+NOISE_HEARD = "【噪音】刺耳的噪音从墙里涌来，你感到一阵眩晕……"
+NOISE_DONE = "噪音已播放。{left}"
+USES_LEFT = "剩余 {n} 次。"
+LOG_PLAYED = "已播放"
+NO_POINT_KILL = "你没有点杀技能。"
+POINT_KILL_GUARD = "只能点杀监狱中存活的看守。"
+KILL_HOW = {"point_kill": "点杀", "kill": "杀人"}
+POINT_KILL_SET = "今晚将点杀 {name}（审讯结束时生效，之前可改或 /不杀）。"
+CANNOT_SPARE = "你不能放弃杀人。"
+SPARED = "今晚不杀人（审讯结束前可用 /点杀 改变主意）。"
+REASON_KILLED = "第{day}夜被杀人犯杀死"
+LOG_DEAD = "死亡"
+DAWN_END = "天亮了。昨夜死亡：{names}。"
+DAWN = ("第{day}天天亮了。昨夜死亡：{names}。\n"
+        "看守请在 {time} 前私聊我 /处决 <囚犯>、/释放 <囚犯> 或 /弃票。")
+
+# ---- abilities the host settles, submissions, 树洞, the kernel's /出局 /回场 -----------------
+ABILITY_WHEN = {"day": "白天讨论日", "night": "夜晚", "any": "游戏进行中"}
+NO_SUCH_ABILITY = "你没有技能「{name}」。"
+YOUR_ABILITIES = "你的技能：{names}。"
+ABILITY_ONLY_WHEN = "「{name}」只能在{when}使用。"
+ABILITY_TO_HOSTS = "【技能#{id}】{who}（{role}）发动「{name}」：{text}。用 /结算 {id} <结果> 回复。"
+NO_CONTENT = "（无内容）"
+ABILITY_SENT = "已提交「{name}」（#{id}），等待导演结算。"
+HOST_ONLY_SETTLE = "只有导演可以结算技能。"
+NO_SUCH_USE = "没有这个技能编号，请看导演私聊里的 #编号。"
+ALREADY_SETTLED = "#{id} 已经结算过了：{result}"
+SETTLE_WHAT = "请写明结算结果：/结算 <编号> <结果>。"
+SETTLED_TO_PLAYER = "你的技能「{ability}」（#{id}）结算：{result}"
+SETTLED = "已结算 #{id}。"
+SUBMIT_LIMIT = "你已经提交过 {n} 次，不能再提交。"
+SUBMIT_OVER = "游戏已结束，不能再提交。"
+MAP_PAIR_RE = r"([A-Za-z])\s*[-－—~～:：=]?\s*([A-Za-z])"  # a-E, a－E, a：E …
+LIST_SPLIT_RE = r"[\s,，;；]+"  # between the items a player lists
+ALIAS_EQ_RE = r"[=＝:：]"  # 马甲=玩家
+NO_SUCH_ROOM_PAIR = "没有房间 {g}-{p}：看守房 {lower}，囚犯房 {upper}。"
+ROOM_TWICE = "房间 {g} 或 {p} 出现了两次，请每间只写一次。"
+MAP_INCOMPLETE = "请写全 {n} 组对应，例如 /提交对应 {example}"
+MAP_TO_HOSTS = "{who} 提交房间对应（到达 #{seq}）：{pairs}"
+MAP_RECEIVED = "已收到你的房间对应（到达 #{seq}），游戏结束时核对。"
+ALIAS_FORMAT = "「{token}」格式不对，请写成 马甲=玩家。"
+NO_SUCH_ALIAS = "没有马甲「{alias}」，请检查。"
+ALIAS_EXAMPLE = "请写出对应，例如 /提交马甲 马甲甲=玩家A 马甲乙=玩家B。"
+ALIAS_TO_HOSTS = "{who} 提交马甲对应（到达 #{seq}，{n} 条）。"
+ALIAS_RECEIVED = "已收到你的马甲对应（{n} 条，到达 #{seq}），游戏结束时核对。"
+NOTES_OPEN = "游戏已结束，树洞已公开。"
+NOTE_EMPTY = "树洞内容不能为空：/树洞 <想说的话>。"
+NOTE_KEPT = "已存入树洞，游戏结束后匿名公开。"
+NOT_IN_PRISON = "{name} 已不在监狱中。"
+ALREADY_IN = "{name} 本来就在场。"
+RELEASED_NO_BACK = "{name} 已被释放，不能回到监狱。"
+
+# ---- the end, the points, the reveal -------------------------------------------------------
+PT_DAYS = "存活 {days} 天（（二）3）"
+PT_LOVE_WON = "爱的人 {name} 胜利（（二）3）"
+PT_HATE_WON = "恨的人 {name} 胜利（（二）3）"
+PT_RELEASED = "被释放（（二）5）"
+TOP_TITLE = {"love": "万人迷", "hate": "讨厌鬼"}
+TOP_DRAWN = "，平票抽签"
+PT_TOP = "{title}（{n} 人{how}）（（二）2）"
+PT_MAP_FIRST = "第一个提交正确房间对应（#{seq}）（（二）4）"
+PT_MURDERERS_DEAD = "杀人犯阵营全部死亡（（二）5）"
+PT_GUARDS_DEAD = "看守阵营全部死亡（（二）5）"
+PT_ALIASES = "马甲-玩家对应全部正确（（二）6）"
+REASON_MASS_EXECUTION = "杀人犯被释放，其余所有人被处决"
+GAME_OVER = "游戏结束：{cond}。"
+WINNERS = "胜利：{names}"
+SEE_EXPORT = "审讯记录与积分明细见 /导出。"
+REVEAL_HEAD = "身份揭晓："
+REVEAL_LINE = "{name}：{kind} {role}{crimes}，{status}"
+REVEAL_MAP = "房间对应："
+REVEAL_RANKING = "积分排名："
+REVEAL_RANK = "{rank}. {name} {total} 分"
+REVEAL_NOTES = "树洞："
+REVEAL_NOTE = "· {text}"
+EARLY_END = "【囚犯游戏】提前结束，没有阵营胜负；积分按结束时计算。"
+
+# ---- the auction of the script's characters (马甲) ---------------------------------------
+CHOICES = (("first", "第一志愿"), ("second", "第二志愿"))
+BID_LABELS = {"第一志愿": "first", "第二志愿": "second", "随机号码": "number", "随机数": "number"}  # /竞拍 <label>=…
+BID_NONE = "无"  # 第二志愿=无 clears a choice
+CAMP_TEXT = {"guard": "看守", "prisoner": "囚犯", "any": "任意"}
+HOW_TEXT = {"first": "第一志愿出价", "second": "第二志愿出价", "draw": "抽签"}
+BID_USAGE = "/竞拍 第一志愿=角色:硬币 第二志愿=角色:硬币 随机号码=1–999"
+CHOICE_RE = r"^(.+?)(?:[:：](\d+)\s*(?:币|枚)?)?$"  # 角色:硬币, 角色：10 币, 角色
+COLON_RE = "[:：]"
+EQUALS_FULL = "＝"  # a full-width = in /竞拍 is read as =
+LOST_WHY = {"taken": "已被出价更高或更早的玩家拍得", "camp": "该角色限{camp}", "short": "要留给另一阵营（否则角色不够分）"}
+SIGNUP_NOT_BID = "{label}「{raw}」没有记为出价：{why}"
+SIGNUP_BIDS = "你报名时填写的志愿已记为出价：{bids}。"
+AUCTION_OPEN = ("囚犯游戏开始，先竞拍马甲（【游戏流程】<3>）。本局剧本角色：\n{chars}\n"
+                "请私聊我 {usage}（随机号码决定你是看守还是囚犯）。出价匿名，截止（{when}）前可以改；"
+                "{limit}不超过你的硬币余额，"
+                "只为拍得的角色付硬币。限看守/囚犯的角色只给该阵营。竞拍结束后发身份。")
+LIMIT_SUM = "两个志愿合计"
+LIMIT_EACH = "每个志愿的出价各"
+AUCTION_COINS = "竞拍马甲：你有 {coins} 枚硬币，{when}截止。"
+AUCTION_HOW_TO = "请私聊 {usage}。"
+AUCTION_TO_HOSTS = "竞拍马甲开始：{chars} 个角色，{n} 人。{close}结束竞拍并发身份；结果表私聊给主持。"
+CLOSE_AUTO = "到时自动"
+CLOSE_BY_HOST = "发送 /推进 "
+CHAR_ONLY = "（限{camp}）"
+NO_SUCH_CHAR = "没有角色「{name}」。本局角色：{chars}。"
+CHOICE_FORMAT = "{label}请写成 角色:硬币（硬币为不小于 0 的整数），例如 {label}=柯南:10。"
+SAME_CHOICE = "第一志愿和第二志愿不能是同一个角色「{name}」，请换一个。"
+OVER_BALANCE = "{label}出价 {coins} 币超过了你的余额 {balance} 币。"
+OVER_BALANCE_SUM = "两个志愿合计 {coins} 币超过了你的余额 {balance} 币（本局两个志愿合计计算）。"
+BID_CHOICE = "{label} {name} {coins} 币"
+BID_EMPTY = "{label} 未填"
+BID_NUMBER = "随机号码 {number}"
+BID_NO_NUMBER = "随机号码 未填（将随机抽取）"
+NO_AUCTION_HOST = "本局没有竞拍马甲（没有载入剧本角色表 characters）。"
+BIDS_SECRET = "出价表保密，请私聊我发送 /竞拍 查看。"
+AUCTION_OVER = "竞拍已经结束，不能再出价。你的马甲是「{alias}」（/我的身份 可查看）。"
+NO_AUCTION = "本局没有竞拍马甲（导演没有载入剧本角色表），报名时的马甲就是你的马甲。"
+BID_PRIVATE = "出价是匿名的，请私聊我发送 {usage}。"
+BID_UNREADABLE = "看不懂「{token}」。请写成：{usage}（可只写要改的项，写 第二志愿=无 可清除）。"
+NUMBER_RANGE = "随机号码应为 1–999 的整数。"
+BID_RECORDED = "已记录你的出价"
+BID_CURRENT = "你现在的出价"
+BID_REPLY = "{head}（到达 #{seq}）：{bids}；余额 {balance} 币。竞拍截止前可以改。"
+LOST_CHOICE = "{label}「{name}」未拍得：{why}。"
+WON_DRAW = "你抽签分得马甲「{name}」，不花硬币，余额 {balance} 币。"
+WON_BID = "你以{how} {coins} 币拍得马甲「{name}」，余额 {balance} 币。"
+AUCTION_RESULT = "竞拍结果：{lines}\n"
+AUCTION_CLOSED = "竞拍结束，每人的马甲已换成拍得的角色（座位号不变，/名单 可查看）。"
+HOST_BIDS_HEAD = "竞拍进行中（保密），已出价 {bidders}/{n} 人："
+HOST_BID_LINE = "{seat}号 {alias}（QQ {qq}，余额 {balance}）：{bids}"
+HOST_RESULTS_HEAD = "竞拍结果（保密）："
+HOST_PAID = "{how} {coins} 币"
+HOST_RESULT_LINE = "{seat}号 {name} ← {paid}（报名马甲 {alias}，QQ {qq}；{bids}；分到{kind}）"
+AUCTION_ONLY_BIDS = "现在是竞拍马甲阶段，身份还没有发。请私聊 {usage} 出价；竞拍结束后再用这个命令。"
+AUCTION_INFO = "竞拍马甲中：{bids}；余额 {balance} 币。\n本局角色：{chars}\n改出价：{usage}"
+AUCTION_STATUS = "竞拍马甲：已出价 {bidders}/{n} 人。\n角色：{chars}"
+
+# ---- /导出 sheets --------------------------------------------------------------------------
+SHEET = {"players": "玩家", "uses": "技能使用", "pairs": "审讯对应", "lines": "审讯记录", "points": "积分", "subs": "提交"}
+PLAYERS_HEAD = (
+    "座位", "马甲", "QQ", "昵称", "联系方式", "第一志愿", "第二志愿", "随机数", "阵营", "身份", "罪名",
+    "爱", "恨", "状态", "出局日", "出局原因", "积分", "报名马甲", "马甲获得方式", "花费硬币", "硬币余额",
+)
+USES_HEAD = ("编号", "到达序号", "时间", "天", "阶段", "座位", "马甲", "身份", "技能", "目标/内容", "结算")
+PAIRS_HEAD = ("夜", "看守房", "囚犯房", "看守", "囚犯", "房间群", "看守发言", "囚犯发言", "当夜死亡")
+LINES_HEAD = ("夜", "看守房", "囚犯房", "到达序号", "时间", "发言者", "内容")
+SCORE_HEAD = ("名次", "座位", "马甲", "积分", "明细")
+SUBS_HEAD = ("到达序号", "时间", "座位", "类型", "内容")
+SUB_KIND = {"map": "房间对应", "alias": "马甲对应"}
+BID_CELL = "{name} {coins} 币（#{seq}）"
+BIDDING = "竞拍中"
+UNSETTLED = "待结算"
+BYE = "轮空"
+POINT_ITEM = "{why} {n:+d}"
+
+# ---- the web interrogation room ------------------------------------------------------------
+WEB_TITLE = "囚犯游戏 · 审讯室"
+
+# ---- a host's data file (content.py): one line per mistake ------------------------------------
+CAMP_WORDS = {"guard": "guard", "prisoner": "prisoner", "any": "any", "看守": "guard", "囚犯": "prisoner", "任意": "any"}
+NAME_BANNED = "@[]:：=＝,，、;；"  # characters a character's name (a future 马甲) may not hold
+NO_CHAR_NAME = "无"  # a character may not be called this (it means "none")
+LOVER_NEEDS_WITH = "情侣需要 with = \"对方身份 id\"。"
+GENERIC_NEEDS_NAME = "通用技能需要 name（不含空格），玩家用 /技能 <name> 发动。"
+COMPULSORY_NEEDS_WHEN = "必须使用的技能要写明 when = \"day\" 或 \"night\"。"
+ABILITY_TWICE = "技能名「{name}」在同一身份中重复。"
+BALANCE_SEAT = "「{seat}」应为 座位号 = 不小于 0 的整数。"
+CHAR_TOO_LONG = "角色「{name}」太长：马甲最长 16 个字。"
+CHAR_BAD_NAME = "角色「{name}」不能是纯数字或「无」，也不能含空格和 {banned}。"
+ROLE_WHERE = "{camp}身份「{id}」"
+GUARD_NO_CRIMES = "{where}：看守没有罪名，请删去 crimes。"
+GUARD_NOT_MURDERER = "{where}：杀人犯必须是囚犯。"
+GUARD_NOT_SIDE = "{where}：只有囚犯可以属于杀人犯阵营。"
+ABILITY_WHERE = "{where}的第 {n} 个技能"
+KIND_NOT_FOR = "{where}的 kind「{kind}」不可用于{camp}，可用：{kinds}。"
+KILL_MURDERER_ONLY = "{where}：{kind} 只能给杀人犯（murderer = true）。"
+ONE_MURDERER = "囚犯中必须恰好有一个杀人犯（murderer = true），现在有 {n} 个。"
+ROLE_ID_TWICE = "身份 id「{id}」重复，请改成唯一的 id。"
+LOVER_MISSING = "身份「{id}」的情侣指向不存在的身份「{other}」。"
+LOVER_SELF = "身份「{id}」不能和自己是情侣。"
+PLAYER_COUNT = "看守 {g} + 囚犯 {p} = {total} 人，应为 {low}–{high} 人。"
+CAMPS_UNEVEN = "看守 {g} 人、囚犯 {p} 人：两边应各占一半（最多差 1）。"
+CHAR_TWICE = "角色「{name}」重复了。"
+CHARS_SHORT = "剧本角色只有 {n} 个，少于 {players} 名玩家：每人都要分到一个马甲。"
+CHARS_SHORT_GUARD = "能给看守的角色（guard + any）只有 {n} 个，少于 {need} 名看守。"
+CHARS_SHORT_PRISONER = "能给囚犯的角色（prisoner + any）只有 {n} 个，少于 {need} 名囚犯。"
+SIGNUP_SEAT = "signup 的「{seat}」应为座位号，值为表。"
+DEAL_SEAT = "deal 的「{seat}」应为座位号。"
+DEAL_NO_ROLE = "deal 座位 {seat} 的身份「{id}」不存在。"
+DEAL_TWICE = "deal 中身份「{id}」发给了多人。"
+NO_VARIANT = "没有名为「{name}」的内置身份文件。"
+TOML_ERROR = "身份文件格式错误：{error}"
