@@ -9,7 +9,6 @@ from typing import Any
 
 from plugins.kernel.web.page import View, WebPage, register_page
 
-from .engine import content
 from .engine import texts as T
 from .engine.content import Catalog
 from .engine.events import claims_text
@@ -31,7 +30,7 @@ def _search(p: dict[str, Any]) -> dict[str, Any] | None:
 
 def view(v: View) -> dict[str, Any]:
     st = v.state
-    cfg = v.settings if v.settings.get("rules") else content.check({})
+    cfg = v.settings
     cat = Catalog(cfg)
     rules = cfg["rules"]
     closed = st["closed"]

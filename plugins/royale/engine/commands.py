@@ -18,10 +18,6 @@ from .rules_night import ACTIONS
 A = dict[str, Any]
 
 
-def settings_of(ctx: Ctx) -> dict[str, Any]:
-    return ctx.settings if ctx.settings else content.check({})
-
-
 def _action(name: str) -> Any:
     """A night action (``ACTIONS``) by the sender's seat."""
     action = ACTIONS[name]
@@ -29,7 +25,7 @@ def _action(name: str) -> Any:
     def rule(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
         if actor.seat is None or str(actor.seat) not in st["players"]:
             raise Ignored()
-        return action(st, actor.seat, dict(a), ctx, settings_of(ctx))
+        return action(st, actor.seat, dict(a), ctx, ctx.settings)
 
     return rule
 
@@ -38,26 +34,26 @@ def _host(fn: Handler) -> Any:
     def rule(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
         if not actor.is_host:
             raise Rejected(T.HOST_ONLY)
-        return fn(st, actor, a, ctx, settings_of(ctx))
+        return fn(st, actor, a, ctx, ctx.settings)
 
     return rule
 
 
 def _player(fn: Handler) -> Any:
     def rule(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-        return fn(st, actor, a, ctx, settings_of(ctx))
+        return fn(st, actor, a, ctx, ctx.settings)
 
     return rule
 
 
 def _shop(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return [Say("reply", shop_text(st, settings_of(ctx)))]
+    return [Say("reply", shop_text(st, ctx.settings))]
 
 
 def _bag(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
     if actor.seat is None or str(actor.seat) not in st["players"]:
         raise Ignored()
-    return [Say("reply", bag_text(st, settings_of(ctx), actor.seat))]
+    return [Say("reply", bag_text(st, ctx.settings, actor.seat))]
 
 
 def airdrop(st: State, actor: Actor, a: A, ctx: Ctx, cfg: dict[str, Any]) -> list[Effect]:

@@ -25,7 +25,7 @@ from plugins.kernel.contract import (
 from . import content
 from . import events as EV
 from . import texts as T
-from .commands import COMMANDS, bag_text, settings_of
+from .commands import COMMANDS, bag_text
 from .model import CAUSE_HOST, State, ensure, player
 from .rules_cycle import close_night, open_night, start
 from .rules_death import check_end, kill, new_batch, ranking, wipe
@@ -42,7 +42,7 @@ class RoyaleEngine(GameEngine):
     def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
         if len(roster) < 2:
             raise Rejected("大逃杀至少需要 2 名玩家。")
-        out = start(roster, ctx, settings_of(ctx))
+        out = start(roster, ctx, ctx.settings)
         return Outcome(out.state, self.after(out.state, out.effects))
 
     def upgrade(self, state: State) -> State:
@@ -75,7 +75,7 @@ class RoyaleEngine(GameEngine):
     def on_deadline(self, state: State, key: str, ctx: Ctx) -> list[Effect]:
         if key != PHASE_TIMER or state["phase"] == "over":
             return []
-        cfg = settings_of(ctx)
+        cfg = ctx.settings
         if state["phase"] == "day":
             return open_night(state, cfg, ctx).effects
         return close_night(state, cfg, ctx).effects
@@ -188,7 +188,7 @@ def act(state: State, seat: int, name: str, args: dict[str, Any], ctx: Ctx) -> O
     st = ENGINE.load(copy_state(state))
     if str(seat) not in st["players"]:
         raise Rejected("你不在这局游戏中。")
-    return Outcome(st, action(st, seat, dict(args), ctx, settings_of(ctx)))
+    return Outcome(st, action(st, seat, dict(args), ctx, ctx.settings))
 
 
 ENGINE = RoyaleEngine()
