@@ -68,7 +68,7 @@ def airdrop(st: State, actor: Actor, a: A, ctx: Ctx, cfg: dict[str, Any]) -> lis
 
 def bag_text(state: State, cfg: dict[str, Any] | None, seat: int) -> str:
     p = player(state, seat)
-    cat = Catalog(cfg or content.check({}))
+    cat = Catalog(cfg or content.defaults())  # private_info has no ctx: the default items
     w, a = equipped(p, "weapon"), equipped(p, "armour")
     where = p["place"] or T.UNBORN
     lines = [

@@ -138,7 +138,7 @@ class RoyaleEngine(GameEngine):
         ]
         today = [e["key"] for e in state.get("today", [])]
         if today:
-            cfg = content.check({})
+            cfg = content.defaults()  # status has no ctx: the default event names
             names = [(EV.event_def(cfg, k) or {"name": k})["name"] for k in today]
             lines.append(T.STATUS_EVENTS.format(names=T.joined(names)))
         if state.get("test"):
