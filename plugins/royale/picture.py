@@ -18,6 +18,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from plugins.kernel import pictures
 
+from .engine import texts as T
+
 BG = (250, 248, 242)
 INK = (33, 37, 41)
 MUTED = (150, 150, 150)
@@ -88,18 +90,18 @@ def render_map_png(state: dict[str, Any]) -> bytes:
         if not n["alive"]:
             continue
         if n["kind"] == "witch" and m.get("witch_public", True):
-            marks.setdefault(n["place"], []).append(("女巫", WITCH))
+            marks.setdefault(n["place"], []).append((T.MAP_WITCH, WITCH))
         if n["kind"] == "werewolf" and m.get("wolf_public", False):
-            marks.setdefault(n["place"], []).append(("狼人", WOLF))
+            marks.setdefault(n["place"], []).append((T.MAP_WOLF, WOLF))
     if state.get("holy"):
-        marks.setdefault(state["holy"], []).append(("圣地", HOLY))
+        marks.setdefault(state["holy"], []).append((T.MAP_HOLY, HOLY))
     title_h, legend_h = 70, 96
     width = MARGIN * 2 + cols * CELL_W + (cols - 1) * GAP
     height = MARGIN * 2 + title_h + rows * CELL_H + (rows - 1) * GAP + legend_h
     img = Image.new("RGB", (width, height), BG)
     d = ImageDraw.Draw(img)
     day = state.get("day", 1)
-    title = f"第{day}天地图  天气：{state.get('weather') or '-'}"
+    title = T.MAP_TITLE.format(day=day, weather=state.get("weather") or "-")
     d.text((MARGIN, MARGIN), title, font=load_font(34), fill=INK)
     top = MARGIN + title_h
     for name, (x, y) in sorted(m["pos"].items(), key=lambda kv: (kv[1][1], kv[1][0])):
@@ -139,19 +141,20 @@ def render_map_png(state: dict[str, Any]) -> bytes:
     ly = top + rows * CELL_H + (rows - 1) * GAP + 20
     small = load_font(22)
     x = MARGIN
-    for label, fill, outline in (("安全区", SAFE_BG, SAFE_LINE), ("开放", OPEN_BG, OPEN_LINE),
-                                 ("今晚缩圈", CLOSING_BG, CLOSING_HATCH), ("已缩圈", CLOSED_BG, CLOSED_X)):
+    for label, fill, outline in ((T.MAP_LEGEND_SAFE, SAFE_BG, SAFE_LINE), (T.MAP_LEGEND_OPEN, OPEN_BG, OPEN_LINE),
+                                 (T.MAP_LEGEND_CLOSING, CLOSING_BG, CLOSING_HATCH),
+                                 (T.MAP_LEGEND_CLOSED, CLOSED_BG, CLOSED_X)):
         d.rectangle([x, ly, x + 34, ly + 28], fill=fill, outline=outline, width=3)
         d.text((x + 42, ly + 14), label, font=small, fill=INK, anchor="lm")
         x += 42 + small.getlength(label) + 30
-    shown = [(t, c) for t, c in (("女巫", WITCH), ("狼人", WOLF), ("圣地", HOLY))
+    shown = [(t, c) for t, c in ((T.MAP_WITCH, WITCH), (T.MAP_WOLF, WOLF), (T.MAP_HOLY, HOLY))
              if any(t == tag for tags in marks.values() for tag, _ in tags)]
     for text, colour in shown:
         w = load_font(20).getlength(text) + 16
         d.rounded_rectangle([x, ly + 1, x + w, ly + 27], radius=8, fill=colour)
         d.text((x + w / 2, ly + 14), text, font=load_font(20), fill=(255, 255, 255), anchor="mm")
         x += w + 12
-    note = f"开放 {len([p for p in m['pos'] if p not in closed])} 处，今晚缩圈 {len(closing)} 处"
+    note = T.MAP_NOTE.format(open=len([p for p in m["pos"] if p not in closed]), closing=len(closing))
     d.text((MARGIN, ly + 48), note, font=small, fill=MUTED)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=True)

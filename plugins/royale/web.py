@@ -9,13 +9,11 @@ from typing import Any
 
 from plugins.kernel.web.page import View, WebPage, register_page
 
-from .engine import content
 from .engine import texts as T
 from .engine.content import Catalog
 from .engine.events import claims_text
 from .engine.model import equipped, is_equipped
 
-WORDS = ("出生", "移动", "搜索", "攻击", "拾取", "装备", "使用", "丢弃", "购买", "出售", "静养", "领取", "背包", "商店")
 SCOUT = ("gps", "radar")
 
 
@@ -31,7 +29,7 @@ def _search(p: dict[str, Any]) -> dict[str, Any] | None:
 
 def view(v: View) -> dict[str, Any]:
     st = v.state
-    cfg = v.settings if v.settings.get("rules") else content.check({})
+    cfg = v.settings
     cat = Catalog(cfg)
     rules = cfg["rules"]
     closed = st["closed"]
@@ -62,4 +60,5 @@ def view(v: View) -> dict[str, Any]:
     return out
 
 
-PAGE = register_page("royale", WebPage(title="大逃杀", static=Path(__file__).with_name("static"), view=view, words=WORDS))
+PAGE = register_page("royale", WebPage(title=T.WEB_TITLE, static=Path(__file__).with_name("static"), view=view,
+                                       words=T.WEB_WORDS))

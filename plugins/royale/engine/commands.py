@@ -18,10 +18,6 @@ from .rules_night import ACTIONS
 A = dict[str, Any]
 
 
-def settings_of(ctx: Ctx) -> dict[str, Any]:
-    return ctx.settings if ctx.settings else content.check({})
-
-
 def _action(name: str) -> Any:
     """A night action (``ACTIONS``) by the sender's seat."""
     action = ACTIONS[name]
@@ -29,7 +25,7 @@ def _action(name: str) -> Any:
     def rule(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
         if actor.seat is None or str(actor.seat) not in st["players"]:
             raise Ignored()
-        return action(st, actor.seat, dict(a), ctx, settings_of(ctx))
+        return action(st, actor.seat, dict(a), ctx, ctx.settings)
 
     return rule
 
@@ -38,26 +34,26 @@ def _host(fn: Handler) -> Any:
     def rule(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
         if not actor.is_host:
             raise Rejected(T.HOST_ONLY)
-        return fn(st, actor, a, ctx, settings_of(ctx))
+        return fn(st, actor, a, ctx, ctx.settings)
 
     return rule
 
 
 def _player(fn: Handler) -> Any:
     def rule(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-        return fn(st, actor, a, ctx, settings_of(ctx))
+        return fn(st, actor, a, ctx, ctx.settings)
 
     return rule
 
 
 def _shop(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return [Say("reply", shop_text(st, settings_of(ctx)))]
+    return [Say("reply", shop_text(st, ctx.settings))]
 
 
 def _bag(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
     if actor.seat is None or str(actor.seat) not in st["players"]:
         raise Ignored()
-    return [Say("reply", bag_text(st, settings_of(ctx), actor.seat))]
+    return [Say("reply", bag_text(st, ctx.settings, actor.seat))]
 
 
 def airdrop(st: State, actor: Actor, a: A, ctx: Ctx, cfg: dict[str, Any]) -> list[Effect]:
@@ -65,35 +61,35 @@ def airdrop(st: State, actor: Actor, a: A, ctx: Ctx, cfg: dict[str, Any]) -> lis
     names = str(a.get("items", "")).split()
     bad = [n for n in names if n not in cat.items]
     if not names or bad:
-        raise Rejected(f"未知道具：{'、'.join(bad) or '（空）'}。请写道具全名。")
+        raise Rejected(T.AIRDROP_UNKNOWN.format(names=T.joined(bad) or T.EMPTY))
     st["airdrops"].extend(names)
-    return [Say("reply", f"已加入空投：{'、'.join(names)}。名称将在早晨公示，当晚落地。")]
+    return [Say("reply", T.AIRDROP_ADDED.format(names=T.joined(names)))]
 
 
 def bag_text(state: State, cfg: dict[str, Any] | None, seat: int) -> str:
     p = player(state, seat)
-    cat = Catalog(cfg or content.check({}))
+    cat = Catalog(cfg or content.defaults())  # private_info has no ctx: the default items
     w, a = equipped(p, "weapon"), equipped(p, "armour")
-    where = p["place"] or "未出生"
+    where = p["place"] or T.UNBORN
     lines = [
-        f"{p['alias']}（{seat}号）{'' if p['alive'] else '已出局，'}位置：{where}",
-        f"生命 {p['hp']}，体力 {p['st']}，货币 {p['money']}" + (f"，流血 {p['bleed']}/夜" if p["bleed"] else "")
-        + ("，今晚静养" if p["rest"] else ""),
-        f"手上：武器 {T.item_line(cat, w) if w else '无'}；防具 {T.item_line(cat, a) if a else '无'}",
+        T.BAG_HEAD.format(alias=p["alias"], seat=seat, out="" if p["alive"] else T.BAG_OUT, where=where),
+        T.BAG_STATS.format(hp=p["hp"], st=p["st"], money=p["money"])
+        + (T.BAG_BLEED.format(bleed=p["bleed"]) if p["bleed"] else "") + (T.BAG_RESTING if p["rest"] else ""),
+        T.BAG_HANDS.format(weapon=T.item_line(cat, w) if w else T.NONE, armour=T.item_line(cat, a) if a else T.NONE),
     ]
     h = equipped(p, "held")
     if h:
-        lines.append(f"手上另拿：{T.item_line(cat, h)}")
+        lines.append(T.BAG_HELD.format(item=T.item_line(cat, h)))
     bag = [T.item_line(cat, it) for it in p["items"] if it is not w and it is not a and it is not h]
-    lines.append(f"背包（共 {len(p['items'])} 件）：{T.names_or_none(bag)}")
+    lines.append(T.BAG_ITEMS.format(n=len(p["items"]), items=T.names_or_none(bag)))
     if p.get("claims"):
-        lines.append("可领取：" + claims_text(p))
+        lines.append(T.BAG_CLAIMS + claims_text(p))
     return "\n".join(lines)
 
 
 def shop_text(state: State, cfg: dict[str, Any]) -> str:
-    rows = [f"{n} {price}货币（剩{state['shop'].get(n, 0)}）" for n, price in cfg["shop"]["prices"].items()]
-    return "商店货架：" + "；".join(rows) + "。夜间 /购买 <物品>。"
+    rows = [T.SHOP_ROW.format(name=n, price=price, left=state["shop"].get(n, 0)) for n, price in cfg["shop"]["prices"].items()]
+    return T.SHOP.format(rows=T.semicolons(rows))
 
 
 COMMANDS: tuple[CommandSpec, ...] = (

@@ -19,13 +19,13 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from plugins.kernel.datafile import HHMM, Data, load_files, merged, problems
 from plugins.kernel.datafile import check as check_data
 
+from . import texts as T
+
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 CONTENT_FILES = ("world.toml", "items.toml", "shop.toml", "events.toml", "map.toml")
 
 GRADES = ("green", "blue", "purple", "orange")
 OTHER_KINDS = ("upgrader", "gps", "radar", "broadcast", "bomb", "supply", "money")
-GREEN_WEAPON = "绿色武器"
-GREEN_ARMOUR = "绿色防具"
 
 Count = Annotated[int, Field(ge=0)]
 PosInt = Annotated[int, Field(ge=1)]
@@ -67,9 +67,9 @@ class Places(Data):
     def _names(self) -> Places:
         keys = [place_key(n) for n in self.names]
         dup = sorted({n for n, k in zip(self.names, keys, strict=True) if keys.count(k) > 1})
-        errors = [f"地点重名：{'、'.join(dup)}。"] if dup else []
+        errors = [T.DATA_PLACE_DUP.format(names=T.joined(dup))] if dup else []
         if self.safe_zone and self.safe_zone not in self.names:
-            errors.append(f"安全区「{self.safe_zone}」不在地点列表中。")
+            errors.append(T.DATA_SAFE_ZONE.format(place=self.safe_zone))
         problems(errors)
         return self
 
@@ -141,13 +141,13 @@ class Other(Data):
     def _kind_needs(self) -> Other:
         errors: list[str] = []
         if self.kind == "upgrader" and self.max_grade is None:
-            errors.append(f"升级器「{self.name}」的 max_grade 应为 blue、purple 或 orange。")
+            errors.append(T.DATA_UPGRADER.format(name=self.name))
         if self.kind == "bomb" and self.damage is None:
-            errors.append(f"炸弹「{self.name}」需要 damage（不小于 0 的整数）。")
+            errors.append(T.DATA_BOMB.format(name=self.name))
         if self.kind == "money" and self.money is None:
-            errors.append(f"货币「{self.name}」需要 money（正整数）。")
+            errors.append(T.DATA_MONEY.format(name=self.name))
         if self.kind == "supply" and self.hp + self.stamina == 0:
-            errors.append(f"补给「{self.name}」需要 hp 或 stamina（正整数）。")
+            errors.append(T.DATA_SUPPLY.format(name=self.name))
         problems(errors)
         return self
 
@@ -170,7 +170,7 @@ class Shop(Data):
 
     @model_validator(mode="after")
     def _daily_priced(self) -> Shop:
-        problems(f"每日上架的「{n}」没有价格（shop.prices）。" for n in self.daily if n not in self.prices)
+        problems(T.DATA_DAILY_PRICE.format(name=n) for n in self.daily if n not in self.prices)
         return self
 
 
@@ -220,7 +220,7 @@ class Events(Data):
         keys = [e.key for e in self.list]
         dups = sorted({k for k in keys if keys.count(k) > 1})
         if dups:
-            problems([f"事件重复：{'、'.join(dups)}。"])
+            problems([T.DATA_EVENT_DUP.format(keys=T.joined(dups))])
         return self
 
 
@@ -257,7 +257,7 @@ class Royale(Data):
     @classmethod
     def _weights(cls, weather: list[Weather]) -> list[Weather]:
         if sum(w.weight for w in weather) <= 0:
-            problems(["天气权重之和必须大于 0。"])
+            problems([T.DATA_WEATHER_WEIGHTS])
         return weather
 
     @staticmethod
@@ -279,7 +279,7 @@ class Royale(Data):
             if n in names[:i] and n not in dups:
                 dups.append(n)
         if dups:
-            problems([f"道具重名：{'、'.join(dups)}。"])
+            problems([T.DATA_ITEM_DUP.format(names=T.joined(dups))])
         return others
 
     @field_validator("shop")
@@ -287,8 +287,8 @@ class Royale(Data):
     def _shop(cls, shop: Shop, info: ValidationInfo) -> Shop:
         items = cls._items(info)
         if items is not None:
-            known = [*items, GREEN_WEAPON, GREEN_ARMOUR]
-            problems(f"商店商品「{n}」不是已知道具。" for n in shop.prices if n not in known)
+            known = [*items, T.GREEN_WEAPON, T.GREEN_ARMOUR]
+            problems(T.DATA_SHOP_ITEM.format(name=n) for n in shop.prices if n not in known)
         return shop
 
     @field_validator("events")
@@ -298,11 +298,10 @@ class Royale(Data):
         weather: list[Weather] | None = info.data.get("weather")
         errors: list[str] = []
         for e in events.list:
-            label = f"事件「{e.name}」"
             if items is not None:
-                errors += [f"{label}的道具「{n}」不是已知道具。" for n in e.item_names() if n not in items]
+                errors += [T.DATA_EVENT_ITEM.format(event=e.name, name=n) for n in e.item_names() if n not in items]
             if weather is not None:
-                errors += [f"{label}的天气「{w}」不在 weather 中。" for w in (e.weather, e.first_weather)
+                errors += [T.DATA_EVENT_WEATHER.format(event=e.name, weather=w) for w in (e.weather, e.first_weather)
                            if w is not None and w not in [x.name for x in weather]]
         problems(errors)
         return events
@@ -319,24 +318,24 @@ class Royale(Data):
         cells: dict[tuple[int, int], str] = {}
         for e in m.places:
             if e.name not in places.names:
-                errors.append(f"地图上的「{e.name}」不在 places.names 中。")
+                errors.append(T.DATA_MAP_UNKNOWN.format(name=e.name))
                 continue
             by_name[e.name] = e
             if not (0 <= e.x < m.columns and 0 <= e.y < m.rows):
-                errors.append(f"地图上「{e.name}」的位置 x、y 应在 0..{m.columns - 1}、0..{m.rows - 1} 之内。")
+                errors.append(T.DATA_MAP_OUTSIDE.format(name=e.name, max_x=m.columns - 1, max_y=m.rows - 1))
             elif (e.x, e.y) in cells:
-                errors.append(f"地图上「{e.name}」与「{cells[(e.x, e.y)]}」在同一格。")
+                errors.append(T.DATA_MAP_SAME_CELL.format(name=e.name, other=cells[(e.x, e.y)]))
             else:
                 cells[(e.x, e.y)] = e.name
         missing = [p for p in places.names if p not in by_name]
         if missing:
-            errors.append(f"地图缺少地点：{'、'.join(missing)}。")
+            errors.append(T.DATA_MAP_MISSING.format(names=T.joined(missing)))
         for name, e in by_name.items():
             for other in e.adjacent:
                 if other not in by_name:
-                    errors.append(f"「{name}」的相邻地点「{other}」不在地图上。")
+                    errors.append(T.DATA_MAP_ADJACENT.format(name=name, other=other))
                 elif name not in by_name[other].adjacent:
-                    errors.append(f"相邻关系应双向：「{name}」与「{other}」。")
+                    errors.append(T.DATA_MAP_ONE_WAY.format(name=name, other=other))
         problems(errors)
         return m
 
@@ -345,7 +344,7 @@ class Royale(Data):
     def _airdrops(cls, drops: list[Airdrop], info: ValidationInfo) -> list[Airdrop]:
         items = cls._items(info)
         if items is not None:
-            problems(f"第{d.day}天空投的「{n}」不是已知道具。" for d in drops for n in d.items if n not in items)
+            problems(T.DATA_AIRDROP_ITEM.format(day=d.day, name=n) for d in drops for n in d.items if n not in items)
         return drops
 
 

@@ -26,8 +26,8 @@ from plugins.kernel.contract import (
 from . import content
 from . import events as EV
 from . import texts as T
-from .commands import COMMANDS, bag_text, settings_of
-from .model import CAUSE_HOST, State, ensure, player
+from .commands import COMMANDS, bag_text
+from .model import State, ensure, player
 from .rules_cycle import close_night, open_night, start
 from .rules_death import check_end, kill, new_batch, ranking, wipe
 from .rules_night import ACTIONS
@@ -42,8 +42,8 @@ class RoyaleEngine(GameEngine):
 
     def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
         if len(roster) < 2:
-            raise Rejected("大逃杀至少需要 2 名玩家。")
-        out = start(roster, ctx, settings_of(ctx))
+            raise Rejected(T.TOO_FEW)
+        out = start(roster, ctx, ctx.settings)
         return Outcome(out.state, self.after(out.state, out.effects))
 
     def upgrade(self, state: State) -> State:
@@ -76,7 +76,7 @@ class RoyaleEngine(GameEngine):
     def on_deadline(self, state: State, key: str, ctx: Ctx) -> list[Effect]:
         if key != PHASE_TIMER or state["phase"] == "over":
             return []
-        cfg = settings_of(ctx)
+        cfg = ctx.settings
         if state["phase"] == "day":
             return open_night(state, cfg, ctx).effects
         return close_night(state, cfg, ctx).effects
@@ -88,7 +88,7 @@ class RoyaleEngine(GameEngine):
         p = player(state, seat)
         if not p["alive"]:
             raise Rejected(T.ALREADY_OUT.format(alias=p["alias"]))
-        effects = kill(state, p, CAUSE_HOST, batch=new_batch(state))
+        effects = kill(state, p, T.CAUSE_HOST, batch=new_batch(state))
         return effects + check_end(state)
 
     def kernel_back(self, state: State, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
@@ -110,7 +110,7 @@ class RoyaleEngine(GameEngine):
 
     def private_info(self, state: State, seat: int, *, settings: Settings | None = None) -> str:
         if str(seat) not in state["players"]:
-            return "你不在这局游戏中。"
+            return T.NOT_IN_GAME
         return bag_text(state, None, seat)
 
     def reveal(self, state: State, *, settings: Settings | None = None) -> str:
@@ -129,49 +129,51 @@ class RoyaleEngine(GameEngine):
 
     def status(self, state: State, *, settings: Settings | None = None) -> str:
         day = state["day"]
-        phase = {"day": f"第{day}天白天", "night": f"第{day}夜行动中", "over": "已结束"}[state["phase"]]
+        phase = T.STATUS_PHASE[state["phase"]].format(day=day)
         names = list(state["ground"])
         opened = [p for p in names if p not in state["closed"]]
         lines = [
-            f"大逃杀 {phase}，存活 {len(state['players']) - len(announced(state))} 人（以公布为准），天气 {state['weather']}。",
-            f"开放地点（{len(opened)}）：{'、'.join(opened)}",
-            f"今晚缩圈：{T.names_or_none(state['closing'])}",
+            T.STATUS_HEAD.format(phase=phase, n=len(state["players"]) - len(announced(state)), weather=state["weather"]),
+            T.STATUS_OPEN.format(n=len(opened), places=T.joined(opened)),
+            T.STATUS_CLOSING.format(places=T.names_or_none(state["closing"])),
         ]
         today = [e["key"] for e in state.get("today", [])]
         if today:
-            cfg = content.check({})
+            cfg = content.defaults()  # status has no ctx: the default event names
             names = [(EV.event_def(cfg, k) or {"name": k})["name"] for k in today]
-            lines.append(f"今日事件：{'、'.join(names)}")
+            lines.append(T.STATUS_EVENTS.format(names=T.joined(names)))
         if state.get("test"):
-            lines.insert(0, T.TEST_TAG.strip("【】") + "：补给可 /申请，记录不计排名。")
+            lines.insert(0, T.STATUS_TEST)
         return "\n".join(lines)
 
     def tables(self, state: State, *, settings: Settings | None = None) -> dict[str, list[list[Any]]]:
-        log = [["天", "导演", "操作"]] + [[h["day"], h["by"], h["what"]] for h in state.get("host_log", [])]
+        log = [list(T.HEAD_LOG)] + [[h["day"], h["by"], h["what"]] for h in state.get("host_log", [])]
         if state.get("test"):
-            note = [["说明"], [T.TEST_NO_RECORDS]]
-            return {"测试赛": note, "导演记录": log}
-        rank: list[list[Any]] = [["名次", "座位", "马甲", "出局夜", "死因", "凶手"]]
+            note = [list(T.HEAD_NOTE), [T.TEST_NO_RECORDS]]
+            return {T.SHEET_TEST: note, T.SHEET_LOG: log}
+        rank: list[list[Any]] = [list(T.HEAD_RANK)]
         for r in ranking(state):
             killer = player(state, r["killer"])["alias"] if r["killer"] is not None else ""
             rank.append([r["rank"], r["seat"], r["alias"], r["night"] or "", r["cause"], killer])
-        players: list[list[Any]] = [["座位", "马甲", "存活", "生命", "体力", "货币", "地点", "道具"]]
+        players: list[list[Any]] = [list(T.HEAD_PLAYERS)]
         for s in sorted(int(k) for k in state["players"]):
             p = player(state, s)
-            players.append([s, p["alias"], "是" if p["alive"] else "否", p["hp"], p["st"], p["money"],
-                            p["place"] or "", "、".join(i["name"] for i in p["items"])])
-        ground: list[list[Any]] = [["地点", "状态", "道具"]]
+            players.append([s, p["alias"], T.YES if p["alive"] else T.NO, p["hp"], p["st"], p["money"],
+                            p["place"] or "", T.joined(i["name"] for i in p["items"])])
+        ground: list[list[Any]] = [list(T.HEAD_PLACES)]
         for place, items in state["ground"].items():
-            status = "已缩圈" if place in state["closed"] else ("今晚缩圈" if place in state["closing"] else "开放")
-            ground.append([place, status, "、".join(i["name"] for i in items)])
-        events = [["天", "事件"]] + [[x["day"], x["key"]] for x in state.get("event_log", [])]
-        npcs: list[list[Any]] = [["NPC", "出现", "地点", "存活", "生命", "死因", "击杀者"]]
+            closing = T.PLACE_CLOSING if place in state["closing"] else T.PLACE_OPEN
+            status = T.PLACE_CLOSED if place in state["closed"] else closing
+            ground.append([place, status, T.joined(i["name"] for i in items)])
+        events = [list(T.HEAD_EVENTS)] + [[x["day"], x["key"]] for x in state.get("event_log", [])]
+        npcs: list[list[Any]] = [list(T.HEAD_NPCS)]
         for n in state.get("npcs", []):
             d = next((x for x in state.get("npc_deaths", []) if x["id"] == n["id"]), None)
             killer = player(state, d["killer"])["alias"] if d and d["killer"] is not None else ""
-            npcs.append([n["name"], n["day"], n["place"], "是" if n["alive"] else "否", max(n["hp"], 0),
-                         d["cause"] if d else ("缩圈消失" if n.get("gone") else ""), killer])
-        return {"排名": rank, "玩家": players, "地点": ground, "事件": events, "NPC": npcs, "导演记录": log}
+            npcs.append([n["name"], n["day"], n["place"], T.YES if n["alive"] else T.NO, max(n["hp"], 0),
+                         d["cause"] if d else (T.NPC_VANISHED if n.get("gone") else ""), killer])
+        return {T.SHEET_RANK: rank, T.SHEET_PLAYERS: players, T.SHEET_PLACES: ground, T.SHEET_EVENTS: events,
+                T.SHEET_NPCS: npcs, T.SHEET_LOG: log}
 
 
 def announced(state: State) -> list[int]:
@@ -185,11 +187,11 @@ def act(state: State, seat: int, name: str, args: dict[str, Any], ctx: Ctx) -> O
     the kernel's copy of ``state``."""
     action = ACTIONS.get(name)
     if action is None:
-        raise Rejected(f"没有「{name}」这个行动。")
+        raise Rejected(T.UNKNOWN_ACTION.format(name=name))
     st = ENGINE.load(copy_state(state))
     if str(seat) not in st["players"]:
-        raise Rejected("你不在这局游戏中。")
-    return Outcome(st, action(st, seat, dict(args), ctx, settings_of(ctx)))
+        raise Rejected(T.NOT_IN_GAME)
+    return Outcome(st, action(st, seat, dict(args), ctx, ctx.settings))
 
 
 ENGINE = RoyaleEngine()

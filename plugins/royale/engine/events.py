@@ -20,7 +20,6 @@ from plugins.kernel.contract import Effect, Rejected, Say
 from . import texts as T
 from .content import GRADES, Catalog
 from .model import (
-    CAUSE_EVENT,
     Player,
     State,
     alive,
@@ -63,15 +62,15 @@ def eligible(state: State, cfg: Cfg, day: int, key: str) -> str:
     """"" if event ``key`` may happen on ``day``, else why not (Chinese)."""
     e = event_def(cfg, key)
     if e is None:
-        return "没有这个事件"
+        return T.EVENT_NO_SUCH
     if e.get("fixed_day") and e["fixed_day"] != day:
-        return f"「{e['name']}」固定在第{e['fixed_day']}天"
+        return T.EVENT_FIXED_DAY.format(name=e["name"], day=e["fixed_day"])
     if e.get("fixed_day"):
         return ""
     if e.get("weight", 0) <= 0:
-        return f"「{e['name']}」的权重为 0，不会发生"
+        return T.EVENT_NO_WEIGHT.format(name=e["name"])
     if day < e.get("min_day", 1):
-        return f"「{e['name']}」不会在第{e['min_day']}天之前发生"
+        return T.EVENT_TOO_EARLY.format(name=e["name"], day=e["min_day"])
     return ""
 
 
@@ -194,7 +193,7 @@ def give(state: State, cfg: Cfg, p: Player, name: str) -> bool:
 def _lose(state: State, p: Player, hp: int, batch: int) -> list[Effect]:
     p["hp"] -= hp
     if p["hp"] <= 0:
-        return kill(state, p, CAUSE_EVENT, batch=batch)
+        return kill(state, p, T.CAUSE_EVENT, batch=batch)
     return []
 
 
@@ -215,7 +214,7 @@ def _plain(state: State, cfg: Cfg, e: dict[str, Any], data: dict[str, Any], rng:
 def wanted_morning(state, cfg, e, data, rng, first):
     pool = [p["seat"] for p in alive(state)]
     data["seats"] = sorted(rng.sample(pool, min(e["count"], len(pool))))
-    return e["post"].format(who="、".join(player(state, s)["alias"] for s in data["seats"])), []
+    return e["post"].format(who=T.joined(player(state, s)["alias"] for s in data["seats"])), []
 
 
 def wanted_close(state, cfg, e, data, rng, night):
@@ -235,14 +234,14 @@ def wanted_close(state, cfg, e, data, rng, night):
             if player(state, best)["alive"]:
                 player(state, best)["claims"].append({"kind": "wanted", "options": list(e["rewards"])})
                 effects.append(Say(best, T.WANTED_TOP.format(alias=player(state, target)["alias"],
-                                                             options="、".join(e["rewards"]))))
+                                                             options=T.joined(e["rewards"]))))
         death = next((d for d in state["deaths"] if d["seat"] == target and d["night"] == night["day"]
                       and d["killer"] is not None and d["killer"] != target), None)
         if death is not None and player(state, death["killer"])["alive"]:
             if landed:
                 names = sorted({d["name"] for d in landed}, key=[d["name"] for d in landed].index)
                 player(state, death["killer"])["claims"].append({"kind": "airdrop", "options": names})
-                effects.append(Say(death["killer"], T.WANTED_KILL.format(options="、".join(names))))
+                effects.append(Say(death["killer"], T.WANTED_KILL.format(options=T.joined(names))))
             else:
                 effects.append(Say(death["killer"], T.WANTED_KILL_NONE))
     return effects
@@ -266,7 +265,7 @@ def comeback_open(state, cfg, e, data, rng):
     lucky["held"] = None  # both hands now hold the orange gear
     lucky["money"] += e["money"]
     data["seat"] = lucky["seat"]
-    return [Say(lucky["seat"], T.COMEBACK.format(items="、".join(got), money=e["money"]))]
+    return [Say(lucky["seat"], T.COMEBACK.format(items=T.joined(got), money=e["money"]))]
 
 
 def comeback_close(state, cfg, e, data, rng, night):
@@ -299,7 +298,7 @@ def change_open(state, cfg, e, data, rng):
     batch = new_batch(state)
     for p in alive(state):
         if p["hp"] <= 0:
-            effects += kill(state, p, CAUSE_EVENT, batch=batch)
+            effects += kill(state, p, T.CAUSE_EVENT, batch=batch)
     return effects
 
 
@@ -347,8 +346,8 @@ def witch_morning(state, cfg, e, data, rng, first):
     w = witch(state)
     if w is None:
         spots = [p for p in open_places(state, cfg) if p not in state["closing"]] or open_places(state, cfg)
-        w = spawn(state, "witch", "游荡的女巫", e["hp"], rng.choice(spots))
-    return e["post"].format(place=w["place"] if e.get("public_place", True) else "某个地点"), []
+        w = spawn(state, "witch", T.WITCH_NAME, e["hp"], rng.choice(spots))
+    return e["post"].format(place=w["place"] if e.get("public_place", True) else T.SOMEWHERE), []
 
 
 # 6. 起风了
@@ -366,7 +365,7 @@ def wind_close(state, cfg, e, data, rng, night):
 # 7. 排行榜
 def leaderboard_morning(state, cfg, e, data, rng, first):
     top = top_players(state, cfg, e["top"])
-    return e["post"].format(who="、".join(p["alias"] for p in top) or T.NONE), []
+    return e["post"].format(who=T.joined(p["alias"] for p in top) or T.NONE), []
 
 
 # 8. 凛冬已至
@@ -467,13 +466,13 @@ def morning(state: State, cfg: Cfg, rng: random.Random) -> tuple[list[str], list
     w = witch(state)
     if w is not None:
         public = (event_def(cfg, "witch") or {}).get("public_place", True)
-        line = T.WITCH_WHERE.format(place=w["place"] if public else "某个地点", hp="")
+        line = T.WITCH_WHERE.format(place=w["place"] if public else T.SOMEWHERE, hp="")
         guests = state.get("witch_guests")
         if guests and guests["seats"]:
-            sign = "增加" if guests["delta"] > 0 else "扣除"
+            sign = T.WITCH_PLUS if guests["delta"] > 0 else T.WITCH_MINUS
             line += T.WITCH_EFFECT.format(n=len(guests["seats"]), sign=sign, v=abs(guests["delta"]))
         v = (event_def(cfg, "witch") or {}).get("effect", 30)
-        line += T.WITCH_NEXT.format(sign="扣除" if (state["witch_turn"] + 1) % 2 == 1 else "增加", v=v)
+        line += T.WITCH_NEXT.format(sign=T.WITCH_MINUS if (state["witch_turn"] + 1) % 2 == 1 else T.WITCH_PLUS, v=v)
         lines.append(line)
     return lines, effects
 
@@ -484,9 +483,9 @@ def moon_spawn(state: State, cfg: Cfg, rng: random.Random) -> list[str]:
     if not (state["moon"] and moon and state["closing"]):
         return []
     place = rng.choice(state["closing"])
-    wolf = spawn(state, "werewolf", "躁动的狼人", moon["hp"], place)
+    wolf = spawn(state, "werewolf", T.WOLF_NAME, moon["hp"], place)
     wolf["items"].append(new_item(state, Catalog(cfg), rng.choice(moon["items"])))
-    where = f"（在「{place}」）" if moon.get("public_place") else "（在今晚缩圈的某个地点）"
+    where = T.WOLF_AT.format(place=place) if moon.get("public_place") else T.WOLF_HIDDEN
     return [T.WOLF_SPAWN.format(where=where)]
 
 
@@ -545,9 +544,9 @@ def npc_closures(state: State, cfg: Cfg, rng: random.Random) -> None:
             if n["kind"] == "witch":
                 witch_move(state, cfg, n, rng)
                 if n["place"] in state["closing"]:
-                    kill_npc(state, n, "缩圈", vanish=True)
+                    kill_npc(state, n, T.CAUSE_CLOSURE, vanish=True)
             else:
-                kill_npc(state, n, "缩圈", vanish=True)
+                kill_npc(state, n, T.CAUSE_CLOSURE, vanish=True)
 
 
 def night_close(state: State, cfg: Cfg, rng: random.Random, crowd: dict[str, int]) -> list[Effect]:
@@ -600,14 +599,14 @@ def claim(state: State, cfg: Cfg, p: Player, text: str) -> str:
         raise Rejected(T.CLAIM_LIST.format(items=claims_text(p)))
     word = words[0]
     for c in claims:
-        if c["kind"] == "witch" and word in ("生命", "体力"):
+        if c["kind"] == "witch" and word in (T.CLAIM_HP, T.CLAIM_ST):
             n = c["units"]
             if len(words) > 1:
                 if not words[1].isdigit() or not 1 <= int(words[1]) <= c["units"]:
                     raise Rejected(T.CLAIM_UNITS.format(n=c["units"]))
                 n = int(words[1])
             c["units"] -= n
-            if word == "生命":
+            if word == T.CLAIM_HP:
                 p["hp"] += n * c["each"]  # 可以超出100点上限
             else:
                 p["st"] += n * c["each"]
@@ -628,15 +627,7 @@ def claim(state: State, cfg: Cfg, p: Player, text: str) -> str:
 
 
 def claims_text(p: Player) -> str:
-    parts = []
-    for c in p["claims"]:
-        if c["kind"] == "witch":
-            parts.append(f"女巫奖励 {c['units']} 份（/领取 生命 [份数] 或 /领取 体力 [份数]，每份 {c['each']} 点）")
-        elif c["kind"] == "wanted":
-            parts.append(f"通缉令奖励（/领取 {' 或 /领取 '.join(c['options'])}）")
-        else:
-            parts.append(f"空投地点（/领取 <{'、'.join(c['options'])}中的一件>）")
-    return "；".join(parts)
+    return T.claims_text(p["claims"])
 
 
 def held_somewhere(state: State) -> list[int]:

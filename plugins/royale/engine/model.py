@@ -32,15 +32,6 @@ State = dict[str, Any]
 Player = dict[str, Any]
 Item = dict[str, Any]
 
-CAUSE_ATTACK = "攻击"
-CAUSE_BLEED = "流血"
-CAUSE_CLOSURE = "缩圈"
-CAUSE_BOMB = "炸药"
-CAUSE_EVENT = "特殊事件"
-CAUSE_DROWN = "淹死"
-CAUSE_HOST = "判罚"
-
-
 def new_player(seat: int, alias: str, rules: dict[str, Any]) -> Player:
     return {
         "seat": seat, "alias": alias, "alive": True,

@@ -13,9 +13,6 @@ from . import events as EV
 from . import texts as T
 from .content import GRADES, Catalog
 from .model import (
-    CAUSE_BLEED,
-    CAUSE_CLOSURE,
-    CAUSE_DROWN,
     State,
     alive,
     ensure,
@@ -111,13 +108,14 @@ def begin_day(state: State, cfg: dict[str, Any], rng: random.Random) -> list[Eff
     if day > 1:
         dead = state["deaths"][state["deaths_posted"]:]
         if dead:
-            names = [f"{player(state, d['seat'])['alias']}（{d['cause']}）" for d in dead]
-            lines.append(T.DEATHS.format(names="、".join(names)))
+            names = [T.DEATH_NAME.format(name=player(state, d["seat"])["alias"], cause=d["cause"]) for d in dead]
+            lines.append(T.DEATHS.format(names=T.joined(names)))
         else:
             lines.append(T.NO_DEATHS)
         beasts = [d for d in state["npc_deaths"] if d["night"] == day - 1]
         if beasts:
-            lines.append(T.NPC_DEATHS.format(names="、".join(f"{d['name']}（{d['cause']}）" for d in beasts)))
+            lines.append(T.NPC_DEATHS.format(names=T.joined(T.DEATH_NAME.format(name=d["name"], cause=d["cause"])
+                                                            for d in beasts)))
     state["deaths_posted"] = len(state["deaths"])
     if day > 1:
         for p in alive(state):
@@ -135,13 +133,13 @@ def begin_day(state: State, cfg: dict[str, Any], rng: random.Random) -> list[Eff
     state["airdrops"] = [n for d in cfg.get("airdrops", []) if d["day"] == day for n in d["items"]]
     event_lines, effects = EV.morning(state, cfg, rng)  # may fix the weather (凛冬已至, 女巫)
     lines.append(T.WEATHER.format(name=state["weather"], see=state["see"]))
-    lines.append(T.CLOSING.format(places="、".join(state["closing"])) if state["closing"] else T.CLOSING_NONE)
+    lines.append(T.CLOSING.format(places=T.joined(state["closing"])) if state["closing"] else T.CLOSING_NONE)
     if state["airdrops"]:
-        lines.append(T.AIRDROP.format(names="、".join(state["airdrops"])))
+        lines.append(T.AIRDROP.format(names=T.joined(state["airdrops"])))
     lines += event_lines
     start, end = window(cfg)
     lines.append(T.ALIVE.format(n=len(alive(state)), start=start, end=end))
-    effects.insert(0, Say("group", f"【第{day}天】\n" + "\n".join(lines)))
+    effects.insert(0, Say("group", T.MORNING_HEAD.format(day=day) + "\n" + "\n".join(lines)))
     effects.insert(1, Picture("group", "map", T.MAP_CAPTION.format(day=day)))
     effects += publish_broadcasts(state)
     return effects
@@ -224,26 +222,26 @@ def close_night(state: State, cfg: dict[str, Any], ctx: Ctx) -> Outcome:
             p["hp"] -= p["bleed"]
             effects.append(Say(p["seat"], T.BLEED_TICK.format(bleed=p["bleed"], hp=max(p["hp"], 0))))
             if p["hp"] <= 0:
-                effects += kill(state, p, CAUSE_BLEED, batch=batch, killer=p["bleed_by"])
+                effects += kill(state, p, T.CAUSE_BLEED, batch=batch, killer=p["bleed_by"])
     for n in state["npcs"]:
         if n["alive"] and n["bleed"]:
             n["hp"] -= n["bleed"]
             n["damage"].append([n["bleed_by"], n["bleed"]])
             if n["hp"] <= 0:
-                effects += kill_npc(state, n, CAUSE_BLEED, killer=n["bleed_by"])
+                effects += kill_npc(state, n, T.CAUSE_BLEED, killer=n["bleed_by"])
     crowd = EV.crowd_counts(state)
     EV.npc_closures(state, cfg, ctx.rng)
     batch = new_batch(state)
     for place in state["closing"]:
         for p in people_at(state, place):
-            effects += kill(state, p, CAUSE_CLOSURE, batch=batch, vanish=True)
+            effects += kill(state, p, T.CAUSE_CLOSURE, batch=batch, vanish=True)
         state["ground"][place] = []
         state["closed"].append(place)
     state["closing"] = []
     if night == rules["birth_deadline_night"]:
         for p in alive(state):
             if p["place"] is None:
-                effects += kill(state, p, CAUSE_DROWN, batch=DROWN_BATCH, vanish=True)
+                effects += kill(state, p, T.CAUSE_DROWN, batch=DROWN_BATCH, vanish=True)
     effects += EV.night_close(state, cfg, ctx.rng, crowd)
     for p in alive(state):
         if p["rest"]:
@@ -255,9 +253,9 @@ def close_night(state: State, cfg: dict[str, Any], ctx: Ctx) -> Outcome:
     end = check_end(state)
     if end:
         dead = state["deaths"][state["deaths_posted"]:]
-        names = [f"{player(state, d['seat'])['alias']}（{d['cause']}）" for d in dead]
+        names = [T.DEATH_NAME.format(name=player(state, d["seat"])["alias"], cause=d["cause"]) for d in dead]
         if names:
-            effects.append(Say("group", T.DEATHS.format(names="、".join(names))))
+            effects.append(Say("group", T.DEATHS.format(names=T.joined(names))))
         return Outcome(state, effects + end)
     state["day"] += 1
     state["phase"] = "day"

@@ -8,7 +8,7 @@ from typing import Any
 from plugins.kernel.contract import Effect, Eliminate, Finish, Say
 
 from . import texts as T
-from .model import CAUSE_ATTACK, Item, Player, State, alive, drop_all, player, seats
+from .model import Item, Player, State, alive, drop_all, player, seats
 
 
 def new_batch(state: State) -> int:
@@ -38,8 +38,8 @@ def kill_by_attack(state: State, cap: int, victim: Player, killer: Player, batch
     if not all fit); the rest drop in the place. Returns effects, taken, dropped."""
     taken, dropped = loot(state, cap, victim, killer, rng)
     if victim.get("npc"):
-        return kill_npc(state, victim, CAUSE_ATTACK, killer=killer["seat"]), taken, dropped
-    effects = kill(state, victim, CAUSE_ATTACK, batch=batch, killer=killer["seat"])
+        return kill_npc(state, victim, T.CAUSE_ATTACK, killer=killer["seat"]), taken, dropped
+    effects = kill(state, victim, T.CAUSE_ATTACK, batch=batch, killer=killer["seat"])
     return effects, taken, dropped
 
 
@@ -96,7 +96,7 @@ def check_end(state: State) -> list[Effect]:
         return [Finish(head + "\n" + T.TEST_NO_RECORDS)]
     for row in ranking(state)[:10]:
         lines.append(T.RANK_LINE.format(rank=row["rank"], alias=row["alias"],
-                                        extra=f"（第{row['night']}夜 {row['cause']}）" if row["cause"] else ""))
+                                        extra=T.RANK_EXTRA.format(night=row["night"], cause=row["cause"]) if row["cause"] else ""))
     return [Finish("\n".join(lines))]
 
 

@@ -36,45 +36,46 @@ def event_cmd(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: C
     """/事件 [<事件> | 禁止 <事件> | 随机]: force or forbid tomorrow's event."""
     _live(state)
     text = (args.get("text") or "").strip()
-    names = "、".join(e["name"] for e in EV.defs(cfg))
+    names = T.joined(e["name"] for e in EV.defs(cfg))
     plan = state["event_plan"]
     tomorrow = state["day"] + 1
     if not text:
-        today = "、".join((EV.event_def(cfg, e["key"]) or {"name": e["key"]})["name"] for e in state["today"]) or T.NONE
+        today = T.joined(_name(cfg, e["key"]) for e in state["today"]) or T.NONE
         return [Say("reply", T.EVENT_SHOW.format(today=today, plan=_plan_text(cfg, plan), names=names))]
     words = text.split(maxsplit=1)
-    if words[0] in ("随机", "取消", "清除"):
+    if words[0] in T.EVENT_RANDOM_WORDS:
         state["event_plan"] = {"force": None, "forbid": []}
-        _log(state, actor, "明日事件恢复随机")
+        _log(state, actor, T.LOG_EVENT_RANDOM)
         return [Say("hosts", T.EVENT_RANDOM.format(day=tomorrow))]
-    forbid = words[0] == "禁止"
+    forbid = words[0] == T.EVENT_FORBID_WORD
     target = words[1] if forbid and len(words) > 1 else ("" if forbid else text)
     e = EV.find_event(cfg, target)
     if e is None:
-        raise Rejected(T.EVENT_UNKNOWN.format(text=target or "（空）", names=names))
+        raise Rejected(T.EVENT_UNKNOWN.format(text=target or T.EMPTY, names=names))
     if forbid:
         if e["key"] not in plan["forbid"]:
             plan["forbid"].append(e["key"])
         if plan["force"] == e["key"]:
             plan["force"] = None
-        _log(state, actor, f"禁止第{tomorrow}天事件：{e['name']}")
+        _log(state, actor, T.LOG_EVENT_FORBID.format(day=tomorrow, name=e["name"]))
         return [Say("hosts", T.EVENT_FORBID.format(day=tomorrow, name=e["name"], plan=_plan_text(cfg, plan)))]
     why = EV.eligible(state, cfg, tomorrow, e["key"])
     if why:
         raise Rejected(T.EVENT_CANNOT.format(why=why))
     plan["force"] = e["key"]
     plan["forbid"] = [k for k in plan["forbid"] if k != e["key"]]
-    _log(state, actor, f"指定第{tomorrow}天事件：{e['name']}")
+    _log(state, actor, T.LOG_EVENT_FORCE.format(day=tomorrow, name=e["name"]))
     return [Say("hosts", T.EVENT_FORCED.format(day=tomorrow, name=e["name"]))]
 
 
+def _name(cfg: Cfg, key: str) -> str:
+    """An event's name (its key if the settings no longer list it)."""
+    return str((EV.event_def(cfg, key) or {"name": key})["name"])
+
+
 def _plan_text(cfg: Cfg, plan: dict[str, Any]) -> str:
-    parts = []
-    if plan.get("force"):
-        parts.append("指定 " + (EV.event_def(cfg, plan["force"]) or {"name": plan["force"]})["name"])
-    if plan.get("forbid"):
-        parts.append("禁止 " + "、".join((EV.event_def(cfg, k) or {"name": k})["name"] for k in plan["forbid"]))
-    return "；".join(parts) or "随机"
+    force = _name(cfg, plan["force"]) if plan.get("force") else None
+    return T.plan_text(force, [_name(cfg, k) for k in plan.get("forbid") or []])
 
 
 # ---- 测试赛 ------------------------------------------------------------------------
@@ -87,17 +88,17 @@ def _item_name(cfg: Cfg, text: str) -> str:
         return name
     labels = cfg["grades"]["labels"]
     for grade in GRADES:
-        if name in (labels.get(grade, grade) + "武器", labels.get(grade, grade) + "防具"):
+        if name in (labels.get(grade, grade) + T.GEAR_WORD["weapon"], labels.get(grade, grade) + T.GEAR_WORD["armour"]):
             return name
-    others = "、".join(o["name"] for o in cfg["others"])
-    raise Rejected(T.TEST_UNKNOWN_ITEM.format(text=name or "（空）", others=others))
+    others = T.joined(o["name"] for o in cfg["others"])
+    raise Rejected(T.TEST_UNKNOWN_ITEM.format(text=name or T.EMPTY, others=others))
 
 
 def _make(state: State, cfg: Cfg, name: str, rng: Any) -> dict[str, Any]:
     cat = Catalog(cfg)
     labels = cfg["grades"]["labels"]
     for grade in GRADES:
-        for kind, word in (("weapon", "武器"), ("armour", "防具")):
+        for kind, word in T.GEAR_WORD.items():
             if name == labels.get(grade, grade) + word:
                 return new_item(state, cat, rng.choice(cat.names(kind, grade)))
     return new_item(state, cat, name)
@@ -112,10 +113,10 @@ def request(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg
         raise Rejected(T.NOT_PLAYER)
     name = _item_name(cfg, args.get("item", ""))
     p = player(state, actor.seat)
-    _log(state, actor, f"{p['seat']}号 {p['alias']} 申请 {name}")
+    _log(state, actor, T.LOG_REQUEST.format(seat=p["seat"], alias=p["alias"], name=name))
     return [Say("reply", T.REQUEST_SENT.format(name=name)),
             Say("hosts", T.REQUEST_TO_HOST.format(seat=p["seat"], alias=p["alias"], name=name,
-                                                  state="存活" if p["alive"] else "已出局"))]
+                                                  state=T.REQUEST_ALIVE if p["alive"] else T.REQUEST_OUT))]
 
 
 def grant(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
@@ -135,7 +136,7 @@ def grant(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) 
         raise Rejected(T.GRANT_FULL.format(alias=p["alias"], n=cap))
     item = _make(state, cfg, name, ctx.rng)
     p["items"].append(item)
-    _log(state, actor, f"发放 {item['name']} 给 {p['seat']}号 {p['alias']}")
+    _log(state, actor, T.LOG_GRANT.format(name=item["name"], seat=p["seat"], alias=p["alias"]))
     return [Say("reply", T.GRANTED.format(alias=p["alias"], name=item["name"])),
             Say(p["seat"], T.GRANTED_YOU.format(name=item["name"]))]
 

@@ -15,9 +15,8 @@ from typing import Any
 from plugins.kernel.contract import Ctx, Effect, Rejected, Say
 
 from . import texts as T
-from .content import GRADES, GREEN_ARMOUR, GREEN_WEAPON, Catalog
+from .content import GRADES, Catalog
 from .model import (
-    CAUSE_BOMB,
     Player,
     State,
     equipped,
@@ -109,7 +108,7 @@ def move(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> l
     place = _place(state, cfg, args.get("place", ""))
     if place == p["place"]:
         raise Rejected(T.SAME_PLACE.format(place=place))
-    _pay(p, cfg["rules"]["move_cost"], "移动")
+    _pay(p, cfg["rules"]["move_cost"], T.WHAT_MOVE)
     p["place"], p["search"], p["acted"] = place, None, True
     arrived(state, p)
     return [reply(T.MOVED.format(place=place, st=p["st"]))]
@@ -123,7 +122,7 @@ def search(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) ->
         waited = (ctx.now - datetime.fromisoformat(p["search_at"])).total_seconds()
         if waited < interval:
             raise Rejected(T.SEARCH_TOO_SOON.format(interval=interval, wait=math.ceil(interval - waited)))
-    _pay(p, rules["search_cost"], "搜索")
+    _pay(p, rules["search_cost"], T.WHAT_SEARCH)
     place = p["place"]
     found: list[tuple[str, Any]] = [("item", it) for it in state["ground"][place]]
     found += [("player", q) for q in people_at(state, place, exclude=seat)]
@@ -209,7 +208,7 @@ def attack(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) ->
         if v["hp"] <= 0:
             eff, taken, dropped = kill_by_attack(state, cfg["rules"]["bag_size"], v, p, batch, ctx.rng)
             effects += eff
-            rest = T.ATTACK_DROPPED.format(place=p["place"], items="、".join(i["name"] for i in dropped)) if dropped else ""
+            rest = T.ATTACK_DROPPED.format(place=p["place"], items=T.joined(i["name"] for i in dropped)) if dropped else ""
             who = v["name"] if v.get("npc") else v["alias"]
             kills.append(T.ATTACK_KILL.format(alias=who, got=T.names_or_none([i["name"] for i in taken]), dropped=rest))
     effects.insert(0, reply("\n".join(kills) if kills else T.ATTACK_DONE))
@@ -255,7 +254,7 @@ def equip(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> 
         if len(words) > 1:
             named = [s for s, it in others.items() if it["name"] == words[1]]
             if not named:
-                raise Rejected(T.HANDS_FULL.format(name=item["name"], hands="、".join(it["name"] for it in others.values())))
+                raise Rejected(T.HANDS_FULL.format(name=item["name"], hands=T.joined(it["name"] for it in others.values())))
             free = named[0]
         else:
             free = "held" if "held" in others else "armour"
@@ -284,7 +283,7 @@ def rest(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> l
     if text:
         place = _place(state, cfg, text)
         if place != p["place"]:
-            _pay(p, cfg["rules"]["rest_move_cost"], "移动")
+            _pay(p, cfg["rules"]["rest_move_cost"], T.WHAT_MOVE)
             p["place"] = place
             arrived(state, p)
     p["rest"], p["search"] = True, None
@@ -358,7 +357,7 @@ def use(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> li
             state["published"][str(who)] = days + [night + 1]
         state["broadcasts"].append({"by": seat, "place": place, "target": who})
         remove_item(p, item)
-        extra = f"和 {player(state, who)['alias']} 的状态" if who is not None else ""
+        extra = T.BROADCAST_EXTRA.format(alias=player(state, who)["alias"]) if who is not None else ""
         effects.append(reply(T.BROADCAST_OK.format(place=place, extra=extra)))
     elif kind == "bomb":
         remove_item(p, item)
@@ -376,13 +375,13 @@ def use(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> li
             state["night_log"]["attackers"].append(seat)
         for v in victims:
             if v["hp"] <= 0:
-                effects += kill(state, v, CAUSE_BOMB, batch=batch, killer=seat)
+                effects += kill(state, v, T.CAUSE_BOMB, batch=batch, killer=seat)
                 dead.append(v["alias"])
         for n in beasts:
             if n["hp"] <= 0:
-                effects += kill_npc(state, n, CAUSE_BOMB, killer=seat)
+                effects += kill_npc(state, n, T.CAUSE_BOMB, killer=seat)
                 dead.append(n["name"])
-        text = T.BOMBED + (T.BOMB_KILLS.format(names="、".join(dead)) if dead else "")
+        text = T.BOMBED + (T.BOMB_KILLS.format(names=T.joined(dead)) if dead else "")
         effects.insert(0, reply(text))
         effects += check_end(state)
     elif kind == "supply":
@@ -453,8 +452,8 @@ def buy(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> li
         raise Rejected(T.BAG_FULL.format(n=cap))
     cat = Catalog(cfg)
     real = name
-    if name in (GREEN_WEAPON, GREEN_ARMOUR):
-        real = ctx.rng.choice(cat.names("weapon" if name == GREEN_WEAPON else "armour", "green"))
+    if name in (T.GREEN_WEAPON, T.GREEN_ARMOUR):
+        real = ctx.rng.choice(cat.names("weapon" if name == T.GREEN_WEAPON else "armour", "green"))
     p["money"] -= price
     state["shop"][name] -= 1
     p["items"].append(new_item(state, cat, real))

@@ -1,7 +1,9 @@
-"""Chinese message templates (every text a player or the group sees)."""
+"""Every Chinese text of royale: message templates, words read in commands, death causes,
+NPC names, /导出 sheets, the map picture's labels and a host data file's mistakes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -11,6 +13,38 @@ KIND_LABEL = {
     "weapon": "武器", "armour": "防具", "upgrader": "升级器", "gps": "侦查",
     "radar": "侦查", "broadcast": "特殊工具", "bomb": "陷阱", "supply": "补给", "money": "货币",
 }
+
+# ---- words (read in what users type, or stored in the state) -----------------
+GREEN_WEAPON = "绿色武器"  # a shop item: a random green weapon
+GREEN_ARMOUR = "绿色防具"
+GEAR_WORD = {"weapon": "武器", "armour": "防具"}  # after a grade label: 蓝色武器 (测试赛 /申请, /发放)
+CLAIM_HP = "生命"  # /领取 生命 [份数]
+CLAIM_ST = "体力"
+EVENT_RANDOM_WORDS = ("随机", "取消", "清除")  # /事件 随机
+EVENT_FORBID_WORD = "禁止"  # /事件 禁止 <事件>
+CAUSE_ATTACK = "攻击"  # death causes (kept in the state's deaths, shown in posts and rankings)
+CAUSE_BLEED = "流血"
+CAUSE_CLOSURE = "缩圈"
+CAUSE_BOMB = "炸药"
+CAUSE_EVENT = "特殊事件"
+CAUSE_DROWN = "淹死"
+CAUSE_HOST = "判罚"
+WITCH_NAME = "游荡的女巫"  # NPC names
+WOLF_NAME = "躁动的狼人"
+WHAT_MOVE = "移动"  # {what} of NO_STAMINA
+WHAT_SEARCH = "搜索"
+EMPTY = "（空）"  # an empty argument in a refusal
+
+
+def joined(names: Iterable[str]) -> str:
+    """Names in a list: 甲、乙、丙."""
+    return "、".join(names)
+
+
+def semicolons(parts: Iterable[str]) -> str:
+    """Longer parts in a list: 甲；乙."""
+    return "；".join(parts)
+
 
 # ---- refusals --------------------------------------------------------------
 NOT_NIGHT = "现在不是夜间行动时间（{start}–{end}），请在夜里行动。"
@@ -170,6 +204,110 @@ CLAIMED_ITEM = "已领取【{name}】，放进了背包。"
 CLAIMED_DROP = "空投「{name}」落在「{place}」。"
 
 
+CLAIM_WITCH = "女巫奖励 {units} 份（/领取 生命 [份数] 或 /领取 体力 [份数]，每份 {each} 点）"
+CLAIM_WANTED = "通缉令奖励（/领取 {options}）"
+CLAIM_WANTED_OR = " 或 /领取 "
+CLAIM_AIRDROP = "空投地点（/领取 <{options}中的一件>）"
+EVENT_NO_SUCH = "没有这个事件"  # {why} of EVENT_CANNOT
+EVENT_FIXED_DAY = "「{name}」固定在第{day}天"
+EVENT_NO_WEIGHT = "「{name}」的权重为 0，不会发生"
+EVENT_TOO_EARLY = "「{name}」不会在第{day}天之前发生"
+SOMEWHERE = "某个地点"  # a place not made public
+WITCH_PLUS = "增加"  # {sign} of WITCH_EFFECT / WITCH_NEXT
+WITCH_MINUS = "扣除"
+WOLF_AT = "（在「{place}」）"  # {where} of WOLF_SPAWN
+WOLF_HIDDEN = "（在今晚缩圈的某个地点）"
+PLAN_FORCE = "指定 {name}"  # {plan} of EVENT_SHOW / EVENT_FORBID
+PLAN_FORBID = "禁止 {names}"
+PLAN_RANDOM = "随机"
+
+# ---- host log (/导出) and the kernel's hooks ------------------------------------------
+LOG_EVENT_RANDOM = "明日事件恢复随机"
+LOG_EVENT_FORBID = "禁止第{day}天事件：{name}"
+LOG_EVENT_FORCE = "指定第{day}天事件：{name}"
+LOG_REQUEST = "{seat}号 {alias} 申请 {name}"
+LOG_GRANT = "发放 {name} 给 {seat}号 {alias}"
+REQUEST_ALIVE = "存活"  # {state} of REQUEST_TO_HOST
+REQUEST_OUT = "已出局"
+TOO_FEW = "大逃杀至少需要 2 名玩家。"
+NOT_IN_GAME = "你不在这局游戏中。"
+UNKNOWN_ACTION = "没有「{name}」这个行动。"
+STATUS_PHASE = {"day": "第{day}天白天", "night": "第{day}夜行动中", "over": "已结束"}
+STATUS_HEAD = "大逃杀 {phase}，存活 {n} 人（以公布为准），天气 {weather}。"
+STATUS_OPEN = "开放地点（{n}）：{places}"
+STATUS_CLOSING = "今晚缩圈：{places}"
+STATUS_EVENTS = "今日事件：{names}"
+STATUS_TEST = TEST_TAG.strip("【】") + "：补给可 /申请，记录不计排名。"
+# /导出 sheets: names, header rows and cell words
+SHEET_TEST, SHEET_LOG, SHEET_RANK, SHEET_PLAYERS = "测试赛", "导演记录", "排名", "玩家"
+SHEET_PLACES, SHEET_EVENTS, SHEET_NPCS = "地点", "事件", "NPC"
+HEAD_LOG = ("天", "导演", "操作")
+HEAD_NOTE = ("说明",)
+HEAD_RANK = ("名次", "座位", "马甲", "出局夜", "死因", "凶手")
+HEAD_PLAYERS = ("座位", "马甲", "存活", "生命", "体力", "货币", "地点", "道具")
+HEAD_PLACES = ("地点", "状态", "道具")
+HEAD_EVENTS = ("天", "事件")
+HEAD_NPCS = ("NPC", "出现", "地点", "存活", "生命", "死因", "击杀者")
+YES, NO = "是", "否"
+PLACE_CLOSED, PLACE_CLOSING, PLACE_OPEN = "已缩圈", "今晚缩圈", "开放"
+NPC_VANISHED = "缩圈消失"
+
+# ---- posts assembled from parts ------------------------------------------------------------
+MORNING_HEAD = "【第{day}天】"
+DEATH_NAME = "{name}（{cause}）"  # in DEATHS / NPC_DEATHS
+RANK_EXTRA = "（第{night}夜 {cause}）"  # {extra} of RANK_LINE
+BROADCAST_EXTRA = "和 {alias} 的状态"  # {extra} of BROADCAST_OK
+
+# ---- /背包, /商店, /空投 ----------------------------------------------------------------------
+BAG_HEAD = "{alias}（{seat}号）{out}位置：{where}"
+BAG_OUT = "已出局，"
+UNBORN = "未出生"
+BAG_STATS = "生命 {hp}，体力 {st}，货币 {money}"
+BAG_BLEED = "，流血 {bleed}/夜"
+BAG_RESTING = "，今晚静养"
+BAG_HANDS = "手上：武器 {weapon}；防具 {armour}"
+BAG_HELD = "手上另拿：{item}"
+BAG_ITEMS = "背包（共 {n} 件）：{items}"
+BAG_CLAIMS = "可领取："
+SHOP_ROW = "{name} {price}货币（剩{left}）"
+SHOP = "商店货架：{rows}。夜间 /购买 <物品>。"
+AIRDROP_UNKNOWN = "未知道具：{names}。请写道具全名。"
+AIRDROP_ADDED = "已加入空投：{names}。名称将在早晨公示，当晚落地。"
+
+# ---- the map picture -------------------------------------------------------------------
+MAP_TITLE = "第{day}天地图  天气：{weather}"  # weather "-" before the first roll
+MAP_WITCH, MAP_WOLF, MAP_HOLY = "女巫", "狼人", "圣地"
+MAP_LEGEND_SAFE, MAP_LEGEND_OPEN = "安全区", "开放"
+MAP_LEGEND_CLOSING, MAP_LEGEND_CLOSED = "今晚缩圈", "已缩圈"
+MAP_NOTE = "开放 {open} 处，今晚缩圈 {closing} 处"
+
+# ---- the action page ------------------------------------------------------------------
+WEB_TITLE = "大逃杀"
+WEB_WORDS = ("出生", "移动", "搜索", "攻击", "拾取", "装备", "使用", "丢弃", "购买", "出售", "静养", "领取", "背包", "商店")
+
+# ---- a host's data file (content/*.toml): one line per mistake ---------------------------
+DATA_PLACE_DUP = "地点重名：{names}。"
+DATA_SAFE_ZONE = "安全区「{place}」不在地点列表中。"
+DATA_UPGRADER = "升级器「{name}」的 max_grade 应为 blue、purple 或 orange。"
+DATA_BOMB = "炸弹「{name}」需要 damage（不小于 0 的整数）。"
+DATA_MONEY = "货币「{name}」需要 money（正整数）。"
+DATA_SUPPLY = "补给「{name}」需要 hp 或 stamina（正整数）。"
+DATA_DAILY_PRICE = "每日上架的「{name}」没有价格（shop.prices）。"
+DATA_EVENT_DUP = "事件重复：{keys}。"
+DATA_WEATHER_WEIGHTS = "天气权重之和必须大于 0。"
+DATA_ITEM_DUP = "道具重名：{names}。"
+DATA_SHOP_ITEM = "商店商品「{name}」不是已知道具。"
+DATA_EVENT_ITEM = "事件「{event}」的道具「{name}」不是已知道具。"
+DATA_EVENT_WEATHER = "事件「{event}」的天气「{weather}」不在 weather 中。"
+DATA_MAP_UNKNOWN = "地图上的「{name}」不在 places.names 中。"
+DATA_MAP_OUTSIDE = "地图上「{name}」的位置 x、y 应在 0..{max_x}、0..{max_y} 之内。"
+DATA_MAP_SAME_CELL = "地图上「{name}」与「{other}」在同一格。"
+DATA_MAP_MISSING = "地图缺少地点：{names}。"
+DATA_MAP_ADJACENT = "「{name}」的相邻地点「{other}」不在地图上。"
+DATA_MAP_ONE_WAY = "相邻关系应双向：「{name}」与「{other}」。"
+DATA_AIRDROP_ITEM = "第{day}天空投的「{name}」不是已知道具。"
+
+
 def item_line(cat: Catalog, item: dict[str, Any]) -> str:
     """'竹制长矛（绿色武器 伤害15）'."""
     kind = item["kind"]
@@ -183,4 +321,27 @@ def item_line(cat: Catalog, item: dict[str, Any]) -> str:
 
 
 def names_or_none(names: list[str]) -> str:
-    return "、".join(names) if names else NONE
+    return joined(names) if names else NONE
+
+
+def claims_text(claims: list[dict[str, Any]]) -> str:
+    """A player's pending /领取 choices, one part each."""
+    parts = []
+    for c in claims:
+        if c["kind"] == "witch":
+            parts.append(CLAIM_WITCH.format(units=c["units"], each=c["each"]))
+        elif c["kind"] == "wanted":
+            parts.append(CLAIM_WANTED.format(options=CLAIM_WANTED_OR.join(c["options"])))
+        else:
+            parts.append(CLAIM_AIRDROP.format(options=joined(c["options"])))
+    return semicolons(parts)
+
+
+def plan_text(force: str | None, forbid: list[str]) -> str:
+    """Tomorrow's event plan: the forced event's name and the forbidden ones', else 随机."""
+    parts = []
+    if force:
+        parts.append(PLAN_FORCE.format(name=force))
+    if forbid:
+        parts.append(PLAN_FORBID.format(names=joined(forbid)))
+    return semicolons(parts) or PLAN_RANDOM
