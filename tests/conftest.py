@@ -124,7 +124,7 @@ async def leak_scan(monkeypatch):
     for g in await Game.filter(group_id__in=list(sent)).order_by("id"):
         kind = get_kind(g.kind)
         players = list(await Player.filter(game_id=g.id).order_by("seat"))
-        s = secrets_of(g.kind, g.state, players, bool(kind and kind.private_signup))
+        s = secrets_of(g.kind, g.state, players, bool(kind and kind.private_signup), g.settings)
         leaks = scan(sent[g.group_id], s)
         assert not leaks, f"{g.kind}: " + "\n".join(leaks[:10])
         checked += 1

@@ -181,15 +181,16 @@ class GameEngine:
         ``state`` (already the copy) and return the effects."""
         return []
 
-    def private_info(self, state: JSON, seat: int) -> str:
-        """What the player may always ask for again (/我的身份)."""
+    def private_info(self, state: JSON, seat: int, settings: dict[str, Any] | None = None) -> str:
+        """What the player may always ask for again (/我的身份). ``settings`` (here, in
+        ``status``, ``tables`` and ``reveal``): the game's settings, as ``ctx.settings``."""
         return ""
 
-    def status(self, state: JSON) -> str:
+    def status(self, state: JSON, settings: dict[str, Any] | None = None) -> str:
         """A short public Chinese summary for /状态."""
         return ""
 
-    def tables(self, state: JSON) -> dict[str, list[list[Any]]]:
+    def tables(self, state: JSON, settings: dict[str, Any] | None = None) -> dict[str, list[list[Any]]]:
         """Sheets for /导出: name -> rows (first row is the header)."""
         return {}
 
@@ -273,7 +274,7 @@ class GameEngine:
         seat, "看守"). Only effects that change no state (Say, GroupAdmin, Picture)."""
         return []
 
-    def reveal(self, state: JSON) -> str:
+    def reveal(self, state: JSON, settings: dict[str, Any] | None = None) -> str:
         """Posted after a host ends the game early with the kernel's /结束 (e.g.
         every role and post); "" for nothing."""
         return ""

@@ -19,6 +19,7 @@ from .clock import game_tz
 from .config import Config
 from .models import Audit, Card, CommandLog, Game, Host, Player
 from .registry import get_kind
+from .settings import engine_settings
 
 
 def _safe(name: str) -> str:
@@ -58,7 +59,7 @@ async def game_tables(game_id: int) -> dict[str, list[list[Any]]]:
         + [[t(a.at), a.actor, a.action, a.detail] for a in await Audit.filter(game_id=game_id).order_by("id")],
     }
     if kind and g.state is not None:
-        for name, rows in kind.engine.tables(g.state).items():
+        for name, rows in kind.engine.tables(g.state, engine_settings(g.settings)).items():
             sheets[name if name not in sheets else f"{name}（{kind.title}）"] = rows
     return sheets
 

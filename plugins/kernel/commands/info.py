@@ -8,6 +8,7 @@ from ..contract import PHASE_TIMER, Rejected
 from ..helptext import Asker, help_reply
 from ..models import Game, Host, Player, Timer
 from ..registry import GameKind, get_kind
+from ..settings import engine_settings
 from .table import Call, _game_for, _is_group_admin, _kind_of, _need_game, _superusers, kernel_command
 
 
@@ -68,7 +69,7 @@ async def status(call: Call) -> None:
     if t:
         lines.append(f"截止：{fmt_local(t.ends_at, game_tz(g))}" + ("（暂停中）" if t.status == "paused" else ""))
     if kind and g.state is not None:
-        extra = kind.engine.status(g.state)
+        extra = kind.engine.status(g.state, engine_settings(g.settings))
         if extra:
             lines.append(extra)
     await call.say("\n".join(lines), gid)
@@ -88,7 +89,7 @@ async def whoami(call: Call) -> None:
         raise Rejected(f"游戏还没开始。你是 {p.seat}号「{p.alias}」。")
     kind = get_kind(g.kind)
     assert kind is not None
-    await call.say(kind.engine.private_info(g.state, p.seat), gid)
+    await call.say(kind.engine.private_info(g.state, p.seat, engine_settings(g.settings)), gid)
 
 
 @kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）", needs="rare")

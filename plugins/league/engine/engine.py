@@ -88,7 +88,7 @@ class LeagueEngine(GameEngine):
         p["status"] = "active"
         return [Restore(seat, reason or "裁判恢复"), Say("hosts", f"{name(state, seat)} 已恢复，现为替补。")]
 
-    def private_info(self, state: Any, seat: int) -> str:
+    def private_info(self, state: Any, seat: int, settings: dict[str, Any] | None = None) -> str:
         st = state
         p = st["players"].get(str(seat))
         if p is None:
@@ -125,7 +125,7 @@ class LeagueEngine(GameEngine):
             summary += f"，正赛还差 {need - len(main)} 人"
         return summary, marks
 
-    def status(self, state: Any) -> str:
+    def status(self, state: Any, settings: dict[str, Any] | None = None) -> str:
         st = state
         r = st["round"]
         rnd = st["rounds"][r]
@@ -142,7 +142,7 @@ class LeagueEngine(GameEngine):
         return (head + f"；第{day['index'] + 1}比赛日 {day['date']}（{day['board']}）签到 "
                 f"{sum(1 for m in day['lineups'].values() for s in m if str(s) in day['checked'])}/{size}")
 
-    def tables(self, state: Any) -> dict[str, list[list[Any]]]:
+    def tables(self, state: Any, settings: dict[str, Any] | None = None) -> dict[str, list[list[Any]]]:
         st = state
         out: dict[str, list[list[Any]]] = {}
         out["报名"] = [["序号", "马甲", "QQ", "状态"]] + [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import State
+from .model import Settings
 
 POST_EFFECTS = ("kill", "mutual", "poster_dies", "reveal", "reveal_kill", "countdown", "none")
 EFFECT_NAME = {
@@ -32,20 +32,20 @@ def _matches(keys: list[str], role_key: str) -> bool:
     return "*" in keys or role_key in keys
 
 
-def post_rule(state: State, poster_role: str, target_role: str, r: int) -> dict[str, Any]:
-    for rule in state["cfg"]["effects"]["post"]:
+def post_rule(cfg: Settings, poster_role: str, target_role: str, r: int) -> dict[str, Any]:
+    for rule in cfg["effects"]["post"]:
         if _matches(rule["poster"], poster_role) and _matches(rule["target"], target_role) and in_rounds(rule["rounds"], r):
             return rule
     return DEFAULT_RULE
 
 
-def vote_rule(state: State, role_key: str, r: int) -> dict[str, Any] | None:
-    for rule in state["cfg"]["effects"]["vote"]:
+def vote_rule(cfg: Settings, role_key: str, r: int) -> dict[str, Any] | None:
+    for rule in cfg["effects"]["vote"]:
         if rule["role"] == role_key and in_rounds(rule["rounds"], r):
             return rule
     return None
 
 
-def ability(state: State, name: str) -> dict[str, Any]:
+def ability(cfg: Settings, name: str) -> dict[str, Any]:
     """The [revive] / [soul_move] / [soul_back] table."""
-    return state["cfg"]["effects"][name]
+    return cfg["effects"][name]

@@ -9,7 +9,7 @@ from plugins.kernel.contract import Actor, Ctx, Effect, GameEngine, Ignored, Out
 
 from . import content, rules_host, rules_posts, rules_start
 from .commands import COMMANDS, post_number
-from .model import FACTION_NAME, State, alive, iso, rnd, role, role_label, row, when
+from .model import FACTION_NAME, Settings, State, alive, iso, rnd, role, role_label, row, when
 from .rules_round import on_deadline, reveal
 from .texts import STEP_LABEL, role_message
 
@@ -21,6 +21,8 @@ AFTER_OVER = ("tally", "table", "posts", "show", "vote_log", "mine", "text")
 
 
 class Mafia88Engine(GameEngine):
+    STATE_VERSION = 2  # 2: no copy of the settings in the state
+
     def __init__(self) -> None:
         super().__init__(COMMANDS)
 
@@ -48,7 +50,7 @@ class Mafia88Engine(GameEngine):
     def kernel_out(self, state: State, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
         """Kernel /出局 or a red card: announced like /判出局 (§十四.6)."""
         effects: list[Effect] = []
-        rules_host.put_out(state, args["seat"], args.get("reason", ""), True, effects)
+        rules_host.put_out(state, ctx.settings, args["seat"], args.get("reason", ""), True, effects)
         return effects
 
     def kernel_back(self, state: State, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
@@ -59,23 +61,30 @@ class Mafia88Engine(GameEngine):
     def on_deadline(self, state: State, key: str, ctx: Ctx) -> list[Effect]:
         return on_deadline(state, key, ctx).effects
 
-    def private_info(self, state: State, seat: int) -> str:
+    def upgrade(self, state: State) -> State:
+        """Version 1 kept a copy of the settings under "cfg" (and a "v" of its own); the
+        rules now read ctx.settings. The live round table was already kept apart ("table")."""
+        state.pop("cfg", None)
+        state.pop("v", None)
+        return state
+
+    def private_info(self, state: State, seat: int, settings: Settings | None = None) -> str:
         if str(seat) not in state["players"]:
             return "你不是本局玩家。"
-        text = role_message(state, seat)
+        text = role_message(state, given(settings), seat)
         p = state["players"][str(seat)]
         if not p["alive"]:
             text += f"\n你已出局：{p['out']['reason']}。"
         return text
 
-    def reveal(self, state: State) -> str:
+    def reveal(self, state: State, settings: Settings | None = None) -> str:
         """Kernel hook: the reveal posted when a host ends the game with the kernel's /结束
         (every role, every post, every round's votes)."""
         if state.get("step") == "over":
             return ""  # already revealed by the game's own end
-        return reveal({**state, "winner": state.get("winner"), "ended_by": state.get("ended_by") or "主持结束"})
+        return reveal({**state, "winner": state.get("winner"), "ended_by": state.get("ended_by") or "主持结束"}, given(settings))
 
-    def status(self, state: State) -> str:
+    def status(self, state: State, settings: Settings | None = None) -> str:
         living = alive(state)
         if state["step"] == "over":
             w = state["winner"]
@@ -93,13 +102,14 @@ class Mafia88Engine(GameEngine):
         return (f"第{r}轮（{STEP_LABEL[state['step']]}）｜存活 {len(living)} 人｜已投票 {voted} 人｜"
                 f"每人 {rw['votes']} 票，票出 {rw['out']}，贴杀 {quotas}｜" + "，".join(steps))
 
-    def tables(self, state: State) -> dict[str, list[list[Any]]]:
+    def tables(self, state: State, settings: Settings | None = None) -> dict[str, list[list[Any]]]:
+        cfg = given(settings)
         roles: list[list[Any]] = [["座位", "马甲", "身份", "阵营", "代号", "暗号", "状态", "出局轮次", "出局原因", "报道字数", "报道合格"]]
         for seat in sorted(int(s) for s in state["players"]):
             p = state["players"][str(seat)]
-            r = role(state, p["role"])
+            r = role(cfg, p["role"])
             rep = p["report"] or {}
-            roles.append([seat, p["alias"], role_label(state, seat), FACTION_NAME[r["faction"]], p["code"],
+            roles.append([seat, p["alias"], role_label(state, cfg, seat), FACTION_NAME[r["faction"]], p["code"],
                           "/".join(p["signal"]) if p["signal"] else "", "存活" if p["alive"] else "出局",
                           p["out"]["round"] if p["out"] else "", p["out"]["reason"] if p["out"] else "",
                           (rep.get("figures") or {}).get("chars", ""), "是" if rep.get("ok") else "否"])
@@ -134,6 +144,13 @@ class Mafia88Engine(GameEngine):
             state_txt = "已交" if x["done"] else "逾期" if x.get("lapsed") else "待交"
             notes.append(["", x["due"], x["writer"], f"{x['kind']} {state_txt} {len(x['text'])} 字"])
         return {"身份": roles, "投票": votes, "杀帖": posts, "进程": table, "结果": results, "记录": notes}
+
+
+def given(settings: Settings | None) -> Settings:
+    """The settings the kernel passes to a read-only hook (always, for a started game)."""
+    if not settings:
+        raise ValueError("mafia88: the hook needs the game's settings")
+    return settings
 
 
 ENGINE = Mafia88Engine()

@@ -2,8 +2,8 @@
 strings (seats as ``"12"``), times are ISO strings (UTC).
 
 state = {
-  "cfg": validated settings (roles, groups, rounds, times, limits, options),
-  "table": the live round table (hosts may change it),
+  "version": shape of this dict,
+  "table": the live round table (copied from the settings at the start; hosts may change it),
   "tz": zone name,
   "players": {"12": {seat, alias, role, code, signal, alive, out, report}},
   "round": current round (1-based), "step": "round" | "overtime" | "over",
@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 from plugins.kernel.clock import fmt_local
 
 State = dict[str, Any]
+Settings = dict[str, Any]  # the game's engine-checked settings (ctx.settings); never changed
 
 FACTION_NAME = {"white": "白方", "black": "黑方"}
 
@@ -46,15 +47,15 @@ def hhmm(state: State, text: str) -> str:
     return f"{dt(text).astimezone(tz(state)):%H:%M}"
 
 
-def role(state: State, key: str) -> dict[str, Any]:
-    for r in state["cfg"]["roles"]:
+def role(cfg: Settings, key: str) -> dict[str, Any]:
+    for r in cfg["roles"]:
         if r["key"] == key:
             return r
     raise KeyError(key)
 
 
-def group(state: State, key: str) -> dict[str, Any]:
-    for g in state["cfg"]["groups"]:
+def group(cfg: Settings, key: str) -> dict[str, Any]:
+    for g in cfg["groups"]:
         if g["key"] == key:
             return g
     raise KeyError(key)
@@ -72,8 +73,8 @@ def alive(state: State) -> list[int]:
     return [s for s in seats(state) if state["players"][str(s)]["alive"]]
 
 
-def faction(state: State, seat: int) -> str:
-    return role(state, state["players"][str(seat)]["role"])["faction"]
+def faction(state: State, cfg: Settings, seat: int) -> str:
+    return role(cfg, state["players"][str(seat)]["role"])["faction"]
 
 
 def name(state: State, seat: int) -> str:
@@ -82,23 +83,23 @@ def name(state: State, seat: int) -> str:
     return f"{seat}号 {p['alias']}"
 
 
-def role_name(state: State, seat: int) -> str:
-    return role(state, state["players"][str(seat)]["role"])["name"]
+def role_name(state: State, cfg: Settings, seat: int) -> str:
+    return role(cfg, state["players"][str(seat)]["role"])["name"]
 
 
-def role_label(state: State, seat: int) -> str:
+def role_label(state: State, cfg: Settings, seat: int) -> str:
     """The role as dealt and, after a role change (§五白4/黑8), what it became: '还魂→联合杀'."""
     p = state["players"][str(seat)]
-    now = role(state, p["role"])["name"]
+    now = role(cfg, p["role"])["name"]
     dealt = p.get("dealt")
-    return f"{role(state, dealt)['name']}→{now}" if dealt and dealt != p["role"] else now
+    return f"{role(cfg, dealt)['name']}→{now}" if dealt and dealt != p["role"] else now
 
 
-def code_rank(state: State, seat: int) -> tuple[int, int]:
+def code_rank(state: State, cfg: Settings, seat: int) -> tuple[int, int]:
     """Position in §十六's code-name order (role order, then code order)."""
     p = state["players"][str(seat)]
-    keys = [r["key"] for r in state["cfg"]["roles"]]
-    codes = role(state, p["role"])["codes"]
+    keys = [r["key"] for r in cfg["roles"]]
+    codes = role(cfg, p["role"])["codes"]
     return keys.index(p["role"]), codes.index(p["code"]) if p["code"] in codes else seat
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .effects import EFFECT_NAME, post_rule
-from .model import State, code_rank, mark_out, name, role_name
+from .model import Settings, State, code_rank, mark_out, name, role_name
 
 POST_CAUSES = ("post", "mutual", "mine", "soul")  # out at the publication: half vote this round (§十三.3)
 
@@ -69,15 +69,15 @@ class Resolution:
 
 # ---- publication -------------------------------------------------------------
 
-def plan_posts(state: State, r: int, posts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def plan_posts(state: State, cfg: Settings, r: int, posts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Step 1: one numbered step per post, in code-name order. Pure."""
     overrides = state.setdefault("overrides", {})
     items = []
-    for p in sorted(posts, key=lambda p: (code_rank(state, p["author"]), p["id"])):
+    for p in sorted(posts, key=lambda p: (code_rank(state, cfg, p["author"]), p["id"])):
         a, t = p["author"], p["target"]
         ak, tk = state["players"][str(a)]["role"], state["players"][str(t)]["role"]
-        if state["cfg"]["options"]["role_effects"]:
-            rule = post_rule(state, ak, tk, r)
+        if cfg["options"]["role_effects"]:
+            rule = post_rule(cfg, ak, tk, r)
         else:
             rule = {"effect": "kill", "clause": "哨子手动裁决模式：贴中即出局", "check": False}
         ov = overrides.get(str(p["id"]))
@@ -98,12 +98,12 @@ def plan_souls(state: State, r: int, items: list[dict[str, Any]]) -> list[dict[s
     return out
 
 
-def step_text(state: State, r: int, n: int, item: dict[str, Any]) -> str:
+def step_text(state: State, cfg: Settings, r: int, n: int, item: dict[str, Any]) -> str:
     if item["kind"] == "post":
         a, t = item["author"], item["target"]
-        tr = role_name(state, t)
+        tr = role_name(state, cfg, t)
         rule = item["rule"]
-        line = (f"{n}. {item['code']}（{role_name(state, a)}，{name(state, a)}）贴 {name(state, t)} → "
+        line = (f"{n}. {item['code']}（{role_name(state, cfg, a)}，{name(state, a)}）贴 {name(state, t)} → "
                 f"{t}号是{tr}，第{r}轮 → {EFFECT_NAME[item['effect']].replace('目标', tr)}")
         if item["override"]:
             ov = item["override"]
@@ -120,15 +120,15 @@ def step_text(state: State, r: int, n: int, item: dict[str, Any]) -> str:
             f"若是被移魂者则复活、移魂失效，否则还魂失效（§五黑8）")
 
 
-def resolve_posts(state: State, r: int, posts: list[dict[str, Any]]) -> tuple[Resolution, list[dict[str, Any]]]:
+def resolve_posts(state: State, cfg: Settings, r: int, posts: list[dict[str, Any]]) -> tuple[Resolution, list[dict[str, Any]]]:
     """Steps 1–3 without applying anything: the Resolution to apply and the
     triggered effects (step 4) to record once it is applied."""
     res = Resolution(r)
-    items = plan_posts(state, r, posts)
+    items = plan_posts(state, cfg, r, posts)
     items += plan_souls(state, r, items)
     triggered: list[dict[str, Any]] = []
     for n, item in enumerate(items, 1):
-        res.steps.append({"n": n, "post": item.get("post"), "kind": item["kind"], "text": step_text(state, r, n, item)})
+        res.steps.append({"n": n, "post": item.get("post"), "kind": item["kind"], "text": step_text(state, cfg, r, n, item)})
         if item["kind"] != "post":
             continue
         a, t, e, pid = item["author"], item["target"], item["effect"], item["post"]

@@ -14,7 +14,7 @@ from plugins.kernel.clock import on_day
 from plugins.kernel.contract import Actor, Ctx, Rejected, Say, SetPhase, SetTimer
 
 from .effects import ability, vote_rule
-from .model import FACTION_NAME, State, dt, hhmm, iso, name, rnd, role, role_name, tz, when
+from .model import FACTION_NAME, Settings, State, dt, hhmm, iso, name, rnd, role, role_name, tz, when
 from .rules_votes import tally
 
 KIND_WORD = {"take": "带人", "reveal": "照出", "soul": "指定追魂", "first_soul": "指定追魂"}
@@ -33,11 +33,11 @@ def voter_line(state: State, r: int, seat: int) -> list[int]:
     return []
 
 
-def open_choices(state: State, r: int, voted_out: list[int]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def open_choices(state: State, cfg: Settings, r: int, voted_out: list[int]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(choices to make, automatic take-alongs) for this round's voted-out players."""
     choices: list[dict[str, Any]] = []
     auto: list[dict[str, Any]] = []
-    if not state["cfg"]["options"]["role_effects"]:
+    if not cfg["options"]["role_effects"]:
         return choices, auto
     used = state.setdefault("used", {})
     by_role: dict[str, list[int]] = {}
@@ -45,7 +45,7 @@ def open_choices(state: State, r: int, voted_out: list[int]) -> tuple[list[dict[
         by_role.setdefault(state["players"][str(s)]["role"], []).append(s)
     for s in voted_out:
         rk = state["players"][str(s)]["role"]
-        rule = vote_rule(state, rk, r)
+        rule = vote_rule(cfg, rk, r)
         if rule is None:
             continue
         line = [v for v in voter_line(state, r, s) if v not in voted_out]
@@ -74,11 +74,11 @@ def open_choices(state: State, r: int, voted_out: list[int]) -> tuple[list[dict[
     return choices, auto
 
 
-def revive_holder(state: State, r: int, voted_out: list[int]) -> int | None:
+def revive_holder(state: State, cfg: Settings, r: int, voted_out: list[int]) -> int | None:
     """§五白6: the living 复活 in its rounds, if there is someone else to revive."""
-    if not state["cfg"]["options"]["role_effects"]:
+    if not cfg["options"]["role_effects"]:
         return None
-    rv = ability(state, "revive")
+    rv = ability(cfg, "revive")
     if r not in rv["rounds"]:
         return None
     for s in sorted(int(x) for x in state["players"]):
@@ -90,17 +90,18 @@ def revive_holder(state: State, r: int, voted_out: list[int]) -> int | None:
 
 def begin(state: State, r: int, voted_out: list[int], ctx: Ctx, effects: list) -> bool:
     """Open the decision window if someone must choose. False: publish at once."""
-    choices, auto = open_choices(state, r, voted_out)
-    holder = revive_holder(state, r, voted_out)
+    cfg = ctx.settings
+    choices, auto = open_choices(state, cfg, r, voted_out)
+    holder = revive_holder(state, cfg, r, voted_out)
     # in the 复活's rounds the window always opens while voted-out players exist: its
     # absence would tell the group that the 复活 is out (§五白6)
-    revive_round = state["cfg"]["options"]["role_effects"] and r in ability(state, "revive")["rounds"] and bool(voted_out)
+    revive_round = cfg["options"]["role_effects"] and r in ability(cfg, "revive")["rounds"] and bool(voted_out)
     if not choices and holder is None and not revive_round:
         rnd(state)["decide"] = {"voted_out": voted_out, "choices": [], "auto": auto, "revive": None}
         return False
-    minutes = state["cfg"]["times"]["decision_minutes"]
+    minutes = cfg["times"]["decision_minutes"]
     ends = ctx.now + timedelta(minutes=minutes)
-    cutoff = ends - timedelta(minutes=ability(state, "revive")["cutoff_minutes"])
+    cutoff = ends - timedelta(minutes=ability(cfg, "revive")["cutoff_minutes"])
     rnd(state)["decide"] = {"voted_out": voted_out, "choices": choices, "auto": auto, "ends": iso(ends),
                             "revive": {"holder": holder, "cutoff": iso(cutoff), "picked": None} if holder else None}
     state["step"] = "deciding"
@@ -114,7 +115,7 @@ def begin(state: State, r: int, voted_out: list[int], ctx: Ctx, effects: list) -
                                    f"{hhmm(state, iso(cutoff))} 前私聊 /复活 <玩家>；不复活则不用回复。"))
     lines = [f"第{r}轮选择窗口（{hhmm(state, iso(ends))} 截止，到时未选由机器人随机代选）："]
     for c in choices:
-        lines.append(f"{name(state, c['seat'])}（{role_name(state, c['seat'])}）{KIND_WORD[c['kind']]} {c['need']} 人（{c['clause']}）")
+        lines.append(f"{name(state, c['seat'])}（{role_name(state, cfg, c['seat'])}）{KIND_WORD[c['kind']]} {c['need']} 人（{c['clause']}）")
     for a in auto:
         lines.append(f"{name(state, a['seat'])} 自动带走：{'、'.join(name(state, s) for s in a['seats']) or '无'}（{a['clause']}）")
     if holder:
@@ -189,8 +190,9 @@ def choose(state: State, actor: Actor, kind: str, targets: list[int], ctx: Ctx, 
 
 def revive(state: State, actor: Actor, target: int, ctx: Ctx, effects: list) -> None:
     """/复活 <玩家> (§五白6)."""
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
-    rv = ability(state, "revive")
+    rv = ability(cfg, "revive")
     me = state["players"][str(actor.seat)]
     if me["role"] != rv["role"]:
         raise Rejected("你没有复活的权利（§五白6）。")
@@ -236,6 +238,7 @@ def maybe_finish(state: State, ctx: Ctx, effects: list) -> None:
 def settle(state: State, r: int, ctx: Ctx) -> tuple[list[dict[str, Any]], list[str]]:
     """At the window's end: seeded picks for missing forced choices. Returns
     (take-alongs, notes for the result post)."""
+    cfg = ctx.settings
     dec = rnd(state, r)["decide"]
     notes: list[str] = []
     rv = dec.get("revive")
@@ -252,7 +255,7 @@ def settle(state: State, r: int, ctx: Ctx) -> tuple[list[dict[str, Any]], list[s
         if c["kind"] == "take":
             takes.append({"seat": c["seat"], "seats": c["picked"], "clause": c["clause"], "random": c.get("random", False)})
             rk = state["players"][str(c["seat"])]["role"]
-            rule = vote_rule(state, rk, r)
+            rule = vote_rule(cfg, rk, r)
             if rule and rule["shared"]:
                 state.setdefault("used", {})[rk] = True
     for t in takes:
@@ -264,6 +267,7 @@ def settle(state: State, r: int, ctx: Ctx) -> tuple[list[dict[str, Any]], list[s
 
 def after_result(state: State, r: int, ctx: Ctx, effects: list) -> list[str]:
     """Reveals and letters once the result is applied; lines for the result post."""
+    cfg = ctx.settings
     dec = rnd(state, r).get("decide") or {}
     lines: list[str] = []
     for c in dec.get("choices", []):
@@ -272,7 +276,7 @@ def after_result(state: State, r: int, ctx: Ctx, effects: list) -> list[str]:
         how = "（未在时限内选择，机器人随机代选）" if c.get("random") else ""
         if c["kind"] == "reveal":
             for s in c["picked"]:
-                rk = role(state, state["players"][str(s)]["role"])
+                rk = role(cfg, state["players"][str(s)]["role"])
                 lines.append(f"魔镜 {name(state, c['seat'])} 照出：{name(state, s)} 是{rk['name']}（{FACTION_NAME[rk['faction']]}）{how}。")
         elif c["kind"] in ("soul", "first_soul"):
             writer = c["picked"][0]
@@ -282,7 +286,7 @@ def after_result(state: State, r: int, ctx: Ctx, effects: list) -> list[str]:
     if rv and rv["picked"] is not None:
         add_letter(state, "thanks", rv["picked"], rv["holder"], r, ctx, effects)
         lines.append(f"{name(state, rv['picked'])} 被复活（不公布身份），须在 {when(state, letter_due(state, ctx))} 前私聊 /感谢信 <正文>"
-                     f"（{ability(state, 'revive')['thanks_min']} 字以上），否则降为半票、下一轮自动出局（§五白6）。")
+                     f"（{ability(cfg, 'revive')['thanks_min']} 字以上），否则降为半票、下一轮自动出局（§五白6）。")
     return lines
 
 
@@ -295,6 +299,7 @@ HIGH_FROM_ROUND = 6  # §七.2: designations after round 5; due 12:00 the day af
 
 def designate_high(state: State, actor: Actor, writer: int, by: str, ctx: Ctx) -> list:
     """/高贴指定 <玩家> [指定者]: §七.2 高贴数特权, recorded by a host (post counts live on the forum)."""
+    cfg = ctx.settings
     r = state["round"]
     if r < HIGH_FROM_ROUND:
         raise Rejected(f"高贴数特权在第五轮结束后才能指定（§七.2），现在是第{r}轮。")
@@ -303,9 +308,9 @@ def designate_high(state: State, actor: Actor, writer: int, by: str, ctx: Ctx) -
     if any(x["kind"] == "high" and x["writer"] == writer for x in state.get("letters", [])):
         raise Rejected(f"{name(state, writer)} 已被指定过（§七.2：先指定先得）。")
     start = dt(state["rounds"][str(HIGH_FROM_ROUND)]["due"]["posts"]) if str(HIGH_FROM_ROUND) in state["rounds"] else ctx.now
-    due = on_day(start, state["cfg"]["times"]["white_due"], tz(state), 1)
+    due = on_day(start, cfg["times"]["white_due"], tz(state), 1)
     if due <= ctx.now:
-        due = on_day(ctx.now, state["cfg"]["times"]["white_due"], tz(state), 1)
+        due = on_day(ctx.now, cfg["times"]["white_due"], tz(state), 1)
     letters = state.setdefault("letters", [])
     letters.append({"id": len(letters) + 1, "kind": "high", "writer": writer, "for": None, "by": by.strip(), "round": r,
                     "min": 500, "due": iso(due), "done": False, "text": ""})
@@ -317,13 +322,15 @@ def designate_high(state: State, actor: Actor, writer: int, by: str, ctx: Ctx) -
 
 
 def letter_due(state: State, ctx: Ctx) -> str:
-    return iso(on_day(ctx.now, state["cfg"]["times"]["white_due"], tz(state), 1))
+    cfg = ctx.settings
+    return iso(on_day(ctx.now, cfg["times"]["white_due"], tz(state), 1))
 
 
 def add_letter(state: State, kind: str, writer: int, for_seat: int, r: int, ctx: Ctx, effects: list) -> None:
+    cfg = ctx.settings
     letters = state.setdefault("letters", [])
     due = letter_due(state, ctx)
-    minimum = ability(state, "revive")["thanks_min"] if kind == "thanks" else 500
+    minimum = ability(cfg, "revive")["thanks_min"] if kind == "thanks" else 500
     letters.append({"id": len(letters) + 1, "kind": kind, "writer": writer, "for": for_seat, "round": r,
                     "min": minimum, "due": due, "done": False, "text": ""})
     word, clause = LETTER[kind]
@@ -332,6 +339,7 @@ def add_letter(state: State, kind: str, writer: int, for_seat: int, r: int, ctx:
 
 
 def write_letter(state: State, actor: Actor, word: str, text: str, ctx: Ctx) -> list:
+    cfg = ctx.settings
     kinds = ("soul", "first_soul", "high") if word == "追魂" else ("thanks",)
     mine = [x for x in state.get("letters", []) if x["writer"] == actor.seat and x["kind"] in kinds and not x["done"]]
     if not mine:
@@ -342,7 +350,7 @@ def write_letter(state: State, actor: Actor, word: str, text: str, ctx: Ctx) -> 
     from .rules_posts import measure_text, post_problems
 
     fig = measure_text(text)
-    bad = post_problems(fig, x["min"], state["cfg"]["limits"])
+    bad = post_problems(fig, x["min"], cfg["limits"])
     if bad:
         raise Rejected(f"{word}未通过：{'；'.join(bad)}。请改好后重新 /{word} <正文>。")
     x["done"] = True
@@ -363,6 +371,7 @@ def write_letter(state: State, actor: Actor, word: str, text: str, ctx: Ctx) -> 
 
 
 def letter_due_fired(state: State, lid: int, ctx: Ctx, effects: list) -> None:
+    cfg = ctx.settings
     letters = state.get("letters", [])
     if not 1 <= lid <= len(letters):
         return
@@ -385,7 +394,7 @@ def letter_due_fired(state: State, lid: int, ctx: Ctx, effects: list) -> None:
         effects.append(Say("group", f"{name(state, x['writer'])} 未按时写被指定的 500 字，出局（§七.2）。"))
         from .rules_round import check_end
 
-        check_end(state, effects)
+        check_end(state, cfg, effects)
     elif x["kind"] == "thanks" and p["alive"]:
         nxt = x["round"] + 1
         p.setdefault("half", [])

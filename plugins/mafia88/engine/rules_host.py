@@ -9,14 +9,14 @@ from typing import Any
 from plugins.kernel.contract import Ctx, Rejected, Say
 
 from .content import row_errors
-from .model import State, bring_back, dt, mark_out, name, player, rnd, row, tz
+from .model import Settings, State, bring_back, dt, mark_out, name, player, rnd, row, tz
 from .rules_round import check_end, finish
 from .rules_votes import non_voters
 
 _POST_TOKEN = re.compile(r"^(\D+?)(\d+)$")
 
 
-def put_out(state: State, seat: int, reason: str, announce: bool, effects: list) -> None:
+def put_out(state: State, cfg: Settings, seat: int, reason: str, announce: bool, effects: list) -> None:
     p = player(state, seat)
     if p is None:
         raise Rejected(f"没有 {seat} 号玩家。")
@@ -28,7 +28,7 @@ def put_out(state: State, seat: int, reason: str, announce: bool, effects: list)
     mark_out(state, seat, "host", f"判出局：{reason}", effects)
     if announce:
         effects.append(Say("group", f"{name(state, seat)} 被哨子判出局：{reason}。"))
-    check_end(state, effects)
+    check_end(state, cfg, effects)
 
 
 def put_back(state: State, seat: int, reason: str, announce: bool, effects: list) -> None:
@@ -61,6 +61,7 @@ def parse_posts(text: str, gkeys: list[str]) -> dict[str, int]:
 
 def set_round(state: State, r: int, votes: int, out: int, posts_text: str | None, ctx: Ctx) -> list:
     """§十 last line: hosts adjust the table. Past steps cannot change."""
+    cfg = ctx.settings
     if state["step"] == "over":
         raise Rejected("游戏已结束。")
     cur = state["round"]
@@ -68,7 +69,7 @@ def set_round(state: State, r: int, votes: int, out: int, posts_text: str | None
         raise Rejected(f"第{r}轮已经过去，只能改第{cur}轮及以后。")
     if r > len(state["table"]) + 1:
         raise Rejected(f"进程表现在有 {len(state['table'])} 轮，只能改已有轮次或加第{len(state['table']) + 1}轮。")
-    gkeys = [g["key"] for g in state["cfg"]["groups"]]
+    gkeys = [g["key"] for g in cfg["groups"]]
     old: dict[str, Any] = row(state, r) if r <= len(state["table"]) else {"votes": votes, "out": out, "posts": {}}
     new: dict[str, Any] = {"votes": votes, "out": out, "posts": parse_posts(posts_text, gkeys) if posts_text is not None else dict(old["posts"])}
     errors = row_errors(new, gkeys, f"第{r}轮")
@@ -121,13 +122,13 @@ def vote_log(state: State, r: int | None) -> list:
 WINNER_WORDS = {"白方": "white", "白": "white", "黑方": "black", "黑": "black", "平局": "", "平": ""}
 
 
-def end_game(state: State, result: str, reason: str, effects: list) -> None:
+def end_game(state: State, cfg: Settings, result: str, reason: str, effects: list) -> None:
     """§十二.8 / §十五.12: the hosts declare the end (and the winner)."""
     if state["step"] == "over":
         raise Rejected("游戏已经结束。")
     if result not in WINNER_WORDS:
         raise Rejected("请写结果：/结束游戏 <白方|黑方|平局> [理由]")
-    finish(state, WINNER_WORDS[result], f"哨子宣布结束：{reason.strip() or '全体同意结束'}", effects)
+    finish(state, cfg, WINNER_WORDS[result], f"哨子宣布结束：{reason.strip() or '全体同意结束'}", effects)
 
 
 def private_message(state: State, actor, seat: int, text: str, ctx: Ctx) -> list:

@@ -12,6 +12,7 @@ from plugins.kernel.textcheck import measure
 
 from .model import (
     FACTION_NAME,
+    Settings,
     State,
     alive,
     bring_back,
@@ -51,12 +52,12 @@ def _living_with(state: State, roles: list[str], but: int | None = None) -> int:
     return sum(1 for s in alive(state) if state["players"][str(s)]["role"] in roles and s != but)
 
 
-def tier_for(state: State, gkey: str, seat: int, quota: int) -> int | None:
+def tier_for(state: State, cfg: Settings, gkey: str, seat: int, quota: int) -> int | None:
     """0 for the group's own roles, i for the i-th substitute tier that is
     open now (§九), None if the player cannot post for the group."""
     from .model import group
 
-    g = group(state, gkey)
+    g = group(cfg, gkey)
     mine = state["players"][str(seat)]["role"]
     if mine in g["roles"]:
         return 0
@@ -69,8 +70,8 @@ def tier_for(state: State, gkey: str, seat: int, quota: int) -> int | None:
             if tier["when"] == "none" and n == 0:
                 return i
             if tier["when"] == "last":
-                fac = role(state, mine)["faction"]
-                others = [s for s in alive(state) if s != seat and role(state, state["players"][str(s)]["role"])["faction"] == fac]
+                fac = role(cfg, mine)["faction"]
+                others = [s for s in alive(state) if s != seat and role(cfg, state["players"][str(s)]["role"])["faction"] == fac]
                 if not others:
                     return i
             return None
@@ -89,23 +90,23 @@ def post_of(state: State, seat: int, r: int) -> dict[str, Any] | None:
     return None
 
 
-def quotas_of(state: State, r: int) -> dict[str, int]:
+def quotas_of(state: State, cfg: Settings, r: int) -> dict[str, int]:
     """The round's post quotas, plus optional groups open this round (工兵 rounds 2–4, §五黑7)."""
     quotas = {g: n for g, n in row(state, r)["posts"].items() if n > 0}
-    if state["cfg"]["options"]["role_effects"]:
-        for g in state["cfg"]["groups"]:
+    if cfg["options"]["role_effects"]:
+        for g in cfg["groups"]:
             opt = g.get("optional") or {}
             if opt and opt["rounds"][0] <= r <= opt["rounds"][1] and g["key"] not in quotas:
                 quotas[g["key"]] = opt["posts"]
     return quotas
 
 
-def group_for(state: State, seat: int, r: int) -> str:
-    quotas = quotas_of(state, r)
+def group_for(state: State, cfg: Settings, seat: int, r: int) -> str:
+    quotas = quotas_of(state, cfg, r)
     options: list[tuple[int, int, str]] = []
     full: list[str] = []
     for i, (g, q) in enumerate(quotas.items()):
-        t = tier_for(state, g, seat, q)
+        t = tier_for(state, cfg, g, seat, q)
         if t is None:
             continue
         if len(round_posts(state, r, g)) >= q:
@@ -117,11 +118,11 @@ def group_for(state: State, seat: int, r: int) -> str:
     if full:
         raise Rejected(f"本轮你能出的贴已满（{'、'.join(full)}），不能再交。")
     mine = state["players"][str(seat)]["role"]
-    for g in state["cfg"]["groups"]:
+    for g in cfg["groups"]:
         opt = g.get("optional") or {}
-        if opt and mine in g["roles"] and state["cfg"]["options"]["role_effects"]:
+        if opt and mine in g["roles"] and cfg["options"]["role_effects"]:
             a, b = opt["rounds"]
-            raise Rejected(f"{role(state, mine)['name']}只能在第{a}至{b}轮出贴（§五黑7），本轮是第{r}轮，不能出贴。")
+            raise Rejected(f"{role(cfg, mine)['name']}只能在第{a}至{b}轮出贴（§五黑7），本轮是第{r}轮，不能出贴。")
     raise Rejected("你本轮没有贴杀任务，不能出贴。")
 
 
@@ -134,11 +135,11 @@ def _posting_open(state: State, ctx: Ctx) -> None:
         raise Rejected(f"本轮交贴已截止（{hhmm(state, due)}），下轮结果帖发出后 15 分钟内再交。")
 
 
-def _author_checks(state: State, actor: Actor, code: str, target: int) -> None:
+def _author_checks(state: State, cfg: Settings, actor: Actor, code: str, target: int) -> None:
     seat = actor.seat
     assert seat is not None  # post and white are PLAYER_ONLY: the engine's before() refused non-players
     me = state["players"][str(seat)]
-    if not me["code"] or role(state, me["role"])["disguise"]:
+    if not me["code"] or role(cfg, me["role"])["disguise"]:
         raise Rejected("你没有贴杀权。")
     if code.strip() != me["code"]:
         raise Rejected("代号不对，请写你自己的代号（见 /我的身份）。")
@@ -157,10 +158,11 @@ def _author_checks(state: State, actor: Actor, code: str, target: int) -> None:
 # ---- drafting --------------------------------------------------------------
 
 def open_post(state: State, actor: Actor, code: str, target: int, text: str, ctx: Ctx) -> list:
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     _posting_open(state, ctx)
-    _author_checks(state, actor, code, target)
-    g = group_for(state, actor.seat, state["round"])
+    _author_checks(state, cfg, actor, code, target)
+    g = group_for(state, cfg, actor.seat, state["round"])
     state["drafts"][str(actor.seat)] = {
         "mode": "new", "round": state["round"], "code": code.strip(), "target": target, "group": g,
         "parts": [text] if text.strip() else [],
@@ -172,16 +174,17 @@ def open_post(state: State, actor: Actor, code: str, target: int, text: str, ctx
 
 def declare_white(state: State, actor: Actor, code: str, target: int, ctx: Ctx) -> list:
     """§十二.4 white slip: the kill stands now, 1200 characters are due by 12:00."""
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     _posting_open(state, ctx)
     r = state["round"]
     if is_no_white_round(state, r):
         raise Rejected("大结局轮和加时轮不允许白条（§十二.8），请在截止前交正式杀帖。")
-    _author_checks(state, actor, code, target)
-    g = group_for(state, actor.seat, r)
+    _author_checks(state, cfg, actor, code, target)
+    g = group_for(state, cfg, actor.seat, r)
     post = _new_post(state, actor.seat, r, code.strip(), target, g, "white", "", None, ctx)
-    due = _expected_white_due(state)
-    minimum = state["cfg"]["limits"]["rewrite_min"]
+    due = _expected_white_due(state, cfg)
+    minimum = cfg["limits"]["rewrite_min"]
     return [
         Say("reply", f"白条已登记（#{post['id']}），目标 {name(state, target)} 将随本轮杀帖出局。"
                      f"请在 {due} 前私聊 /重写 {post['id']} 交 {minimum} 字以上正文，否则你出局、目标复活。"),
@@ -190,6 +193,7 @@ def declare_white(state: State, actor: Actor, code: str, target: int, ctx: Ctx) 
 
 
 def open_rewrite(state: State, actor: Actor, post_id: int, text: str, ctx: Ctx) -> list:
+    cfg = ctx.settings
     post = _get(state, post_id)
     if post["author"] != actor.seat:
         raise Rejected(f"#{post_id} 不是你的杀帖。")
@@ -204,16 +208,16 @@ def open_rewrite(state: State, actor: Actor, post_id: int, text: str, ctx: Ctx) 
         "mode": "rewrite", "round": post["round"], "post": post_id, "code": post["code"], "target": post["target"],
         "group": post["group"], "parts": [text] if text.strip() else [],
     }
-    minimum = state["cfg"]["limits"]["rewrite_min"]
+    minimum = cfg["limits"]["rewrite_min"]
     return [Say("reply", f"开始重写 #{post_id}（需 {minimum} 字以上）。请私聊发送正文，写完发 /完成，放弃发 /撤稿。")]
 
 
-def append_text(state: State, actor: Actor, text: str, images: int = 0) -> list:
+def append_text(state: State, cfg: Settings, actor: Actor, text: str, images: int = 0) -> list:
     if actor.seat is None or str(actor.seat) not in state["drafts"]:
         raise Ignored()
     d = state["drafts"][str(actor.seat)]
     if text.strip():
-        cap = state["cfg"]["limits"].get("post_max", 6000)
+        cap = cfg["limits"].get("post_max", 6000)
         total = sum(len(x) for x in d["parts"]) + len(text)
         if total > cap:
             raise Rejected(f"杀帖正文太长：加上这段共 {total} 字，最多 {cap} 字。这段没有收下，请删短后再发。")
@@ -267,9 +271,9 @@ def named_aliases(state: State, text: str, but: int) -> list[int]:
     return sorted(found)
 
 
-def first_post_problems(state: State, seat: int, d: dict[str, Any], text: str) -> list[str]:
+def first_post_problems(state: State, cfg: Settings, seat: int, d: dict[str, Any], text: str) -> list[str]:
     """§六.1: the 孤杀's first post names exactly 8 aliases, at least one a 联合杀 (not itself)."""
-    need = state["cfg"]["options"]["first_post_aliases"]
+    need = cfg["options"]["first_post_aliases"]
     if not need or state["players"][str(seat)]["role"] != "gu_sha":
         return []
     mine = [p for p in state["posts"] if p["author"] == seat and p["status"] != "void"]
@@ -285,16 +289,17 @@ def first_post_problems(state: State, seat: int, d: dict[str, Any], text: str) -
 
 
 def finish_draft(state: State, actor: Actor, ctx: Ctx) -> list:
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     d = state["drafts"].get(str(actor.seat))
     if d is None:
         raise Rejected("你没有未完成的草稿：先 /出贴 <代号> <目标>。")
     text = "\n".join(d["parts"])
     fig = measure_text(text)
-    limits = state["cfg"]["limits"]
+    limits = cfg["limits"]
     minimum = limits["post_min"] if d["mode"] == "new" else limits["rewrite_min"]
     bad = post_problems(fig, minimum, limits)
-    bad += first_post_problems(state, actor.seat, d, text)
+    bad += first_post_problems(state, cfg, actor.seat, d, text)
     if bad:
         raise Rejected(f"杀帖未通过：{'；'.join(bad)}。\n{figures_line(dataclasses.asdict(fig))}\n可继续发送正文补充后再 /完成，或 /撤稿 重写。")
     if d["mode"] == "new":
@@ -302,7 +307,7 @@ def finish_draft(state: State, actor: Actor, ctx: Ctx) -> list:
         r = state["round"]
         if not state["players"][str(d["target"])]["alive"]:
             raise Rejected(f"{name(state, d['target'])} 已出局，请 /撤稿 后换一个目标。")
-        if len(round_posts(state, r, d["group"])) >= quotas_of(state, r).get(d["group"], 0):
+        if len(round_posts(state, r, d["group"])) >= quotas_of(state, cfg, r).get(d["group"], 0):
             raise Rejected(f"「{d['group']}」本轮的贴已满，不能再交；请 /撤稿。")
         post = _new_post(state, actor.seat, r, d["code"], d["target"], d["group"], "post", text, fig, ctx)
         head = f"杀帖已交（#{post['id']}）"
@@ -341,17 +346,17 @@ def _get(state: State, post_id: int) -> dict[str, Any]:
     return state["posts"][post_id - 1]
 
 
-def _expected_white_due(state: State) -> str:
+def _expected_white_due(state: State, cfg: Settings) -> str:
     cur = rnd(state)
     if cur["due"]["white"]:
         return when(state, cur["due"]["white"])
-    return when(state, iso(white_due_at(state, state["round"])))
+    return when(state, iso(white_due_at(state, cfg, state["round"])))
 
 
-def white_due_at(state: State, r: int):
+def white_due_at(state: State, cfg: Settings, r: int):
     """§十二.4: white slips and rewrites are due the day after the posts were due."""
     due = dt(rnd(state, r)["due"]["posts"])
-    return on_day(due, state["cfg"]["times"]["white_due"], tz(state), 1)
+    return on_day(due, cfg["times"]["white_due"], tz(state), 1)
 
 
 def my_posts(state: State, actor: Actor) -> list:
@@ -399,6 +404,7 @@ def approve(state: State, post_id: int, ctx: Ctx) -> list:
 
 def reject(state: State, post_id: int, reason: str, ctx: Ctx) -> list:
     """§十二.7: a rejected post must be rewritten at 1200+ characters by 12:00."""
+    cfg = ctx.settings
     p = _get(state, post_id)
     if p["status"] not in ("pending", "approved"):
         raise Rejected(f"#{post_id} 现在是「{STATUS_NAME[p['status']]}」，不能退回。")
@@ -408,8 +414,8 @@ def reject(state: State, post_id: int, reason: str, ctx: Ctx) -> list:
     reason = reason.strip() or "不符合杀帖要求"
     p["status"] = "rejected"
     p["history"].append({"at": iso(ctx.now), "seq": ctx.seq, "event": "rejected", "note": reason})
-    due_txt = when(state, due) if due else _expected_white_due(state) if p["round"] == state["round"] else "次日 12:00"
-    minimum = state["cfg"]["limits"]["rewrite_min"]
+    due_txt = when(state, due) if due else _expected_white_due(state, cfg) if p["round"] == state["round"] else "次日 12:00"
+    minimum = cfg["limits"]["rewrite_min"]
     return [
         Say("reply", f"#{post_id} 已退回，作者须在 {due_txt} 前重写。"),
         Say(p["author"], f"你的杀帖 #{post_id} 被退回：{reason}。请在 {due_txt} 前私聊 /重写 {post_id} 交 {minimum} 字以上的新稿，"
@@ -432,6 +438,7 @@ def _post_text(state: State, p: dict[str, Any], late: bool = False) -> str:
 def posts_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
     """Posts are due (§十二.4): drafts lapse; each missing quota post puts
     out one silent author of the group in code-name order (§十二.9)."""
+    cfg = ctx.settings
     cur = rnd(state, r)
     if cur["posts_done"]:
         return
@@ -448,9 +455,9 @@ def posts_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
         missing = quota - len(round_posts(state, r, gkey))
         if missing <= 0:
             continue
-        g = group(state, gkey)
+        g = group(cfg, gkey)
         silent = [s for s in alive(state) if state["players"][str(s)]["role"] in g["roles"] and post_of(state, s, r) is None]
-        silent.sort(key=lambda s: code_rank(state, s))
+        silent.sort(key=lambda s: code_rank(state, cfg, s))
         for s in silent[:missing]:
             if mark_out(state, s, "giveup", f"第{r}轮未交杀帖，视为放弃贴杀（§十二.9）", effects):
                 gave_up.append(s)
@@ -463,20 +470,21 @@ def posts_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
     effects.append(Say("group", text))
     from .resolution import resolve_posts
 
-    res, _ = resolve_posts(state, r, round_posts(state, r))
+    res, _ = resolve_posts(state, cfg, r, round_posts(state, r))
     effects.append(Say("hosts", explanation(state, r, res, final=False)))
 
 
 def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
     """Publish the round's posts in code-name order (§六.2) and apply their
     kills once each; reveal the identities of last round's dead (§五)."""
+    cfg = ctx.settings
     cur = rnd(state, r)
     if cur["published"]:
         return
     posts_due(state, r, ctx, effects)
     cur["published"] = True
-    auto = state["cfg"]["options"]["auto_approve_pending"]
-    posts = sorted(round_posts(state, r), key=lambda p: (code_rank(state, p["author"]), p["id"]))
+    auto = cfg["options"]["auto_approve_pending"]
+    posts = sorted(round_posts(state, r), key=lambda p: (code_rank(state, cfg, p["author"]), p["id"]))
     killed: list[str] = []
     notes: list[str] = []
     held: list[str] = []
@@ -494,7 +502,7 @@ def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
             notes.append(f"代号 {p['code']} 的杀帖（目标 {name(state, p['target'])}）正文待补")
     from .resolution import resolve_posts
 
-    res, triggered = resolve_posts(state, r, posts)
+    res, triggered = resolve_posts(state, cfg, r, posts)
     cur["explanation"] = explanation(state, r, res, final=True)  # kept: /结算 shows it as it was
     effects.append(Say("hosts", cur["explanation"]))
     applied = res.apply(state, effects)
@@ -506,12 +514,12 @@ def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
             killed.append(name(state, m.seat))
         else:
             others.append(name(state, m.seat))
-    record_triggered(state, r, triggered, effects)
+    record_triggered(state, cfg, r, triggered, effects)
     from .rules_souls import publish_texts
 
     publish_texts(state, r, triggered, effects)
     notes += res.notes
-    white_at = white_due_at(state, r)
+    white_at = white_due_at(state, cfg, r)
     cur["due"]["white"] = iso(white_at)
     effects.append(SetTimer(f"white:{r}", white_at))
     lines = [f"【第{r}轮杀帖公布】贴杀：{'、'.join(killed) if killed else '无'}。"]
@@ -523,13 +531,13 @@ def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
         lines.append("；".join(notes) + f"，须在 {when(state, iso(white_at))} 前补交，否则出贴者出局、目标复活。")
     if held:
         lines.append("；".join(held) + " 正文待哨子审核，通过后补发。")
-    reveal = reveal_line(state, r - 1)
+    reveal = reveal_line(state, cfg, r - 1)
     if reveal:
         lines.append(reveal)
     effects.append(Say("group", "\n".join(lines)))
 
 
-def reveal_line(state: State, r: int) -> str:
+def reveal_line(state: State, cfg: Settings, r: int) -> str:
     """Identities of the players who went out in round r and are still out."""
     if r < 1 or str(r) not in state["rounds"]:
         return ""
@@ -539,7 +547,7 @@ def reveal_line(state: State, r: int) -> str:
             seen.append(o["seat"])
     if not seen:
         return ""
-    parts = [f"{name(state, s)}：{role_label(state, s)}（{FACTION_NAME[role(state, state['players'][str(s)]['role'])['faction']]}）" for s in seen]
+    parts = [f"{name(state, s)}：{role_label(state, cfg, s)}（{FACTION_NAME[role(cfg, state['players'][str(s)]['role'])['faction']]}）" for s in seen]
     return f"第{r}轮出局者身份：" + "；".join(parts) + "。"
 
 
@@ -583,10 +591,10 @@ OVERRIDE_WORDS = {"出局": "kill", "同归": "mutual", "出贴者出局": "post
                   "照出并出局": "reveal_kill", "倒计时": "countdown", "无人出局": "none"}
 
 
-def record_triggered(state: State, r: int, triggered: list, effects: list) -> None:
+def record_triggered(state: State, cfg: Settings, r: int, triggered: list, effects: list) -> None:
     """Step 4 of the publication: reveals, countdowns, the 地雷's identity check."""
     cur = rnd(state, r)
-    cd = state["cfg"]["effects"]["countdown_rounds"]
+    cd = cfg["effects"]["countdown_rounds"]
     for t in triggered:
         if t["kind"] == "reveal":
             cur.setdefault("reveals", []).append({"seat": t["seat"], "why": f"代号 {t['code']} 贴中魔镜"})
@@ -602,6 +610,7 @@ def record_triggered(state: State, r: int, triggered: list, effects: list) -> No
 
 def override(state: State, actor: Actor, step: int, word: str, why: str, ctx: Ctx) -> list:
     """/改判 <步骤> <结果> <理由>: replace the effect of one post step before publication."""
+    cfg = ctx.settings
     r = state["round"]
     cur = rnd(state)
     if state["step"] != "round" or cur["published"]:
@@ -616,7 +625,7 @@ def override(state: State, actor: Actor, step: int, word: str, why: str, ctx: Ct
         raise Rejected("请写改判理由：/改判 <步骤> <结果> <理由>。")
     from .resolution import resolve_posts
 
-    res, _ = resolve_posts(state, r, round_posts(state, r))
+    res, _ = resolve_posts(state, cfg, r, round_posts(state, r))
     st = next((s for s in res.steps if s["n"] == step), None)
     if st is None:
         raise Rejected(f"没有第 {step} 步；本轮结算共 {len(res.steps)} 步（见私聊的结算预览）。")
@@ -626,12 +635,12 @@ def override(state: State, actor: Actor, step: int, word: str, why: str, ctx: Ct
         "effect": effect, "by": actor.user_id, "why": why, "seq": ctx.seq, "at": iso(ctx.now), "step": step}
     state.setdefault("audit", []).append({"seq": ctx.seq, "at": iso(ctx.now), "by": actor.user_id,
                                           "what": f"改判第{r}轮第{step}步（#{st['post']}）为「{word.strip()}」：{why}"})
-    res, _ = resolve_posts(state, r, round_posts(state, r))
+    res, _ = resolve_posts(state, cfg, r, round_posts(state, r))
     return [Say("reply", f"已改判第 {step} 步为「{word.strip()}」（已记录：{actor.user_id}，{why}）。"),
             Say("hosts", explanation(state, r, res, final=False))]
 
 
-def show_steps(state: State) -> list:
+def show_steps(state: State, cfg: Settings) -> list:
     """/结算: the current round's resolution steps (after the posts are due)."""
     from .resolution import resolve_posts
 
@@ -641,7 +650,7 @@ def show_steps(state: State) -> list:
         raise Rejected(f"第{r}轮交贴还没截止（{when(state, cur['due']['posts'])}），截止后才有结算步骤。")
     if cur.get("explanation"):
         return [Say("reply", cur["explanation"])]
-    res, _ = resolve_posts(state, r, round_posts(state, r))
+    res, _ = resolve_posts(state, cfg, r, round_posts(state, r))
     return [Say("reply", explanation(state, r, res, final=False))]
 
 
@@ -662,6 +671,7 @@ def publish_now(state: State, ctx: Ctx, effects: list) -> None:
 
 def check_identity(state: State, actor: Actor, target: int, ctx: Ctx) -> list:
     """§五黑5: a 地雷 that went out 同归 (rounds 4–5) names one player and is told their identity."""
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     chk = state.get("checks", {}).get(str(actor.seat))
     if chk is None:
@@ -674,6 +684,6 @@ def check_identity(state: State, actor: Actor, target: int, ctx: Ctx) -> list:
         raise Rejected(f"{name(state, target)} 已出局，请指定场上的玩家（§五黑5）。")
     chk["used"] = True
     chk["target"] = target
-    return [Say("reply", f"{name(state, target)} 的身份：{role_name(state, target)}"
-                         f"（{FACTION_NAME[role(state, state['players'][str(target)]['role'])['faction']]}）。"),
+    return [Say("reply", f"{name(state, target)} 的身份：{role_name(state, cfg, target)}"
+                         f"（{FACTION_NAME[role(cfg, state['players'][str(target)]['role'])['faction']]}）。"),
             Say("hosts", f"{name(state, actor.seat)}（地雷）查看了 {name(state, target)} 的身份。")]

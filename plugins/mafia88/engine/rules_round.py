@@ -8,12 +8,12 @@ from datetime import datetime, timedelta
 from plugins.kernel.clock import next_at
 from plugins.kernel.contract import CancelTimer, Ctx, Finish, Outcome, Say, SetPhase, SetTimer
 
-from .model import FACTION_NAME, State, alive, iso, name, new_round, rnd, role, role_label, role_name, row, tz, when
+from .model import FACTION_NAME, Settings, State, alive, iso, name, new_round, rnd, role, role_label, role_name, row, tz, when
 from .resolution import RESULT_STEPS, run
 
 
-def schedule_round(state: State, r: int, base: datetime, effects: list, first: bool = False) -> None:
-    t = state["cfg"]["times"]
+def schedule_round(state: State, cfg: Settings, r: int, base: datetime, effects: list, first: bool = False) -> None:
+    t = cfg["times"]
     state["round"] = r
     state["step"] = "round"
     state["rounds"].setdefault(str(r), new_round(r))
@@ -34,18 +34,19 @@ def schedule_round(state: State, r: int, base: datetime, effects: list, first: b
     if first:
         text = (
             f"游戏开始：{len(state['players'])} 人，身份已私聊发出（/我的身份 可再看）。"
-            f"请在第1轮投票截止前 /报道（{state['cfg']['limits']['report_min']} 字以上，§十一）。\n" + text
+            f"请在第1轮投票截止前 /报道（{cfg['limits']['report_min']} 字以上，§十一）。\n" + text
         )
     effects.append(Say("group", text))
     from .rules_souls import convert_roles
 
-    convert_roles(state, r, effects)
+    convert_roles(state, cfg, r, effects)
     effects.append(SetPhase("round", f"第{r}轮投票", close))
     effects.append(SetTimer(f"posts_due:{r}", posts))
     effects.append(SetTimer(f"publish:{r}", publish))
 
 
 def on_deadline(state: State, key: str, ctx: Ctx) -> Outcome:
+    cfg = ctx.settings
     from . import rules_posts
 
     effects: list = []
@@ -70,19 +71,20 @@ def on_deadline(state: State, key: str, ctx: Ctx) -> Outcome:
     r = int(num)
     if kind == "posts_due" and r == state["round"]:
         rules_posts.posts_due(state, r, ctx, effects)
-        check_end(state, effects)
+        check_end(state, cfg, effects)
     elif kind == "publish" and r == state["round"]:
         rules_posts.publish(state, r, ctx, effects)
-        check_end(state, effects)
+        check_end(state, cfg, effects)
     elif kind == "white":
         rules_posts.white_due(state, r, ctx, effects)
-        check_end(state, effects)
+        check_end(state, cfg, effects)
     return Outcome(state, effects)
 
 
 def _close(state: State, ctx: Ctx, effects: list) -> None:
     """Vote close (§十三): late steps of the round run first if a host
     advanced the deadline; then the tally, or an overtime vote."""
+    cfg = ctx.settings
     from . import rules_posts, rules_votes
 
     r = state["round"]
@@ -93,7 +95,7 @@ def _close(state: State, ctx: Ctx, effects: list) -> None:
     if not cur["published"]:
         rules_posts.publish(state, r, ctx, effects)
         effects.append(CancelTimer(f"publish:{r}"))
-    if check_end(state, effects):
+    if check_end(state, cfg, effects):
         return
     cur["closed"] = True
     # §十三.2: a living player who did not vote is out (marked now, applied with the result)
@@ -102,7 +104,7 @@ def _close(state: State, ctx: Ctx, effects: list) -> None:
     if r == 1:
         from .rules_reports import failing_reports
 
-        for s in failing_reports(state):
+        for s in failing_reports(state, cfg):
             cur["marks"].append({"seat": s, "cause": "report", "reason": "报道不合格或未报道，第1轮结束判出局（§十一.2）"})
     # §五白1/黑1: a 隐剑/孤杀 that posted the 魔镜 goes out with the result of its last round
     for c in state.get("countdowns", []):
@@ -151,6 +153,7 @@ def finish_decisions(state: State, ctx: Ctx, effects: list) -> None:
 def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list, takes: list | None = None,
             revived: list | None = None, notes: list | None = None) -> None:
     """The result post: marks are applied once each (nobody dies twice)."""
+    cfg = ctx.settings
     from .rules_decide import after_result
 
     r = state["round"]
@@ -177,62 +180,62 @@ def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list, takes: 
     if other:
         lines.append("其他出局：" + "；".join(other))
     for rv in cur.get("reveals", []):
-        lines.append(f"照出真身：{name(state, rv['seat'])} 是{role_name(state, rv['seat'])}（{rv['why']}）。")
+        lines.append(f"照出真身：{name(state, rv['seat'])} 是{role_name(state, cfg, rv['seat'])}（{rv['why']}）。")
     lines += notes or []  # who took whom along (§五白3、黑3、黑5)
     if taken and not notes:
         lines.append("陪同出局：" + "、".join(name(state, m.seat) for m in taken))
     lines += after_result(state, r, ctx, effects)
     lines += res.notes
-    over = _sides_left(state) < 2
+    over = _sides_left(state, cfg) < 2
     lines.append(f"余 {survivors} 人。" + ("游戏结束，全部身份随后公布。" if over else "出局者身份下轮公布。"))
     effects.append(Say("group", "\n".join(lines)))
-    steps = [f"{i}. {name(state, m.seat)}（{role_name(state, m.seat)}）：{m.reason}" for i, m in enumerate(applied, 1)]
+    steps = [f"{i}. {name(state, m.seat)}（{role_name(state, cfg, m.seat)}）：{m.reason}" for i, m in enumerate(applied, 1)]
     if revived:
         steps.append(f"{len(steps) + 1}. {'、'.join(name(state, s) for s in revived)} 被复活（§五白6）")
     effects.append(Say("hosts", f"第{r}轮结果结算：\n" + ("\n".join(steps) or "无人出局")))
-    if not check_end(state, effects):
-        schedule_round(state, r + 1, ctx.now, effects)
+    if not check_end(state, cfg, effects):
+        schedule_round(state, cfg, r + 1, ctx.now, effects)
 
 
-def check_end(state: State, effects: list) -> bool:
+def check_end(state: State, cfg: Settings, effects: list) -> bool:
     """§十二.8/§十二.10: the game ends when one side has no living player
     with a full vote (post-killed players only keep a half vote)."""
     if state["step"] == "over":
         return True
-    if _sides_left(state) == 2:
+    if _sides_left(state, cfg) == 2:
         from .rules_souls import tell_unions
 
-        tell_unions(state, effects)
+        tell_unions(state, cfg, effects)
         return False
-    sides = {role(state, state["players"][str(s)]["role"])["faction"] for s in alive(state)}
+    sides = {role(cfg, state["players"][str(s)]["role"])["faction"] for s in alive(state)}
     winner = "white" if sides == {"white"} else "black" if sides == {"black"} else ""
-    finish(state, winner, "一方已无全票玩家", effects)
+    finish(state, cfg, winner, "一方已无全票玩家", effects)
     return True
 
 
-def _sides_left(state: State) -> int:
-    return len({role(state, state["players"][str(s)]["role"])["faction"] for s in alive(state)})
+def _sides_left(state: State, cfg: Settings) -> int:
+    return len({role(cfg, state["players"][str(s)]["role"])["faction"] for s in alive(state)})
 
 
-def finish(state: State, winner: str, why: str, effects: list) -> None:
+def finish(state: State, cfg: Settings, winner: str, why: str, effects: list) -> None:
     state["step"] = "over"
     state["winner"] = winner
     state["ended_by"] = why
     for key in ("posts_due", "publish"):
         effects.append(CancelTimer(f"{key}:{state['round']}"))
-    effects.append(Finish(reveal(state)))
+    effects.append(Finish(reveal(state, cfg)))
 
 
-def reveal(state: State) -> str:
+def reveal(state: State, cfg: Settings) -> str:
     w = state["winner"]
     head = f"【游戏结束】{FACTION_NAME[w] + '胜' if w else '未分胜负'}（{state['ended_by']}）。"
     lines = [head, "", "【身份】"]
     for s in sorted(int(x) for x in state["players"]):
         p = state["players"][str(s)]
-        rl = role(state, p["role"])
+        rl = role(cfg, p["role"])
         code = f"｜{p['code']}" if p["code"] else ""
         fate = "存活" if p["alive"] else f"第{p['out']['round']}轮出局：{p['out']['reason']}"
-        lines.append(f"{name(state, s)}：{role_label(state, s)}（{FACTION_NAME[rl['faction']]}）{code}｜{fate}")
+        lines.append(f"{name(state, s)}：{role_label(state, cfg, s)}（{FACTION_NAME[rl['faction']]}）{code}｜{fate}")
     lines += ["", "【杀帖】"]
     from .rules_posts import STATUS_NAME
 

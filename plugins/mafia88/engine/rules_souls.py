@@ -8,14 +8,15 @@ from typing import Any
 from plugins.kernel.contract import Actor, Ctx, Rejected, Say
 
 from .effects import ability
-from .model import State, dt, iso, name, rnd, role, role_name, when
+from .model import Settings, State, dt, iso, name, rnd, role, role_name, when
 
 
 def _holder_checks(state: State, actor: Actor, which: str, ctx: Ctx) -> dict[str, Any]:
-    ab = ability(state, which)
+    cfg = ctx.settings
+    ab = ability(cfg, which)
     word = "移魂" if which == "soul_move" else "还魂"
     p = state["players"][str(actor.seat)]
-    if not state["cfg"]["options"]["role_effects"] or p["role"] != ab["role"]:
+    if not cfg["options"]["role_effects"] or p["role"] != ab["role"]:
         raise Rejected(f"你没有{word}的权利（{ab['clause']}）。")
     if not p["alive"]:
         raise Rejected(f"你已出局，{word}功能失效（{ab['clause']}）。")
@@ -31,16 +32,17 @@ def _holder_checks(state: State, actor: Actor, which: str, ctx: Ctx) -> dict[str
     return ab
 
 
-def _text_checks(state: State, text: str, minimum: int, word: str) -> None:
+def _text_checks(state: State, cfg: Settings, text: str, minimum: int, word: str) -> None:
     from .rules_posts import measure_text, post_problems
 
-    bad = post_problems(measure_text(text), minimum, state["cfg"]["limits"])
+    bad = post_problems(measure_text(text), minimum, cfg["limits"])
     if bad:
         raise Rejected(f"{word}文章未通过：{'；'.join(bad)}（须原创 {minimum} 字以上）。请改好后重新发送。")
 
 
 def move(state: State, actor: Actor, src: int, dst: int, text: str, ctx: Ctx) -> list:
     """/移魂 <被贴杀者> <移到谁> <500字正文>."""
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     ab = _holder_checks(state, actor, "soul_move", ctx)
     if actor.seat in (src, dst):
@@ -50,7 +52,7 @@ def move(state: State, actor: Actor, src: int, dst: int, text: str, ctx: Ctx) ->
     for s in (src, dst):
         if not state["players"][str(s)]["alive"]:
             raise Rejected(f"{name(state, s)} 已出局，请选场上的玩家。")
-    _text_checks(state, text, ab["text_min"], "移魂")
+    _text_checks(state, cfg, text, ab["text_min"], "移魂")
     r = state["round"]
     souls = state["souls"].setdefault(str(r), {"words": []})
     souls["move"] = {"by": actor.seat, "from": src, "to": dst, "text": text, "seq": ctx.seq, "at": iso(ctx.now)}
@@ -61,11 +63,12 @@ def move(state: State, actor: Actor, src: int, dst: int, text: str, ctx: Ctx) ->
 
 def back(state: State, actor: Actor, dst: int, text: str, ctx: Ctx) -> list:
     """/还魂 <玩家> <800字正文>."""
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     ab = _holder_checks(state, actor, "soul_back", ctx)
     if dst == actor.seat:
         raise Rejected(f"还魂不能还魂自己，只能还魂其他人（{ab['clause']}）。")
-    _text_checks(state, text, ab["text_min"], "还魂")
+    _text_checks(state, cfg, text, ab["text_min"], "还魂")
     r = state["round"]
     souls = state["souls"].setdefault(str(r), {"words": []})
     souls["back"] = {"by": actor.seat, "to": dst, "text": text, "seq": ctx.seq, "at": iso(ctx.now)}
@@ -84,13 +87,13 @@ def publish_texts(state: State, r: int, triggered: list[dict[str, Any]], effects
         effects.append(Say("group", f"【第{r}轮还魂贴】\n\n{souls['back']['text']}"))
 
 
-def convert_roles(state: State, r: int, effects: list) -> None:
+def convert_roles(state: State, cfg: Settings, r: int, effects: list) -> None:
     """After the rounds of 移魂/还魂 (§五白4, 黑8): a living 移魂 becomes 游侠,
     a living 还魂 becomes 联合杀. Called when round r starts."""
-    if not state["cfg"]["options"]["role_effects"]:
+    if not cfg["options"]["role_effects"]:
         return
     for which in ("soul_move", "soul_back"):
-        ab = ability(state, which)
+        ab = ability(cfg, which)
         if not ab.get("becomes") or r != max(ab["rounds"]) + 1:
             continue
         for s in sorted(int(x) for x in state["players"]):
@@ -100,13 +103,13 @@ def convert_roles(state: State, r: int, effects: list) -> None:
                 p["role"] = ab["becomes"]
                 from .texts import role_message
 
-                effects.append(Say(s, f"第{r}轮起你转为{role(state, ab['becomes'])['name']}（{ab['clause']}）。\n" + role_message(state, s)))
-                effects.append(Say("hosts", f"{name(state, s)} 由{role(state, ab['role'])['name']}转为{role(state, ab['becomes'])['name']}（{ab['clause']}）。"))
+                effects.append(Say(s, f"第{r}轮起你转为{role(cfg, ab['becomes'])['name']}（{ab['clause']}）。\n" + role_message(state, cfg, s)))
+                effects.append(Say("hosts", f"{name(state, s)} 由{role(cfg, ab['role'])['name']}转为{role(cfg, ab['becomes'])['name']}（{ab['clause']}）。"))
                 # those told the new role's members at the start learn of the newcomer (孤杀, 联合杀)
                 for o in sorted(int(x) for x in state["players"]):
                     q = state["players"][str(o)]
-                    if o != s and q["alive"] and ab["becomes"] in role(state, q["role"])["knows"]:
-                        effects.append(Say(o, f"第{r}轮起 {name(state, s)} 转为{role(state, ab['becomes'])['name']}（{ab['clause']}）。"))
+                    if o != s and q["alive"] and ab["becomes"] in role(cfg, q["role"])["knows"]:
+                        effects.append(Say(o, f"第{r}轮起 {name(state, s)} 转为{role(cfg, ab['becomes'])['name']}（{ab['clause']}）。"))
 
 
 # ---- unions (§八) -----------------------------------------------------------
@@ -139,9 +142,9 @@ def unions(state: State) -> list[tuple[str, list[int], str]]:
     return out
 
 
-def tell_unions(state: State, effects: list) -> None:
+def tell_unions(state: State, cfg: Settings, effects: list) -> None:
     """Tell the members of each new union who the others are (privately)."""
-    if not state["cfg"]["options"]["role_effects"]:
+    if not cfg["options"]["role_effects"]:
         return
     told = state.setdefault("unions_told", [])
     for key, members, clause in unions(state):
@@ -152,7 +155,7 @@ def tell_unions(state: State, effects: list) -> None:
             others = [o for o in members if o != s]
             if not others:
                 continue
-            lst = "、".join(f"{name(state, o)}（{role_name(state, o)}，{'存活' if state['players'][str(o)]['alive'] else '已出局'}）"
+            lst = "、".join(f"{name(state, o)}（{role_name(state, cfg, o)}，{'存活' if state['players'][str(o)]['alive'] else '已出局'}）"
                            for o in others)
             effects.append(Say(s, f"联合（{clause}）：你现在与以下玩家联合：{lst}。"))
         effects.append(Say("hosts", f"联合（{clause}）已私聊告知：{'、'.join(name(state, s) for s in members)}。"))

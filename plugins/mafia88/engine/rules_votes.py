@@ -100,6 +100,7 @@ def vote(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
 def proxy(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     """§十三.5: a proxy to the hosts until 20 minutes before the close; it
     replaces the player's own vote and can be changed until the cut-off."""
+    cfg = ctx.settings
     seat = _voter_checks(state, actor)
     if state["step"] == "overtime":
         raise Rejected("加时投票不接受托票，请直接 /投票。")
@@ -112,7 +113,7 @@ def proxy(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     if mine is not None and not mine["proxy"]:
         raise Rejected(f"你本轮已投票（第 {mine['n']} 票），已投票的玩家不能托票改票。")
     if close is not None:
-        cutoff = close - timedelta(minutes=state["cfg"]["times"]["proxy_cutoff_minutes"])
+        cutoff = close - timedelta(minutes=cfg["times"]["proxy_cutoff_minutes"])
         if ctx.now >= cutoff:
             if mine is not None:
                 kept = "、".join(name(state, t) for t in mine["targets"])
@@ -133,7 +134,7 @@ def proxy(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     cur["next_n"] += 1
     cur["ballots"].append(b)
     verb = "托票已改为" if changed else "已托票"
-    cutoff_txt = hhmm(state, iso(close - timedelta(minutes=state["cfg"]["times"]["proxy_cutoff_minutes"]))) if close else "托票截止"
+    cutoff_txt = hhmm(state, iso(close - timedelta(minutes=cfg["times"]["proxy_cutoff_minutes"]))) if close else "托票截止"
     return [
         Say("reply", f"{verb}：{'、'.join(name(state, t) for t in chosen)}，第{r}轮第 {b['n']} 票（序号 #{ctx.seq}）。你本轮不能再自行投票；{cutoff_txt} 前可重新 /托票 改票。"),
         Say("hosts", f"托票：{name(state, seat)} → {'、'.join(name(state, t) for t in chosen)}（序号 #{ctx.seq}）。"),
@@ -182,13 +183,14 @@ def decide(state: State, r: int) -> dict[str, Any]:
 
 
 def start_overtime(state: State, d: dict[str, Any], ctx: Ctx, effects: list) -> None:
+    cfg = ctx.settings
     from plugins.kernel.contract import SetPhase
 
-    ends = ctx.now + timedelta(minutes=state["cfg"]["times"]["overtime_minutes"])
+    ends = ctx.now + timedelta(minutes=cfg["times"]["overtime_minutes"])
     rnd(state)["overtime"] = {"tied": d["tied"], "above": d["above"], "slots": d["slots"], "ballots": [], "ends": iso(ends)}
     state["step"] = "overtime"
     names = "、".join(name(state, s) for s in d["tied"])
-    effects.append(Say("group", f"平票且票同时到达：{names} 争 {d['slots']} 个出局名额（§十三.8）。加时 {state['cfg']['times']['overtime_minutes']} 分钟，每人一票：/投票 <玩家>，{hhmm(state, iso(ends))} 截止。"))
+    effects.append(Say("group", f"平票且票同时到达：{names} 争 {d['slots']} 个出局名额（§十三.8）。加时 {cfg['times']['overtime_minutes']} 分钟，每人一票：/投票 <玩家>，{hhmm(state, iso(ends))} 截止。"))
     effects.append(SetPhase("overtime", f"第{state['round']}轮加时投票", ends))
 
 

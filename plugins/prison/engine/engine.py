@@ -101,11 +101,11 @@ class PrisonEngine(GameEngine):
             return "审讯进行中不能更换小号，请在白天或选房时再登记。"
         return None
 
-    def reveal(self, state: m.JSON) -> str:
+    def reveal(self, state: m.JSON, settings: dict[str, Any] | None = None) -> str:
         """Kernel hook: a host ended the game early with /结束 — identities, mapping, points."""
         return rules_end.early_reveal(state)
 
-    def private_info(self, state: m.JSON, seat: int) -> str:
+    def private_info(self, state: m.JSON, seat: int, settings: dict[str, Any] | None = None) -> str:
         if str(seat) not in state["players"]:
             return "你不是本局玩家。"
         if state["phase"] == "auction":
@@ -127,7 +127,7 @@ class PrisonEngine(GameEngine):
             text += f"\n今晚房间：{room[0] if room else '无'}{extra}{group}。"
         return text
 
-    def status(self, state: m.JSON) -> str:
+    def status(self, state: m.JSON, settings: dict[str, Any] | None = None) -> str:
         if state["phase"] == "auction":
             return rules_auction.status(state)
         label = m.PHASE_LABELS[state["phase"]]
@@ -152,7 +152,7 @@ class PrisonEngine(GameEngine):
             lines.append(f"结局：{t.COND[state['result']['cond']]}")
         return "\n".join(lines)
 
-    def tables(self, state: m.JSON) -> dict[str, list[list[Any]]]:
+    def tables(self, state: m.JSON, settings: dict[str, Any] | None = None) -> dict[str, list[list[Any]]]:
         return tbl.tables(state)
 
 

@@ -107,12 +107,12 @@ class RoyaleEngine(GameEngine):
         state["deaths_posted"] = min(state["deaths_posted"], len(state["deaths"]))
         return [Restore(seat, str(args.get("reason", "")))]
 
-    def private_info(self, state: State, seat: int) -> str:
+    def private_info(self, state: State, seat: int, settings: dict[str, Any] | None = None) -> str:
         if str(seat) not in state["players"]:
             return "你不在这局游戏中。"
         return bag_text(state, None, seat)
 
-    def reveal(self, state: State) -> str:
+    def reveal(self, state: State, settings: dict[str, Any] | None = None) -> str:
         """Posted after a host's /结束: a test game says it keeps no records."""
         return T.TEST_TAG + T.TEST_NO_RECORDS if state.get("test") else ""
 
@@ -126,7 +126,7 @@ class RoyaleEngine(GameEngine):
     def public_out(self, state: State) -> list[int] | None:
         return announced(state)
 
-    def status(self, state: State) -> str:
+    def status(self, state: State, settings: dict[str, Any] | None = None) -> str:
         day = state["day"]
         phase = {"day": f"第{day}天白天", "night": f"第{day}夜行动中", "over": "已结束"}[state["phase"]]
         names = list(state["ground"])
@@ -145,7 +145,7 @@ class RoyaleEngine(GameEngine):
             lines.insert(0, T.TEST_TAG.strip("【】") + "：补给可 /申请，记录不计排名。")
         return "\n".join(lines)
 
-    def tables(self, state: State) -> dict[str, list[list[Any]]]:
+    def tables(self, state: State, settings: dict[str, Any] | None = None) -> dict[str, list[list[Any]]]:
         log = [["天", "导演", "操作"]] + [[h["day"], h["by"], h["what"]] for h in state.get("host_log", [])]
         if state.get("test"):
             note = [["说明"], [T.TEST_NO_RECORDS]]
