@@ -13,12 +13,13 @@ from plugins.kernel.contract import Rejected
 from plugins.kernel.web.page import View, WebPage, register_page
 
 from .engine import ENGINE
+from .engine import texts as T
 from .engine.model import name, rnd, row, when
 from .engine.rules_posts import STATUS_NAME, _quota_text, group_for, measure_text, post_problems
 from .engine.texts import figures_line
 
-WORDS = ("出贴", "完成", "撤稿", "重写", "白条", "我的贴")
-HOST_WORDS = ("通过", "退回", "结算", "贴单", "看贴")
+WORDS = T.WEB_WORDS
+HOST_WORDS = T.WEB_HOST_WORDS
 MAX_MEASURE = 20000
 
 
@@ -30,7 +31,7 @@ def _reason(post: dict[str, Any]) -> str:
 def _post(st: dict[str, Any], cfg: dict[str, Any], p: dict[str, Any], *, host: bool) -> dict[str, Any]:
     out = {"id": p["id"], "round": p["round"], "target": name(st, p["target"]), "status": p["status"],
            "status_name": STATUS_NAME.get(p["status"], p["status"]), "kind": p["kind"], "reason": _reason(p),
-           "figures": figures_line(p["figures"]) if p.get("figures") else "正文未交"}
+           "figures": figures_line(p["figures"]) if p.get("figures") else T.TEXT_MISSING}
     if host:
         limits = cfg["limits"]
         minimum = limits["post_min"] if not any(h["event"] == "rewrite" for h in p["history"]) else limits["rewrite_min"]
@@ -57,7 +58,7 @@ def view(v: View) -> dict[str, Any]:
     if v.seat is not None and str(v.seat) in st["players"]:
         p = st["players"][str(v.seat)]
         try:
-            duty = f"本轮你可以为「{group_for(st, cfg, v.seat, r)}」出贴（代号见身份）。"
+            duty = T.WEB_DUTY.format(group=group_for(st, cfg, v.seat, r))
         except Rejected as exc:
             duty = str(exc)
         d = st["drafts"].get(str(v.seat))
@@ -76,7 +77,7 @@ def measure(v: View, body: dict[str, Any]) -> dict[str, Any]:
     """The figures /完成 will check, for the editor (nothing is stored)."""
     text = body.get("text")
     if not isinstance(text, str):
-        return {"ok": False, "error": "提交的内容无法识别。"}
+        return {"ok": False, "error": T.WEB_BAD_INPUT}
     text = text[:MAX_MEASURE]
     limits = v.settings["limits"]
     minimum = limits["rewrite_min"] if body.get("mode") == "rewrite" else limits["post_min"]
@@ -86,6 +87,6 @@ def measure(v: View, body: dict[str, Any]) -> dict[str, Any]:
 
 
 PAGE = register_page("mafia88", WebPage(
-    title="88人场 · 交贴台", static=Path(__file__).with_name("static"), view=view, words=WORDS, host_words=HOST_WORDS,
+    title=T.WEB_TITLE, static=Path(__file__).with_name("static"), view=view, words=WORDS, host_words=HOST_WORDS,
     extra={"api": {"measure": measure}},
 ))

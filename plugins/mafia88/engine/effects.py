@@ -8,19 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import texts as T
 from .model import Settings
 
 POST_EFFECTS = ("kill", "mutual", "poster_dies", "reveal", "reveal_kill", "countdown", "none")
-EFFECT_NAME = {
-    "kill": "目标出局",
-    "mutual": "同归：目标与出贴者都出局",
-    "poster_dies": "出贴者出局，目标不出局",
-    "reveal": "照出出贴者真身，无人出局",
-    "reveal_kill": "照出出贴者真身，目标出局",
-    "countdown": "照出出贴者真身，目标出局，出贴者只能再活两轮",
-    "none": "无人出局",
-}
-DEFAULT_RULE = {"effect": "kill", "clause": "§十二 杀帖贴中目标，目标出局", "check": False}
+EFFECT_NAME = T.EFFECT_NAME
+DEFAULT_RULE = {"effect": "kill", "clause": T.DEFAULT_POST_CLAUSE, "check": False}
 
 
 def in_rounds(rounds: list[int], r: int) -> bool:
