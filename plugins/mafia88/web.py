@@ -13,12 +13,13 @@ from plugins.kernel.contract import Rejected
 from plugins.kernel.web.page import View, WebPage, register_page
 
 from .engine import ENGINE
+from .engine import texts as T
 from .engine.model import name, rnd, row, when
 from .engine.rules_posts import STATUS_NAME, _quota_text, group_for, measure_text, post_problems
 from .engine.texts import figures_line
 
-WORDS = ("出贴", "完成", "撤稿", "重写", "白条", "我的贴")
-HOST_WORDS = ("通过", "退回", "结算", "贴单", "看贴")
+WORDS = T.WEB_WORDS
+HOST_WORDS = T.WEB_HOST_WORDS
 MAX_MEASURE = 20000
 
 
@@ -27,12 +28,12 @@ def _reason(post: dict[str, Any]) -> str:
     return notes[-1] if notes else ""
 
 
-def _post(st: dict[str, Any], p: dict[str, Any], *, host: bool) -> dict[str, Any]:
+def _post(st: dict[str, Any], cfg: dict[str, Any], p: dict[str, Any], *, host: bool) -> dict[str, Any]:
     out = {"id": p["id"], "round": p["round"], "target": name(st, p["target"]), "status": p["status"],
            "status_name": STATUS_NAME.get(p["status"], p["status"]), "kind": p["kind"], "reason": _reason(p),
-           "figures": figures_line(p["figures"]) if p.get("figures") else "正文未交"}
+           "figures": figures_line(p["figures"]) if p.get("figures") else T.TEXT_MISSING}
     if host:
-        limits = st["cfg"]["limits"]
+        limits = cfg["limits"]
         minimum = limits["post_min"] if not any(h["event"] == "rewrite" for h in p["history"]) else limits["rewrite_min"]
         fig = measure_text(p["text"]) if p.get("text") else None
         out |= {"author": name(st, p["author"]), "code": p["code"], "group": p["group"], "text": p.get("text") or "",
@@ -41,7 +42,7 @@ def _post(st: dict[str, Any], p: dict[str, Any], *, host: bool) -> dict[str, Any
 
 
 def view(v: View) -> dict[str, Any]:
-    st = v.state
+    st, cfg = v.state, v.settings
     r = st["round"]
     cur = rnd(st, r)
     tr = row(st, r)
@@ -50,25 +51,25 @@ def view(v: View) -> dict[str, Any]:
         "round": r, "step": st["step"], "votes": tr["votes"], "out": tr["out"], "quota": _quota_text(st, r),
         "due": {"posts": when(st, due.get("posts")), "publish": when(st, due.get("publish")),
                 "close": when(st, due.get("close")), "white": when(st, due.get("white"))},
-        "limits": {k: st["cfg"]["limits"][k] for k in ("post_min", "rewrite_min", "quote_max_percent", "repeat_max_percent")},
+        "limits": {k: cfg["limits"][k] for k in ("post_min", "rewrite_min", "quote_max_percent", "repeat_max_percent")},
         "players": [{"seat": int(s), "name": name(st, int(s))} for s in sorted(st["players"], key=int)],
         "me": None, "desk": None,
     }
     if v.seat is not None and str(v.seat) in st["players"]:
         p = st["players"][str(v.seat)]
         try:
-            duty = f"本轮你可以为「{group_for(st, v.seat, r)}」出贴（代号见身份）。"
+            duty = T.WEB_DUTY.format(group=group_for(st, cfg, v.seat, r))
         except Rejected as exc:
             duty = str(exc)
         d = st["drafts"].get(str(v.seat))
         out["me"] = {
-            "role": ENGINE.private_info(st, v.seat), "alive": p["alive"], "duty": duty,
-            "posts": [_post(st, q, host=False) for q in st["posts"] if q["author"] == v.seat],
+            "role": ENGINE.private_info(st, v.seat, settings=cfg), "alive": p["alive"], "duty": duty,
+            "posts": [_post(st, cfg, q, host=False) for q in st["posts"] if q["author"] == v.seat],
             "draft": {"target": name(st, d["target"]), "chars": measure_text("\n".join(d["parts"])).chars,
                       "mode": d["mode"], "post": d.get("post")} if d else None,
         }
     if v.is_host:
-        out["desk"] = [_post(st, q, host=True) for q in st["posts"] if q["round"] == r or q["status"] in ("pending", "white", "rejected")]
+        out["desk"] = [_post(st, cfg, q, host=True) for q in st["posts"] if q["round"] == r or q["status"] in ("pending", "white", "rejected")]
     return out
 
 
@@ -76,9 +77,9 @@ def measure(v: View, body: dict[str, Any]) -> dict[str, Any]:
     """The figures /完成 will check, for the editor (nothing is stored)."""
     text = body.get("text")
     if not isinstance(text, str):
-        return {"ok": False, "error": "提交的内容无法识别。"}
+        return {"ok": False, "error": T.WEB_BAD_INPUT}
     text = text[:MAX_MEASURE]
-    limits = v.state["cfg"]["limits"]
+    limits = v.settings["limits"]
     minimum = limits["rewrite_min"] if body.get("mode") == "rewrite" else limits["post_min"]
     fig = measure_text(text)
     return {"ok": True, "figures": dataclasses.asdict(fig), "line": figures_line(dataclasses.asdict(fig)),
@@ -86,6 +87,6 @@ def measure(v: View, body: dict[str, Any]) -> dict[str, Any]:
 
 
 PAGE = register_page("mafia88", WebPage(
-    title="88人场 · 交贴台", static=Path(__file__).with_name("static"), view=view, words=WORDS, host_words=HOST_WORDS,
+    title=T.WEB_TITLE, static=Path(__file__).with_name("static"), view=view, words=WORDS, host_words=HOST_WORDS,
     extra={"api": {"measure": measure}},
 ))

@@ -38,7 +38,7 @@ def play_round(g: Game, order: list[int]) -> None:
     taken: set[int] = set()
     victims = [s for s in order if g.p(s)["alive"]]
     for gkey, n in quota.items():
-        roles = next(x for x in g.state["cfg"]["groups"] if x["key"] == gkey)["roles"]
+        roles = next(x for x in g.settings["groups"] if x["key"] == gkey)["roles"]
         authors = [s for s in sorted(g.alive()) if g.p(s)["role"] in roles and s not in taken]
         for author in authors[:n]:
             taken.add(author)
@@ -83,7 +83,7 @@ def test_group_never_hears_a_living_players_role_or_the_signals():
     g = Game(88, seed="privacy", settings=PLAIN)
     g.report_all()
     order = victim_order(g)
-    role_names = [r["name"] for r in g.state["cfg"]["roles"]]
+    role_names = [r["name"] for r in g.settings["roles"]]
     pairs = [x for pair in g.state["signals"] for x in pair]
     for _ in range(4):
         play_round(g, order)

@@ -25,7 +25,7 @@ def test_host_out_is_announced_with_the_reason():
     g = small()
     effects = g.host("out", player=4, reason="自曝马甲（§十五.3）")
     assert "自曝马甲" in g.says("group", effects)[0]
-    assert "你已出局：判出局：自曝马甲" in ENGINE.private_info(g.state, 4)
+    assert "你已出局：判出局：自曝马甲" in ENGINE.private_info(g.state, 4, settings=g.settings)
 
 
 def test_game_ends_when_one_side_has_nobody_left_15_12():
@@ -40,7 +40,7 @@ def test_game_ends_when_one_side_has_nobody_left_15_12():
     assert g.state["step"] == "over"
     with pytest.raises(Rejected, match="游戏已结束"):
         g.cmd(g.alive()[0], "vote", targets=[g.alive()[1]])
-    assert "游戏已结束：白方胜" in ENGINE.status(g.state)
+    assert "游戏已结束：白方胜" in ENGINE.status(g.state, settings=g.settings)
 
 
 def test_hosts_declare_the_end_and_the_reveal_lists_roles_posts_and_votes_12_8():
@@ -96,9 +96,9 @@ def test_status_and_tables():
     g = small()
     g.report_all()
     g.cmd(1, "vote", targets=[2])
-    status = ENGINE.status(g.state)
+    status = ENGINE.status(g.state, settings=g.settings)
     assert status.startswith("第1轮（投票中）｜存活 13 人｜已投票 1 人")
-    tables = ENGINE.tables(g.state)
+    tables = ENGINE.tables(g.state, settings=g.settings)
     assert set(tables) == {"身份", "投票", "杀帖", "进程", "结果", "记录"}
     assert len(tables["身份"]) == 14 and tables["身份"][0][0] == "座位"
     assert tables["投票"][1][4] == 1

@@ -117,7 +117,7 @@ def test_missing_posts_put_silent_authors_out_in_code_name_order_12_9():
     g = small()
     to_round_2(g)
     du = g.seats_of("du_sha")
-    by_code = sorted(du, key=lambda s: g.state["cfg"]["roles"][10]["codes"].index(g.p(s)["code"]))
+    by_code = sorted(du, key=lambda s: g.settings["roles"][10]["codes"].index(g.p(s)["code"]))
     # round 2 needs 独2: the last in code order posts, the first silent one goes out
     g.submit_post(by_code[-1], g.seats_of("you_xia")[0])
     lianhe = g.seats_of("lianhe_sha")
@@ -265,8 +265,8 @@ def test_my_posts_lists_status():
     gu = g.seats_of("gu_sha")[0]
     g.submit_post(gu, g.seats_of("you_xia")[0])
     assert "待审" in g.cmd(gu, "mine")[0].text
-    assert "/出贴 <代号> <目标>" in ENGINE.private_info(g.state, gu)
-    assert "/出贴" not in ENGINE.private_info(g.state, g.seats_of("you_xia")[0])
+    assert "/出贴 <代号> <目标>" in ENGINE.private_info(g.state, gu, settings=g.settings)
+    assert "/出贴" not in ENGINE.private_info(g.state, g.seats_of("you_xia")[0], settings=g.settings)
 
 
 def test_open_drafts_lapse_at_the_due_time_and_can_be_dropped_12_4():
@@ -299,9 +299,9 @@ def test_yin_jian_posts_for_the_swords_only_when_both_are_out_9_3():
         g.cmd(yj, "post", code=g.p(yj)["code"], target=g.seats_of("you_xia")[1])
     from plugins.mafia88.engine.rules_posts import tier_for
 
-    assert tier_for(g.state, "剑", yj, 1) is None
+    assert tier_for(g.state, g.settings, "剑", yj, 1) is None
     g.host("out", player=g.seats_of("lianhe_jian")[0], reason="测试")
-    assert tier_for(g.state, "剑", yj, 1) == 1
+    assert tier_for(g.state, g.settings, "剑", yj, 1) == 1
 
 
 def test_di_lei_substitutes_only_as_the_last_black_9_2():
@@ -311,14 +311,14 @@ def test_di_lei_substitutes_only_as_the_last_black_9_2():
     dl = g.seats_of("di_lei")[0]
     from plugins.mafia88.engine.model import faction
 
-    blacks = [s for s in sorted(g.alive()) if faction(g.state, s) == "black"]
+    blacks = [s for s in sorted(g.alive()) if faction(g.state, g.settings, s) == "black"]
     others = [s for s in blacks if s != dl]
     for s in others[:-1]:
         g.host("out", player=s, reason="测试")
-    assert tier_for(g.state, "杀", dl, 2) is None
+    assert tier_for(g.state, g.settings, "杀", dl, 2) is None
     g.host("out", player=others[-1], reason="测试")
     assert g.state["step"] == "round"  # 地雷 still holds a full vote
-    assert tier_for(g.state, "杀", dl, 2) == 2
+    assert tier_for(g.state, g.settings, "杀", dl, 2) == 2
 
 
 def test_rounds_beyond_the_table_are_overtime_without_white_slips_12_8():

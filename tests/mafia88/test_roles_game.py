@@ -160,7 +160,7 @@ def test_default_88_game_with_every_role_resolved_runs_to_its_end():
         taken: set[int] = set()
         victims = [s for s in order if g.p(s)["alive"]]
         for gkey, n in quota.items():
-            roles = next(x for x in g.state["cfg"]["groups"] if x["key"] == gkey)["roles"]
+            roles = next(x for x in g.settings["groups"] if x["key"] == gkey)["roles"]
             for author in [s for s in sorted(g.alive()) if g.p(s)["role"] in roles and s not in taken][:n]:
                 taken.add(author)
                 g.host("approve", post=g.submit_post(author, victims.pop(0)))

@@ -211,7 +211,7 @@ def test_export_keeps_overrides_private_messages_and_role_changes():
     post_in_round(g, du, egg)
     g.fire("posts_due:4")
     g.host("override", step=1, result="出局", reason="测试改判")
-    t = ENGINE.tables(g.state)
+    t = ENGINE.tables(g.state, settings=g.settings)
     assert any("改判第4轮第1步" in str(row[3]) and row[2] == "host" for row in t["记录"])
     assert any("私信" in str(row[3]) for row in t["记录"])
     assert any(row[2] == "还魂→联合杀" for row in t["身份"])

@@ -132,7 +132,7 @@ def test_mo_jing_voted_out_reveals_one_voter_with_the_result_section_5_black_6()
     g.cmd(mj, "reveal", targets=[pick])
     settle(g)
     res = result_text(g, 2)
-    role_name = next(r["name"] for r in g.state["cfg"]["roles"] if r["key"] == g.p(pick)["role"])
+    role_name = next(r["name"] for r in g.settings["roles"] if r["key"] == g.p(pick)["role"])
     assert f"照出：{pick}号 {g.p(pick)['alias']} 是{role_name}" in res
     assert g.p(pick)["alive"]
 

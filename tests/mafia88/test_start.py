@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from mafia88_helpers import Game
+from mafia88_helpers import Game, small
 
 from plugins.kernel.contract import Rejected, Say
 from plugins.mafia88.engine import COMMANDS, ENGINE
@@ -35,7 +35,7 @@ def test_each_player_gets_one_private_role_message():
     private = [e for e in g.log[0] if isinstance(e, Say) and isinstance(e.to, int)]
     assert sorted(e.to for e in private) == list(range(1, 89))
     for e in private:
-        assert e.text == ENGINE.private_info(g.state, e.to)
+        assert e.text == ENGINE.private_info(g.state, e.to, settings=g.settings)
 
 
 def test_an_dan_reads_exactly_like_you_xia_byte_for_byte_5_white_7():
@@ -44,7 +44,7 @@ def test_an_dan_reads_exactly_like_you_xia_byte_for_byte_5_white_7():
     yx = g.seats_of("you_xia")[0]
     first = {e.to: e.text for e in g.log[0] if isinstance(e, Say) and isinstance(e.to, int)}
     assert first[an].encode() == first[yx].encode()
-    assert ENGINE.private_info(g.state, an) == ENGINE.private_info(g.state, yx)
+    assert ENGINE.private_info(g.state, an, settings=g.settings) == ENGINE.private_info(g.state, yx, settings=g.settings)
     assert "暗蛋" not in first[an] and "他在哪" not in first[an]
 
 
@@ -53,19 +53,19 @@ def test_united_roles_see_each_other_5():
     for key, label in (("lianhe_jian", "联合剑"), ("lianhe_dan", "联合蛋"), ("lianhe_sha", "联合杀")):
         mates = g.seats_of(key)
         for s in mates:
-            text = ENGINE.private_info(g.state, s)
+            text = ENGINE.private_info(g.state, s, settings=g.settings)
             others = [m for m in mates if m != s]
             assert all(f"{m}号 玩家{m}" in text for m in others), (key, text)
             assert label in text
     # 游侠 and 独立杀 know nobody
     du = g.seats_of("du_sha")[0]
-    assert "联合杀：" not in ENGINE.private_info(g.state, du)
+    assert "联合杀：" not in ENGINE.private_info(g.state, du, settings=g.settings)
 
 
 def test_gu_sha_knows_lianhe_list_and_the_three_signals_7_3():
     g = Game()
     gu = g.seats_of("gu_sha")[0]
-    text = ENGINE.private_info(g.state, gu)
+    text = ENGINE.private_info(g.state, gu, settings=g.settings)
     for s in g.seats_of("lianhe_sha"):
         assert f"{s}号 玩家{s}" in text
     carriers = [s for s in g.seats_of("du_sha") if g.p(s)["signal"]]
@@ -73,11 +73,11 @@ def test_gu_sha_knows_lianhe_list_and_the_three_signals_7_3():
     for s in carriers:
         seek, reply = g.p(s)["signal"]
         assert f"「{seek}」" in text and f"「{reply}」" in text
-        mine = ENGINE.private_info(g.state, s)
+        mine = ENGINE.private_info(g.state, s, settings=g.settings)
         assert f"寻找暗号「{seek}」，接头暗号「{reply}」" in mine
     plain = [s for s in g.seats_of("du_sha") if not g.p(s)["signal"]]
     assert len(plain) == 7
-    assert all("暗号" not in ENGINE.private_info(g.state, s) for s in plain)
+    assert all("暗号" not in ENGINE.private_info(g.state, s, settings=g.settings) for s in plain)
 
 
 def test_host_set_signals_are_used_7_3():
@@ -91,7 +91,7 @@ def test_post_capable_roles_get_their_code_name_16():
     for key in ("yin_jian", "lianhe_jian", "gu_sha", "lianhe_sha", "du_sha"):
         for s in g.seats_of(key):
             code = g.p(s)["code"]
-            assert code and f"你的代号：{code}。" in ENGINE.private_info(g.state, s)
+            assert code and f"你的代号：{code}。" in ENGINE.private_info(g.state, s, settings=g.settings)
     codes = sorted(g.p(s)["code"] for s in g.seats_of("lianhe_sha"))
     assert codes == sorted(["你逗我", "你恨我", "你骗我", "你吼我", "你笑我", "你管我"])
 
@@ -194,3 +194,28 @@ posts = { "孤杀" = 1 }
     assert cfg["times"]["vote_close"] == "22:00" and cfg["times"]["proxy_cutoff_minutes"] == 20
     g = Game(42, settings=cfg)
     assert g.phase.ends_at.hour == 14  # 22:00 in Shanghai
+
+
+def test_the_state_holds_no_copy_of_the_settings_and_the_rules_leave_them_alone():
+    """Issue 11 item 3: the rules read ctx.settings; the live round table is game state."""
+    import copy
+
+    g = small()
+    before = copy.deepcopy(g.settings)
+    assert "cfg" not in g.state and "v" not in g.state
+    assert g.state["table"] == g.settings["rounds"]
+    g.host("set_round", round=1, votes=3, out=2, posts="无")
+    g.close_round()
+    assert "cfg" not in g.state and g.state["version"] == ENGINE.STATE_VERSION
+    assert g.settings == before  # a host's change of the table stays in the state
+    assert g.state["table"] != g.settings["rounds"]
+
+
+def test_an_older_state_with_a_settings_copy_is_upgraded():
+    g = small()
+    old = {**g.state, "version": 1, "v": 1, "cfg": g.settings, "table": [dict(r) for r in g.state["table"]]}
+    new = ENGINE.load(old)
+    assert "cfg" not in new and "v" not in new and new["table"] == g.state["table"]
+    g.state = old
+    g.host("set_round", round=1, votes=3, out=2, posts="无")
+    assert "cfg" not in g.state and g.state["version"] == ENGINE.STATE_VERSION

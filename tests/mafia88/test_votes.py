@@ -228,4 +228,4 @@ def test_proxy_cutoff_follows_a_moved_deadline_13_5():
     g.cmd(1, "proxy", targets=[2])
     assert g.state["rounds"]["1"]["due"]["close"] == g.phase.ends_at.isoformat()
     # /状态: the kernel prints the phase deadline; the engine's line does not repeat a stale copy
-    assert "投票截止" not in ENGINE.status(g.state)
+    assert "投票截止" not in ENGINE.status(g.state, settings=g.settings)

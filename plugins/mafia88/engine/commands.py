@@ -60,7 +60,8 @@ def _mine(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 
 def _text(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return rules_posts.append_text(st, actor, a.get("text", ""), int(a.get("images", 0) or 0))
+    cfg = ctx.settings
+    return rules_posts.append_text(st, cfg, actor, a.get("text", ""), int(a.get("images", 0) or 0))
 
 
 def _posts(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
@@ -84,8 +85,9 @@ def _reject_report(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 
 def _out(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
+    cfg = ctx.settings
     effects: list[Effect] = []
-    rules_host.put_out(st, a["player"], a.get("reason", ""), True, effects)
+    rules_host.put_out(st, cfg, a["player"], a.get("reason", ""), True, effects)
     if actor.private:  # in the group the announcement is the answer
         effects.insert(0, Say("reply", f"已判 {name(st, a['player'])} 出局，已在群里公布。"))
     return effects
@@ -112,13 +114,14 @@ def _override(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 
 def _steps(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    return rules_posts.show_steps(st)
+    return rules_posts.show_steps(st, ctx.settings)
 
 
 def _publish_now(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
+    cfg = ctx.settings
     effects: list[Effect] = []
     rules_posts.publish_now(st, ctx, effects)
-    check_end(st, effects)
+    check_end(st, cfg, effects)
     return effects
 
 
@@ -169,11 +172,12 @@ def _dm(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 
 def _end(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
+    cfg = ctx.settings
     effects: list[Effect] = []
     result, reason = a.get("result", "平局"), a.get("reason", "")
     if result not in rules_host.WINNER_WORDS:  # /结束 <理由>: no winner declared
         result, reason = "平局", f"{result} {reason}".strip()
-    rules_host.end_game(st, result, reason, effects)
+    rules_host.end_game(st, cfg, result, reason, effects)
     return effects
 
 

@@ -14,6 +14,8 @@ from pydantic_core import PydanticCustomError
 
 from plugins.kernel.datafile import HHMM, Data, check, load_toml, merged, problems, validate
 
+from . import texts as T
+
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 KERNEL_KEYS = ("timezone",)
 
@@ -25,7 +27,7 @@ Pair = Annotated[list[Key], Field(min_length=2, max_length=2)]  # [寻找暗号,
 
 def _span(v: list[int]) -> list[int]:
     if not (len(v) == 2 and v[0] >= 1 and (v[1] == 0 or v[1] >= v[0])):
-        raise PydanticCustomError("span", "应为 [起始轮, 结束轮]（结束轮 0 表示不结束）")
+        raise PydanticCustomError("span", T.CFG_SPAN)
     return v
 
 
@@ -167,7 +169,7 @@ def _counts(info: ValidationInfo) -> dict[str, int]:
 
 
 def posts_problems(posts: dict[str, int], gkeys: list[str], label: str) -> list[str]:
-    return [f"{label}：贴杀组「{g}」不存在，可用：{'、'.join(gkeys)}。" for g in posts if g not in gkeys]
+    return [T.CFG_UNKNOWN_GROUP.format(label=label, group=g, available=T.LIST_SEP.join(gkeys)) for g in posts if g not in gkeys]
 
 
 class Mafia88(Data):
@@ -189,15 +191,15 @@ class Mafia88(Data):
     @classmethod
     def _roles(cls, roles: list[Role]) -> list[Role]:
         keys = [r.key for r in roles]
-        errors = [f"身份 key「{k}」重复。" for i, k in enumerate(keys) if k in keys[:i]]
+        errors = [T.CFG_DUPLICATE_ROLE_KEY.format(key=k) for i, k in enumerate(keys) if k in keys[:i]]
         for r in roles:
-            errors += [f"身份「{r.name}」的 knows 里「{k}」不存在。" for k in r.knows if k not in keys]
+            errors += [T.CFG_UNKNOWN_KNOWS.format(role=r.name, known=k) for k in r.knows if k not in keys]
             if r.disguise and r.disguise not in keys:
-                errors.append(f"身份「{r.name}」的 disguise「{r.disguise}」不存在。")
+                errors.append(T.CFG_UNKNOWN_DISGUISE.format(role=r.name, disguise=r.disguise))
         codes = [c for r in roles for c in r.codes]
         dup = sorted({c for c in codes if codes.count(c) > 1})
         if dup:
-            errors.append(f"代号重复：{'、'.join(dup)}。")
+            errors.append(T.CFG_DUPLICATE_CODES.format(dup=T.LIST_SEP.join(dup)))
         problems(errors)
         return roles
 
@@ -208,12 +210,12 @@ class Mafia88(Data):
         if roles is None:
             return counts
         keys = [r.key for r in roles]
-        errors = [f"counts 里的身份「{k}」不存在。" for k in counts if k not in keys]
+        errors = [T.CFG_UNKNOWN_COUNT_ROLE.format(key=k) for k in counts if k not in keys]
         n = {r.key: counts.get(r.key, r.count) for r in roles}
-        errors += [f"身份「{r.name}」有 {n[r.key]} 人，但只有 {len(r.codes)} 个代号。"
+        errors += [T.CFG_TOO_FEW_CODES.format(role=r.name, n=n[r.key], n_codes=len(r.codes))
                    for r in roles if r.codes and len(r.codes) < n[r.key]]
         if sum(n.values()) <= 0:
-            errors.append("身份总人数为 0。")
+            errors.append(T.CFG_NO_PLAYERS)
         problems(errors)
         return counts
 
@@ -226,8 +228,8 @@ class Mafia88(Data):
         keys = [r.key for r in roles]
         errors: list[str] = []
         for g in groups:
-            errors += [f"贴杀组「{g.key}」的身份「{k}」不存在。" for k in g.roles if k not in keys]
-            errors += [f"贴杀组「{g.key}」的代贴身份「{k}」不存在。"
+            errors += [T.CFG_GROUP_UNKNOWN_ROLE.format(group=g.key, role=k) for k in g.roles if k not in keys]
+            errors += [T.CFG_GROUP_UNKNOWN_SUBSTITUTE.format(group=g.key, role=k)
                        for tier in g.substitutes for k in tier.roles if k not in keys]
         problems(errors)
         return groups
@@ -236,11 +238,11 @@ class Mafia88(Data):
     @classmethod
     def _rounds(cls, rounds: list[Row], info: ValidationInfo) -> list[Row]:
         groups: list[Group] | None = info.data.get("groups")
-        errors = [] if rounds else ["进程表 rounds 不能为空。"]
+        errors = [] if rounds else [T.CFG_NO_ROUNDS]
         if groups is not None:
             gkeys = [g.key for g in groups]
             for i, row in enumerate(rounds, 1):
-                errors += posts_problems(row.posts, gkeys, f"第{i}轮")
+                errors += posts_problems(row.posts, gkeys, T.CFG_ROUND_LABEL.format(i=i))
         problems(errors)
         return rounds
 
@@ -252,9 +254,9 @@ class Mafia88(Data):
         n = _counts(info)
         errors: list[str] = []
         if opts.fill_role and opts.fill_role not in n:
-            errors.append(f"options.fill_role「{opts.fill_role}」不存在。")
+            errors.append(T.CFG_UNKNOWN_FILL_ROLE.format(fill_role=opts.fill_role))
         if opts.signal_carriers and n.get("du_sha", 0) < opts.signal_carriers:
-            errors.append(f"暗号需要 {opts.signal_carriers} 个独立杀，但独立杀人数不够。")
+            errors.append(T.CFG_TOO_FEW_CARRIERS.format(signal_carriers=opts.signal_carriers))
         problems(errors)
         return opts
 
@@ -265,9 +267,9 @@ class Mafia88(Data):
         pool: list[list[str]] | None = info.data.get("signal_pool")
         carriers = opts.signal_carriers if opts else 0
         if carriers and signals and len(signals) != carriers:
-            problems([f"signals 应正好有 {carriers} 对暗号。"])
+            problems([T.CFG_SIGNALS_COUNT.format(carriers=carriers)])
         elif carriers and not signals and pool is not None and len(pool) < carriers:
-            problems([f"暗号库 signal_pool 至少要有 {carriers} 对。"])
+            problems([T.CFG_SIGNAL_POOL_SHORT.format(carriers=carriers)])
         return signals
 
     @field_validator("effects")
@@ -282,15 +284,15 @@ class Mafia88(Data):
             for side in ("poster", "target"):
                 bad = [k for k in getattr(rule, side) if k != "*" and k not in keys]
                 if bad:
-                    errors.append(f"effects.post[{i}].{side} 里的身份「{'、'.join(bad)}」不存在。")
-        errors += [f"effects.vote[{i}].role：身份「{rule.role}」不存在。"
+                    errors.append(T.CFG_EFFECT_POST_UNKNOWN_ROLE.format(i=i, side=side, roles=T.LIST_SEP.join(bad)))
+        errors += [T.CFG_EFFECT_VOTE_UNKNOWN_ROLE.format(i=i, role=rule.role)
                    for i, rule in enumerate(eff.vote, 1) if rule.role not in keys]
         for name in ("revive", "soul_move", "soul_back"):
             t = getattr(eff, name)
             if t.role not in keys:
-                errors.append(f"effects.{name}.role：身份「{t.role}」不存在。")
+                errors.append(T.CFG_EFFECT_UNKNOWN_ROLE.format(name=name, role=t.role))
             if getattr(t, "becomes", "") and t.becomes not in keys:
-                errors.append(f"effects.{name}.becomes：身份「{t.becomes}」不存在。")
+                errors.append(T.CFG_EFFECT_UNKNOWN_BECOMES.format(name=name, becomes=t.becomes))
         problems(errors)
         return eff
 
@@ -317,7 +319,7 @@ def row_errors(row: dict[str, Any], gkeys: list[str], label: str) -> list[str]:
     """The mistakes in one row of the round table (/改进程), each as
     ``第3轮：…``."""
     parsed, errors = validate(Row, row)
-    lines = [f"{label}：{line}" for line in errors]
+    lines = [T.CFG_ROW_ERROR.format(label=label, line=line) for line in errors]
     if parsed is not None:
         row.setdefault("posts", {})
         lines += posts_problems(parsed.posts, gkeys, label)

@@ -8,19 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import State
+from . import texts as T
+from .model import Settings
 
 POST_EFFECTS = ("kill", "mutual", "poster_dies", "reveal", "reveal_kill", "countdown", "none")
-EFFECT_NAME = {
-    "kill": "目标出局",
-    "mutual": "同归：目标与出贴者都出局",
-    "poster_dies": "出贴者出局，目标不出局",
-    "reveal": "照出出贴者真身，无人出局",
-    "reveal_kill": "照出出贴者真身，目标出局",
-    "countdown": "照出出贴者真身，目标出局，出贴者只能再活两轮",
-    "none": "无人出局",
-}
-DEFAULT_RULE = {"effect": "kill", "clause": "§十二 杀帖贴中目标，目标出局", "check": False}
+EFFECT_NAME = T.EFFECT_NAME
+DEFAULT_RULE = {"effect": "kill", "clause": T.DEFAULT_POST_CLAUSE, "check": False}
 
 
 def in_rounds(rounds: list[int], r: int) -> bool:
@@ -32,20 +25,20 @@ def _matches(keys: list[str], role_key: str) -> bool:
     return "*" in keys or role_key in keys
 
 
-def post_rule(state: State, poster_role: str, target_role: str, r: int) -> dict[str, Any]:
-    for rule in state["cfg"]["effects"]["post"]:
+def post_rule(cfg: Settings, poster_role: str, target_role: str, r: int) -> dict[str, Any]:
+    for rule in cfg["effects"]["post"]:
         if _matches(rule["poster"], poster_role) and _matches(rule["target"], target_role) and in_rounds(rule["rounds"], r):
             return rule
     return DEFAULT_RULE
 
 
-def vote_rule(state: State, role_key: str, r: int) -> dict[str, Any] | None:
-    for rule in state["cfg"]["effects"]["vote"]:
+def vote_rule(cfg: Settings, role_key: str, r: int) -> dict[str, Any] | None:
+    for rule in cfg["effects"]["vote"]:
         if rule["role"] == role_key and in_rounds(rule["rounds"], r):
             return rule
     return None
 
 
-def ability(state: State, name: str) -> dict[str, Any]:
+def ability(cfg: Settings, name: str) -> dict[str, Any]:
     """The [revive] / [soul_move] / [soul_back] table."""
-    return state["cfg"]["effects"][name]
+    return cfg["effects"][name]

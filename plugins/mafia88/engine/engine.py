@@ -8,10 +8,10 @@ from typing import Any
 from plugins.kernel.contract import Actor, Ctx, Effect, GameEngine, Ignored, Outcome, Rejected, Seat, Settings
 
 from . import content, rules_host, rules_posts, rules_start
+from . import texts as T
 from .commands import COMMANDS, post_number
-from .model import FACTION_NAME, State, alive, iso, rnd, role, role_label, row, when
+from .model import FACTION_NAME, State, alive, iso, rnd, role, role_label, role_message, row, when
 from .rules_round import on_deadline, reveal
-from .texts import STEP_LABEL, role_message
 
 HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back", "set_round", "vote_log", "end",
              "override", "publish_now", "dm", "high_posts", "steps"}
@@ -21,6 +21,8 @@ AFTER_OVER = ("tally", "table", "posts", "show", "vote_log", "mine", "text")
 
 
 class Mafia88Engine(GameEngine):
+    STATE_VERSION = 2  # 2: no copy of the settings in the state
+
     def __init__(self) -> None:
         super().__init__(COMMANDS)
 
@@ -34,13 +36,13 @@ class Mafia88Engine(GameEngine):
         if "post" in args:  # post numbers are shown as "#3": accept "#3", "＃3" and "3"
             args = {**args, "post": post_number(args["post"])}
         if name in HOST_ONLY and not actor.is_host:
-            raise Rejected("只有哨子可以用这个命令。")
+            raise Rejected(T.HOST_ONLY)
         if name in PLAYER_ONLY and (actor.seat is None or str(actor.seat) not in state["players"]):
             if name == "text":
                 raise Ignored()
-            raise Rejected("你不是本局玩家。")
+            raise Rejected(T.NOT_A_PLAYER)
         if state["step"] == "over" and name not in AFTER_OVER:
-            raise Rejected("游戏已结束，/状态 可看结果。")
+            raise Rejected(T.OVER_SEE_STATUS)
         if ctx.phase is not None and state["step"] == "round" and not rnd(state)["closed"]:
             rnd(state)["due"]["close"] = iso(ctx.phase.ends_at)  # follow /延时 and /推进
         return args
@@ -48,7 +50,7 @@ class Mafia88Engine(GameEngine):
     def kernel_out(self, state: State, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
         """Kernel /出局 or a red card: announced like /判出局 (§十四.6)."""
         effects: list[Effect] = []
-        rules_host.put_out(state, args["seat"], args.get("reason", ""), True, effects)
+        rules_host.put_out(state, ctx.settings, args["seat"], args.get("reason", ""), True, effects)
         return effects
 
     def kernel_back(self, state: State, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
@@ -59,13 +61,20 @@ class Mafia88Engine(GameEngine):
     def on_deadline(self, state: State, key: str, ctx: Ctx) -> list[Effect]:
         return on_deadline(state, key, ctx).effects
 
+    def upgrade(self, state: State) -> State:
+        """Version 1 kept a copy of the settings under "cfg" (and a "v" of its own); the
+        rules now read ctx.settings. The live round table was already kept apart ("table")."""
+        state.pop("cfg", None)
+        state.pop("v", None)
+        return state
+
     def private_info(self, state: State, seat: int, *, settings: Settings | None = None) -> str:
         if str(seat) not in state["players"]:
-            return "你不是本局玩家。"
-        text = role_message(state, seat)
+            return T.NOT_A_PLAYER
+        text = role_message(state, given(settings), seat)
         p = state["players"][str(seat)]
         if not p["alive"]:
-            text += f"\n你已出局：{p['out']['reason']}。"
+            text += T.INFO_OUT.format(reason=p["out"]["reason"])
         return text
 
     def reveal(self, state: State, *, settings: Settings | None = None) -> str:
@@ -73,67 +82,75 @@ class Mafia88Engine(GameEngine):
         (every role, every post, every round's votes)."""
         if state.get("step") == "over":
             return ""  # already revealed by the game's own end
-        return reveal({**state, "winner": state.get("winner"), "ended_by": state.get("ended_by") or "主持结束"})
+        return reveal({**state, "winner": state.get("winner"), "ended_by": state.get("ended_by") or T.ENDED_BY_HOST}, given(settings))
 
     def status(self, state: State, *, settings: Settings | None = None) -> str:
         living = alive(state)
         if state["step"] == "over":
             w = state["winner"]
-            return f"游戏已结束：{FACTION_NAME[w] + '胜' if w else '未分胜负'}（{state['ended_by']}），共 {len(state['players'])} 人，存活 {len(living)} 人。"
+            return T.STATUS_OVER.format(result=FACTION_NAME[w] + T.WIN_SUFFIX if w else T.NO_WINNER, ended_by=state["ended_by"], n_players=len(state["players"]), n_living=len(living))
         r = state["round"]
         cur = rnd(state)
         rw = row(state, r)
         voted = len({b["voter"] for b in cur["ballots"]})
-        quotas = "、".join(f"{g}{n}" for g, n in rw["posts"].items() if n > 0) or "无"
+        quotas = T.LIST_SEP.join(f"{g}{n}" for g, n in rw["posts"].items() if n > 0) or T.NONE
         due = cur["due"]
         steps = []
-        steps.append(f"交贴{'已截止' if cur['posts_done'] else '截止 ' + when(state, due['posts'])}")
-        steps.append(f"杀帖{'已公布' if cur['published'] else '公布 ' + when(state, due['publish'])}")
+        steps.append(T.STATUS_POSTS.format(posts_done=T.STATUS_CLOSED if cur["posts_done"] else T.STATUS_DUE + when(state, due["posts"])))
+        steps.append(T.STATUS_KILL_POSTS.format(published=T.STATUS_PUBLISHED if cur["published"] else T.STATUS_PUBLISH_AT + when(state, due["publish"])))
         # the vote close is the phase deadline: the kernel's /状态 shows it (moved by /延时), not repeated here
-        return (f"第{r}轮（{STEP_LABEL[state['step']]}）｜存活 {len(living)} 人｜已投票 {voted} 人｜"
-                f"每人 {rw['votes']} 票，票出 {rw['out']}，贴杀 {quotas}｜" + "，".join(steps))
+        return (T.STATUS_ROUND.format(r=r, step_label=T.STEP_LABEL[state["step"]], n_living=len(living), voted=voted, votes=rw["votes"], out=rw["out"], quotas=quotas) + T.COMMA.join(steps))
 
     def tables(self, state: State, *, settings: Settings | None = None) -> dict[str, list[list[Any]]]:
-        roles: list[list[Any]] = [["座位", "马甲", "身份", "阵营", "代号", "暗号", "状态", "出局轮次", "出局原因", "报道字数", "报道合格"]]
+        cfg = given(settings)
+        roles: list[list[Any]] = [list(T.ROLES_HEADER)]
         for seat in sorted(int(s) for s in state["players"]):
             p = state["players"][str(seat)]
-            r = role(state, p["role"])
+            r = role(cfg, p["role"])
             rep = p["report"] or {}
-            roles.append([seat, p["alias"], role_label(state, seat), FACTION_NAME[r["faction"]], p["code"],
-                          "/".join(p["signal"]) if p["signal"] else "", "存活" if p["alive"] else "出局",
+            roles.append([seat, p["alias"], role_label(state, cfg, seat), FACTION_NAME[r["faction"]], p["code"],
+                          "/".join(p["signal"]) if p["signal"] else "", T.ALIVE if p["alive"] else T.OUT,
                           p["out"]["round"] if p["out"] else "", p["out"]["reason"] if p["out"] else "",
-                          (rep.get("figures") or {}).get("chars", ""), "是" if rep.get("ok") else "否"])
-        votes: list[list[Any]] = [["轮次", "到达", "序号", "时间", "投票人", "马甲", "目标", "托票", "加时"]]
+                          (rep.get("figures") or {}).get("chars", ""), T.YES if rep.get("ok") else T.NO])
+        votes: list[list[Any]] = [list(T.VOTES_HEADER)]
         for key in sorted(state["rounds"], key=int):
             rd = state["rounds"][key]
             for b in rd["ballots"]:
                 votes.append([int(key), b["n"], b["seq"], b["at"], b["voter"], state["players"][str(b["voter"])]["alias"],
-                              " ".join(str(t) for t in b["targets"]), "是" if b["proxy"] else "", ""])
+                              " ".join(str(t) for t in b["targets"]), T.YES if b["proxy"] else "", ""])
             for b in (rd["overtime"] or {}).get("ballots", []):
                 votes.append([int(key), b["n"], b["seq"], b["at"], b["voter"], state["players"][str(b["voter"])]["alias"],
-                              str(b["target"]), "", "是"])
-        posts: list[list[Any]] = [["帖号", "轮次", "代号", "作者", "目标", "类型", "状态", "字数", "引用", "重复", "正文"]]
+                              str(b["target"]), "", T.YES])
+        posts: list[list[Any]] = [list(T.POSTS_HEADER)]
         for p in state["posts"]:
             f = p["figures"] or {}
-            posts.append([p["id"], p["round"], p["code"], p["author"], p["target"], "白条" if p["kind"] == "white" else "杀帖",
+            posts.append([p["id"], p["round"], p["code"], p["author"], p["target"], T.WHITE_SLIP if p["kind"] == "white" else T.KILL_POST,
                           rules_posts.STATUS_NAME[p["status"]], f.get("chars", ""), f.get("quoted", ""), f.get("repeated", ""), p["text"]])
-        table: list[list[Any]] = [["轮次", "每人票数", "票出", "贴杀"]]
+        table: list[list[Any]] = [list(T.TABLE_HEADER)]
         for i, rw in enumerate(state["table"], 1):
             table.append([i, rw["votes"], rw["out"], " ".join(f"{g}{n}" for g, n in rw["posts"].items())])
-        results: list[list[Any]] = [["轮次", "高票出局", "存活"]]
+        results: list[list[Any]] = [list(T.RESULTS_HEADER)]
         for key in sorted(state["rounds"], key=int):
             res = state["rounds"][key]["result"]
             if res:
                 results.append([int(key), " ".join(str(s) for s in res["voted_out"]), res["survivors"]])
-        notes: list[list[Any]] = [["序号", "时间", "谁", "什么"]]
+        notes: list[list[Any]] = [list(T.NOTES_HEADER)]
         for x in state.get("audit", []):  # host overrides (/改判) and §七.2 designations
             notes.append([x["seq"], x["at"], x["by"], x["what"]])
         for x in state.get("dms", []):  # /私信
-            notes.append([x["seq"], x["at"], x["by"], f"私信 {x['seat']}号：{x['text']}"])
+            notes.append([x["seq"], x["at"], x["by"], T.NOTE_DM.format(seat=x["seat"], text=x["text"])])
         for x in state.get("letters", []):
-            state_txt = "已交" if x["done"] else "逾期" if x.get("lapsed") else "待交"
-            notes.append(["", x["due"], x["writer"], f"{x['kind']} {state_txt} {len(x['text'])} 字"])
-        return {"身份": roles, "投票": votes, "杀帖": posts, "进程": table, "结果": results, "记录": notes}
+            state_txt = T.LETTER_DONE if x["done"] else T.LETTER_LAPSED if x.get("lapsed") else T.LETTER_PENDING
+            notes.append(["", x["due"], x["writer"], T.NOTE_LETTER.format(kind=x["kind"], state_txt=state_txt, n_text=len(x["text"]))])
+        return {T.SHEET_ROLES: roles, T.SHEET_VOTES: votes, T.SHEET_POSTS: posts, T.SHEET_TABLE: table, T.SHEET_RESULTS: results,
+                T.SHEET_NOTES: notes}
+
+
+def given(settings: Settings | None) -> Settings:
+    """The settings the kernel passes to a read-only hook (always, for a started game)."""
+    if not settings:
+        raise ValueError("mafia88: the hook needs the game's settings")
+    return settings
 
 
 ENGINE = Mafia88Engine()

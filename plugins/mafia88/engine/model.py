@@ -1,9 +1,10 @@
-"""State layout and small accessors. The state is plain JSON: dict keys are
-strings (seats as ``"12"``), times are ISO strings (UTC).
+"""State layout, small accessors and the private role message. The state is plain
+JSON: dict keys are strings (seats as ``"12"``), times are ISO strings (UTC). The
+settings are not in it: the rules read them from ``ctx.settings``.
 
 state = {
-  "cfg": validated settings (roles, groups, rounds, times, limits, options),
-  "table": the live round table (hosts may change it),
+  "version": shape of this dict,
+  "table": the live round table (copied from the settings at the start; hosts may change it),
   "tz": zone name,
   "players": {"12": {seat, alias, role, code, signal, alive, out, report}},
   "round": current round (1-based), "step": "round" | "overtime" | "over",
@@ -21,9 +22,12 @@ from zoneinfo import ZoneInfo
 
 from plugins.kernel.clock import fmt_local
 
-State = dict[str, Any]
+from . import texts as T
 
-FACTION_NAME = {"white": "白方", "black": "黑方"}
+State = dict[str, Any]
+Settings = dict[str, Any]  # the game's engine-checked settings (ctx.settings); never changed
+
+FACTION_NAME = T.FACTION_NAME
 
 
 def iso(at: datetime) -> str:
@@ -39,22 +43,22 @@ def tz(state: State) -> ZoneInfo:
 
 
 def when(state: State, text: str | None) -> str:
-    return fmt_local(dt(text), tz(state)) if text else "（未定）"
+    return fmt_local(dt(text), tz(state)) if text else T.UNSET_TIME
 
 
 def hhmm(state: State, text: str) -> str:
     return f"{dt(text).astimezone(tz(state)):%H:%M}"
 
 
-def role(state: State, key: str) -> dict[str, Any]:
-    for r in state["cfg"]["roles"]:
+def role(cfg: Settings, key: str) -> dict[str, Any]:
+    for r in cfg["roles"]:
         if r["key"] == key:
             return r
     raise KeyError(key)
 
 
-def group(state: State, key: str) -> dict[str, Any]:
-    for g in state["cfg"]["groups"]:
+def group(cfg: Settings, key: str) -> dict[str, Any]:
+    for g in cfg["groups"]:
         if g["key"] == key:
             return g
     raise KeyError(key)
@@ -72,33 +76,33 @@ def alive(state: State) -> list[int]:
     return [s for s in seats(state) if state["players"][str(s)]["alive"]]
 
 
-def faction(state: State, seat: int) -> str:
-    return role(state, state["players"][str(seat)]["role"])["faction"]
+def faction(state: State, cfg: Settings, seat: int) -> str:
+    return role(cfg, state["players"][str(seat)]["role"])["faction"]
 
 
 def name(state: State, seat: int) -> str:
     """How a player is shown: '12号 张三'."""
     p = state["players"][str(seat)]
-    return f"{seat}号 {p['alias']}"
+    return T.PLAYER_NAME.format(seat=seat, alias=p["alias"])
 
 
-def role_name(state: State, seat: int) -> str:
-    return role(state, state["players"][str(seat)]["role"])["name"]
+def role_name(state: State, cfg: Settings, seat: int) -> str:
+    return role(cfg, state["players"][str(seat)]["role"])["name"]
 
 
-def role_label(state: State, seat: int) -> str:
+def role_label(state: State, cfg: Settings, seat: int) -> str:
     """The role as dealt and, after a role change (§五白4/黑8), what it became: '还魂→联合杀'."""
     p = state["players"][str(seat)]
-    now = role(state, p["role"])["name"]
+    now = role(cfg, p["role"])["name"]
     dealt = p.get("dealt")
-    return f"{role(state, dealt)['name']}→{now}" if dealt and dealt != p["role"] else now
+    return f"{role(cfg, dealt)['name']}→{now}" if dealt and dealt != p["role"] else now
 
 
-def code_rank(state: State, seat: int) -> tuple[int, int]:
+def code_rank(state: State, cfg: Settings, seat: int) -> tuple[int, int]:
     """Position in §十六's code-name order (role order, then code order)."""
     p = state["players"][str(seat)]
-    keys = [r["key"] for r in state["cfg"]["roles"]]
-    codes = role(state, p["role"])["codes"]
+    keys = [r["key"] for r in cfg["roles"]]
+    codes = role(cfg, p["role"])["codes"]
     return keys.index(p["role"]), codes.index(p["code"]) if p["code"] in codes else seat
 
 
@@ -166,3 +170,45 @@ def post_killed_now(state: State, seat: int) -> bool:
     """Killed by a post in the current round (votes at half weight, §十三.3)."""
     p = state["players"][str(seat)]
     return (not p["alive"]) and p["out"] is not None and p["out"]["cause"] in ("post", "mutual", "mine", "soul") and p["out"]["round"] == state["round"]
+
+
+def role_message(state: State, cfg: Settings, seat: int) -> str:
+    """The private role message (/我的身份). A disguised role (暗蛋) is told
+    its disguise, built from the disguise's data only, so it reads byte for
+    byte like that role's message (§五 白方 7)."""
+    p = state["players"][str(seat)]
+    real = role(cfg, p["role"])
+    shown = role(cfg, real["disguise"]) if real["disguise"] else real
+    lines = [T.ROLE_YOURS.format(name=shown["name"], faction_name=FACTION_NAME[shown["faction"]])]
+    if shown["brief"]:
+        lines.append(shown["brief"])
+    if shown is real and p["code"]:
+        lines.append(T.ROLE_CODE.format(code=p["code"]))
+    for key in shown["knows"]:
+        if shown is not real:
+            break
+        mates = [s for s in sorted(int(x) for x in state["players"]) if state["players"][str(s)]["role"] == key and s != seat]
+        label = role(cfg, key)["name"]
+        lines.append(T.ROLE_MATES.format(label=label, mates=T.LIST_SEP.join(name(state, s) for s in mates) if mates else T.NONE))
+    if shown is real and p["signal"]:
+        seek, reply = p["signal"]
+        lines.append(T.ROLE_SIGNAL.format(seek=seek, reply=reply))
+        others = [pair for pair in state["signals"] if list(pair) != list(p["signal"])]
+        if others:  # §五黑3, §七.3: the three carriers can find each other
+            lines.append(T.ROLE_OTHER_SIGNALS + T.SEMI_SEP.join(T.SIGNAL_PAIR.format(seek=a, reply=b) for a, b in others)
+                         + T.ROLE_SIGNALS_HOW)
+    if shown is real and real["signals"] and state["signals"]:
+        pairs = T.SEMI_SEP.join(T.SIGNAL_PAIR.format(seek=a, reply=b) for a, b in state["signals"])
+        lines.append(T.ROLE_ALL_SIGNALS.format(pairs=pairs))
+    if shown is real and posting_roles(cfg).count(real["key"]):
+        lines.append(T.ROLE_HOW_TO_POST)
+    return "\n".join(lines)
+
+
+def posting_roles(cfg: Settings) -> list[str]:
+    keys: list[str] = []
+    for g in cfg["groups"]:
+        keys.extend(g["roles"])
+        for tier in g["substitutes"]:
+            keys.extend(tier["roles"])
+    return keys

@@ -21,8 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import texts as T
 from .effects import EFFECT_NAME, post_rule
-from .model import State, code_rank, mark_out, name, role_name
+from .model import Settings, State, code_rank, mark_out, name, role_name
 
 POST_CAUSES = ("post", "mutual", "mine", "soul")  # out at the publication: half vote this round (§十三.3)
 
@@ -69,17 +70,17 @@ class Resolution:
 
 # ---- publication -------------------------------------------------------------
 
-def plan_posts(state: State, r: int, posts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def plan_posts(state: State, cfg: Settings, r: int, posts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Step 1: one numbered step per post, in code-name order. Pure."""
     overrides = state.setdefault("overrides", {})
     items = []
-    for p in sorted(posts, key=lambda p: (code_rank(state, p["author"]), p["id"])):
+    for p in sorted(posts, key=lambda p: (code_rank(state, cfg, p["author"]), p["id"])):
         a, t = p["author"], p["target"]
         ak, tk = state["players"][str(a)]["role"], state["players"][str(t)]["role"]
-        if state["cfg"]["options"]["role_effects"]:
-            rule = post_rule(state, ak, tk, r)
+        if cfg["options"]["role_effects"]:
+            rule = post_rule(cfg, ak, tk, r)
         else:
-            rule = {"effect": "kill", "clause": "哨子手动裁决模式：贴中即出局", "check": False}
+            rule = {"effect": "kill", "clause": T.MANUAL_MODE_CLAUSE, "check": False}
         ov = overrides.get(str(p["id"]))
         effect = ov["effect"] if ov else rule["effect"]
         items.append({"kind": "post", "post": p["id"], "author": a, "target": t, "code": p["code"],
@@ -98,47 +99,44 @@ def plan_souls(state: State, r: int, items: list[dict[str, Any]]) -> list[dict[s
     return out
 
 
-def step_text(state: State, r: int, n: int, item: dict[str, Any]) -> str:
+def step_text(state: State, cfg: Settings, r: int, n: int, item: dict[str, Any]) -> str:
     if item["kind"] == "post":
         a, t = item["author"], item["target"]
-        tr = role_name(state, t)
+        tr = role_name(state, cfg, t)
         rule = item["rule"]
-        line = (f"{n}. {item['code']}（{role_name(state, a)}，{name(state, a)}）贴 {name(state, t)} → "
-                f"{t}号是{tr}，第{r}轮 → {EFFECT_NAME[item['effect']].replace('目标', tr)}")
+        line = (T.STEP_POST.format(n=n, code=item["code"], poster_role=role_name(state, cfg, a), poster=name(state, a), target=name(state, t), target_seat=t, target_role=tr, r=r, effect=EFFECT_NAME[item["effect"]].replace(T.TARGET_WORD, tr)))
         if item["override"]:
             ov = item["override"]
-            line += f"（哨子改判：{ov['by']}，{ov['why']}；原判：{EFFECT_NAME[rule['effect']]}）"
+            line += T.STEP_OVERRIDDEN.format(by=ov["by"], why=ov["why"], effect_name=EFFECT_NAME[rule["effect"]])
         elif rule.get("clause"):
-            line += f"（{rule['clause']}）"
+            line += T.STEP_CLAUSE.format(clause=rule["clause"])
         if rule.get("check") and item["effect"] == "mutual" and not item["override"]:
-            line += f"；{t}号可查看一名玩家身份"
+            line += T.STEP_MAY_CHECK.format(seat=t)
         return line
     if item["kind"] == "move":
-        return (f"{n}. 移魂（{name(state, item['by'])}）：把被贴杀的 {name(state, item['from'])} 移魂到 "
-                f"{name(state, item['to'])} → {item['from']}号复活，{item['to']}号出局（§五白4）")
-    return (f"{n}. 还魂（{name(state, item['by'])}）：还魂 {name(state, item['to'])} → "
-            f"若是被移魂者则复活、移魂失效，否则还魂失效（§五黑8）")
+        return (T.STEP_SOUL_MOVE.format(n=n, by=name(state, item["by"]), source=name(state, item["from"]), to=name(state, item["to"]), source_seat=item["from"], to_seat=item["to"]))
+    return (T.STEP_SOUL_BACK.format(n=n, by=name(state, item["by"]), to=name(state, item["to"])))
 
 
-def resolve_posts(state: State, r: int, posts: list[dict[str, Any]]) -> tuple[Resolution, list[dict[str, Any]]]:
+def resolve_posts(state: State, cfg: Settings, r: int, posts: list[dict[str, Any]]) -> tuple[Resolution, list[dict[str, Any]]]:
     """Steps 1–3 without applying anything: the Resolution to apply and the
     triggered effects (step 4) to record once it is applied."""
     res = Resolution(r)
-    items = plan_posts(state, r, posts)
+    items = plan_posts(state, cfg, r, posts)
     items += plan_souls(state, r, items)
     triggered: list[dict[str, Any]] = []
     for n, item in enumerate(items, 1):
-        res.steps.append({"n": n, "post": item.get("post"), "kind": item["kind"], "text": step_text(state, r, n, item)})
+        res.steps.append({"n": n, "post": item.get("post"), "kind": item["kind"], "text": step_text(state, cfg, r, n, item)})
         if item["kind"] != "post":
             continue
         a, t, e, pid = item["author"], item["target"], item["effect"], item["post"]
         code = item["code"]
         if e in ("kill", "mutual", "reveal_kill", "countdown"):
-            res.mark(t, "post", f"第{r}轮被贴杀（{code}）", post=pid)
+            res.mark(t, "post", T.OUT_POSTED.format(r=r, code=code), post=pid)
         if e == "mutual":
-            res.mark(a, "mutual", f"第{r}轮出贴与 {name(state, t)} 同归")
+            res.mark(a, "mutual", T.OUT_MUTUAL.format(r=r, target=name(state, t)))
         if e == "poster_dies":
-            res.mark(a, "mine", f"第{r}轮出贴贴中地雷，等于自杀（§五黑5）")
+            res.mark(a, "mine", T.OUT_MINE.format(r=r))
         if e in ("reveal", "reveal_kill", "countdown"):
             triggered.append({"kind": "reveal", "seat": a, "code": code, "by": t})
         if e == "countdown":
@@ -151,20 +149,20 @@ def resolve_posts(state: State, r: int, posts: list[dict[str, Any]]) -> tuple[Re
             m = res.marked(item["from"])
             if m is not None and m.cause == "post" and state["players"][str(item["to"])]["alive"]:
                 res.spare(item["from"])
-                res.mark(item["to"], "soul", f"第{r}轮被移魂，代 {name(state, item['from'])} 出局（§五白4）")
+                res.mark(item["to"], "soul", T.OUT_SOUL_MOVED.format(r=r, source=name(state, item["from"])))
                 item["done"] = True
                 triggered.append({"kind": "moved", "from": item["from"], "to": item["to"]})
             else:
-                res.notes.append("移魂未生效（所选之人本轮没有被贴杀）。")
+                res.notes.append(T.SOUL_MOVE_VOID)
     moved = next((i for i in items if i["kind"] == "move" and i.get("done")), None)
     for item in items:
         if item["kind"] == "back":
             if moved is not None and item["to"] == moved["to"]:
                 res.spare(item["to"])
-                res.mark(moved["from"], "post", f"第{r}轮被贴杀（移魂被还魂破解）")
+                res.mark(moved["from"], "post", T.OUT_POSTED_MOVE_UNDONE.format(r=r))
                 triggered.append({"kind": "backed", "to": item["to"], "from": moved["from"]})
             else:
-                res.notes.append("还魂未生效。")
+                res.notes.append(T.SOUL_BACK_VOID)
     return res, triggered
 
 
@@ -178,14 +176,14 @@ def vote_outs(state: State, res: Resolution, data: dict[str, Any]) -> None:
     for s in data["voted_out"]:
         if s in data.get("revived", []):
             continue
-        res.mark(s, "vote", f"第{res.round}轮高票出局")
+        res.mark(s, "vote", T.OUT_VOTED.format(round=res.round))
 
 
 def take_alongs(state: State, res: Resolution, data: dict[str, Any]) -> None:
     """Voters taken along by a voted-out 联合蛋/独立杀/地雷 (§五白3, 黑3, 黑5)."""
     for t in data.get("takes", []):
         for s in t["seats"]:
-            res.mark(s, "take", f"第{res.round}轮被 {name(state, t['seat'])} 带走（{t['clause']}）")
+            res.mark(s, "take", T.OUT_TAKEN.format(round=res.round, seat=name(state, t["seat"]), clause=t["clause"]))
 
 
 def pending_marks(state: State, res: Resolution, data: dict[str, Any]) -> None:

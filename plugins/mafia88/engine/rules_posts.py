@@ -10,8 +10,10 @@ from plugins.kernel.clock import on_day
 from plugins.kernel.contract import Actor, Ctx, Ignored, Rejected, Say, SetTimer
 from plugins.kernel.textcheck import measure
 
+from . import texts as T
 from .model import (
     FACTION_NAME,
+    Settings,
     State,
     alive,
     bring_back,
@@ -42,7 +44,7 @@ def measure_text(text: str):
 
 
 LIVE = ("pending", "approved", "white", "rejected")
-STATUS_NAME = {"pending": "待审", "approved": "已通过", "white": "白条待补", "rejected": "退回待重写", "void": "作废"}
+STATUS_NAME = T.STATUS_NAME
 
 
 # ---- eligibility -----------------------------------------------------------
@@ -51,12 +53,12 @@ def _living_with(state: State, roles: list[str], but: int | None = None) -> int:
     return sum(1 for s in alive(state) if state["players"][str(s)]["role"] in roles and s != but)
 
 
-def tier_for(state: State, gkey: str, seat: int, quota: int) -> int | None:
+def tier_for(state: State, cfg: Settings, gkey: str, seat: int, quota: int) -> int | None:
     """0 for the group's own roles, i for the i-th substitute tier that is
     open now (§九), None if the player cannot post for the group."""
     from .model import group
 
-    g = group(state, gkey)
+    g = group(cfg, gkey)
     mine = state["players"][str(seat)]["role"]
     if mine in g["roles"]:
         return 0
@@ -69,8 +71,8 @@ def tier_for(state: State, gkey: str, seat: int, quota: int) -> int | None:
             if tier["when"] == "none" and n == 0:
                 return i
             if tier["when"] == "last":
-                fac = role(state, mine)["faction"]
-                others = [s for s in alive(state) if s != seat and role(state, state["players"][str(s)]["role"])["faction"] == fac]
+                fac = role(cfg, mine)["faction"]
+                others = [s for s in alive(state) if s != seat and role(cfg, state["players"][str(s)]["role"])["faction"] == fac]
                 if not others:
                     return i
             return None
@@ -89,163 +91,164 @@ def post_of(state: State, seat: int, r: int) -> dict[str, Any] | None:
     return None
 
 
-def quotas_of(state: State, r: int) -> dict[str, int]:
+def quotas_of(state: State, cfg: Settings, r: int) -> dict[str, int]:
     """The round's post quotas, plus optional groups open this round (工兵 rounds 2–4, §五黑7)."""
     quotas = {g: n for g, n in row(state, r)["posts"].items() if n > 0}
-    if state["cfg"]["options"]["role_effects"]:
-        for g in state["cfg"]["groups"]:
+    if cfg["options"]["role_effects"]:
+        for g in cfg["groups"]:
             opt = g.get("optional") or {}
             if opt and opt["rounds"][0] <= r <= opt["rounds"][1] and g["key"] not in quotas:
                 quotas[g["key"]] = opt["posts"]
     return quotas
 
 
-def group_for(state: State, seat: int, r: int) -> str:
-    quotas = quotas_of(state, r)
+def group_for(state: State, cfg: Settings, seat: int, r: int) -> str:
+    quotas = quotas_of(state, cfg, r)
     options: list[tuple[int, int, str]] = []
     full: list[str] = []
     for i, (g, q) in enumerate(quotas.items()):
-        t = tier_for(state, g, seat, q)
+        t = tier_for(state, cfg, g, seat, q)
         if t is None:
             continue
         if len(round_posts(state, r, g)) >= q:
-            full.append(f"「{g}」{q}/{q}")
+            full.append(T.GROUP_FULL.format(group=g, quota=q))
             continue
         options.append((t, i, g))
     if options:
         return sorted(options)[0][2]
     if full:
-        raise Rejected(f"本轮你能出的贴已满（{'、'.join(full)}），不能再交。")
+        raise Rejected(T.POSTS_FULL.format(full=T.LIST_SEP.join(full)))
     mine = state["players"][str(seat)]["role"]
-    for g in state["cfg"]["groups"]:
+    for g in cfg["groups"]:
         opt = g.get("optional") or {}
-        if opt and mine in g["roles"] and state["cfg"]["options"]["role_effects"]:
+        if opt and mine in g["roles"] and cfg["options"]["role_effects"]:
             a, b = opt["rounds"]
-            raise Rejected(f"{role(state, mine)['name']}只能在第{a}至{b}轮出贴（§五黑7），本轮是第{r}轮，不能出贴。")
-    raise Rejected("你本轮没有贴杀任务，不能出贴。")
+            raise Rejected(T.POST_ROUNDS_ONLY.format(role=role(cfg, mine)["name"], first=a, last=b, r=r))
+    raise Rejected(T.NO_POST_DUTY)
 
 
 def _posting_open(state: State, ctx: Ctx) -> None:
     cur = rnd(state)
     if state["step"] != "round":
-        raise Rejected("现在不是交贴时间。")
+        raise Rejected(T.NOT_POSTING_TIME)
     due = cur["due"]["posts"]
     if cur["posts_done"] or (due and ctx.now >= dt(due)):
-        raise Rejected(f"本轮交贴已截止（{hhmm(state, due)}），下轮结果帖发出后 15 分钟内再交。")
+        raise Rejected(T.POSTING_CLOSED.format(due=hhmm(state, due)))
 
 
-def _author_checks(state: State, actor: Actor, code: str, target: int) -> None:
+def _author_checks(state: State, cfg: Settings, actor: Actor, code: str, target: int) -> None:
     seat = actor.seat
     assert seat is not None  # post and white are PLAYER_ONLY: the engine's before() refused non-players
     me = state["players"][str(seat)]
-    if not me["code"] or role(state, me["role"])["disguise"]:
-        raise Rejected("你没有贴杀权。")
+    if not me["code"] or role(cfg, me["role"])["disguise"]:
+        raise Rejected(T.NO_POST_RIGHT)
     if code.strip() != me["code"]:
-        raise Rejected("代号不对，请写你自己的代号（见 /我的身份）。")
+        raise Rejected(T.WRONG_CODE)
     if str(seat) in state["drafts"]:
-        raise Rejected("你有一份草稿还没完成：先 /完成 或 /撤稿。")
+        raise Rejected(T.DRAFT_OPEN)
     t = player(state, target)
     if t is None:
-        raise Rejected(f"没有 {target} 号玩家，请核对目标。")
+        raise Rejected(T.NO_SUCH_TARGET.format(target=target))
     if not t["alive"]:
-        raise Rejected(f"{name(state, target)} 已出局，不能贴杀，请换一个目标。")
+        raise Rejected(T.TARGET_OUT.format(target=name(state, target)))
     mine = post_of(state, seat, state["round"])
     if mine is not None:
-        raise Rejected(f"你本轮已交贴（#{mine['id']}），每轮只能交一份。")
+        raise Rejected(T.ALREADY_POSTED.format(id=mine["id"]))
 
 
 # ---- drafting --------------------------------------------------------------
 
 def open_post(state: State, actor: Actor, code: str, target: int, text: str, ctx: Ctx) -> list:
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     _posting_open(state, ctx)
-    _author_checks(state, actor, code, target)
-    g = group_for(state, actor.seat, state["round"])
+    _author_checks(state, cfg, actor, code, target)
+    g = group_for(state, cfg, actor.seat, state["round"])
     state["drafts"][str(actor.seat)] = {
         "mode": "new", "round": state["round"], "code": code.strip(), "target": target, "group": g,
         "parts": [text] if text.strip() else [],
     }
     count = measure(text).chars if text.strip() else 0
-    return [Say("reply", f"开始起草第{state['round']}轮杀帖：代号 {code.strip()}，目标 {name(state, target)}（{g}）。"
-                         f"已收 {count} 字。请继续私聊发送正文，可分多条；写完发 /完成，放弃发 /撤稿。")]
+    return [Say("reply", T.DRAFT_STARTED.format(round=state["round"], code=code.strip(), target=name(state, target), group=g, count=count))]
 
 
 def declare_white(state: State, actor: Actor, code: str, target: int, ctx: Ctx) -> list:
     """§十二.4 white slip: the kill stands now, 1200 characters are due by 12:00."""
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     _posting_open(state, ctx)
     r = state["round"]
     if is_no_white_round(state, r):
-        raise Rejected("大结局轮和加时轮不允许白条（§十二.8），请在截止前交正式杀帖。")
-    _author_checks(state, actor, code, target)
-    g = group_for(state, actor.seat, r)
+        raise Rejected(T.NO_WHITE_ROUND)
+    _author_checks(state, cfg, actor, code, target)
+    g = group_for(state, cfg, actor.seat, r)
     post = _new_post(state, actor.seat, r, code.strip(), target, g, "white", "", None, ctx)
-    due = _expected_white_due(state)
-    minimum = state["cfg"]["limits"]["rewrite_min"]
+    due = _expected_white_due(state, cfg)
+    minimum = cfg["limits"]["rewrite_min"]
     return [
-        Say("reply", f"白条已登记（#{post['id']}），目标 {name(state, target)} 将随本轮杀帖出局。"
-                     f"请在 {due} 前私聊 /重写 {post['id']} 交 {minimum} 字以上正文，否则你出局、目标复活。"),
-        Say("hosts", f"白条 #{post['id']}：代号 {post['code']}（{name(state, actor.seat)}）→ {name(state, target)}，正文 {due} 前补交。"),
+        Say("reply", T.WHITE_REGISTERED.format(id=post["id"], target=name(state, target), due=due, minimum=minimum)),
+        Say("hosts", T.WHITE_HOSTS.format(id=post["id"], code=post["code"], seat=name(state, actor.seat), target=name(state, target), due=due)),
     ]
 
 
 def open_rewrite(state: State, actor: Actor, post_id: int, text: str, ctx: Ctx) -> list:
+    cfg = ctx.settings
     post = _get(state, post_id)
     if post["author"] != actor.seat:
-        raise Rejected(f"#{post_id} 不是你的杀帖。")
+        raise Rejected(T.NOT_YOUR_POST.format(post_id=post_id))
     if post["status"] not in ("white", "rejected"):
-        raise Rejected(f"#{post_id} 现在是「{STATUS_NAME.get(post['status'], post['status'])}」，不需要重写。")
+        raise Rejected(T.NO_REWRITE_NEEDED.format(post_id=post_id, status_name=STATUS_NAME.get(post["status"], post["status"])))
     due = rnd(state, post["round"])["due"]["white"]
     if due and ctx.now >= dt(due):
-        raise Rejected(f"重写期限已过（{when(state, due)}）。")
+        raise Rejected(T.REWRITE_LATE.format(due=when(state, due)))
     if str(actor.seat) in state["drafts"]:
-        raise Rejected("你有一份草稿还没完成：先 /完成 或 /撤稿。")
+        raise Rejected(T.DRAFT_OPEN)
     state["drafts"][str(actor.seat)] = {
         "mode": "rewrite", "round": post["round"], "post": post_id, "code": post["code"], "target": post["target"],
         "group": post["group"], "parts": [text] if text.strip() else [],
     }
-    minimum = state["cfg"]["limits"]["rewrite_min"]
-    return [Say("reply", f"开始重写 #{post_id}（需 {minimum} 字以上）。请私聊发送正文，写完发 /完成，放弃发 /撤稿。")]
+    minimum = cfg["limits"]["rewrite_min"]
+    return [Say("reply", T.REWRITE_STARTED.format(post_id=post_id, minimum=minimum))]
 
 
-def append_text(state: State, actor: Actor, text: str, images: int = 0) -> list:
+def append_text(state: State, cfg: Settings, actor: Actor, text: str, images: int = 0) -> list:
     if actor.seat is None or str(actor.seat) not in state["drafts"]:
         raise Ignored()
     d = state["drafts"][str(actor.seat)]
     if text.strip():
-        cap = state["cfg"]["limits"].get("post_max", 6000)
+        cap = cfg["limits"].get("post_max", 6000)
         total = sum(len(x) for x in d["parts"]) + len(text)
         if total > cap:
-            raise Rejected(f"杀帖正文太长：加上这段共 {total} 字，最多 {cap} 字。这段没有收下，请删短后再发。")
+            raise Rejected(T.POST_TOO_LONG.format(total=total, cap=cap))
         d["parts"].append(text)
     count = measure("\n".join(d["parts"])).chars
-    note = "（图片不计入正文）" if images else ""
-    return [Say("reply", f"已收到{note}，累计 {count} 字。继续发送正文，写完发 /完成。")]
+    note = T.IMAGES_NOT_COUNTED if images else ""
+    return [Say("reply", T.TEXT_RECEIVED.format(note=note, count=count))]
 
 
 def drop_draft(state: State, actor: Actor) -> list:
     if state["drafts"].pop(str(actor.seat), None) is None:
-        raise Rejected("你没有未完成的草稿。")
-    return [Say("reply", "草稿已作废。需要时重新 /出贴。")]
+        raise Rejected(T.NO_DRAFT)
+    return [Say("reply", T.DRAFT_DROPPED)]
 
 
 def problems(fig, minimum: int, limits: dict[str, int]) -> list[str]:
     out = []
     if fig.chars < minimum:
-        out.append(f"字数 {fig.chars}，不足 {minimum}")
+        out.append(T.PROBLEM_CHARS.format(chars=fig.chars, minimum=minimum))
     if fig.quote_ratio * 100 > limits["quote_max_percent"]:
-        out.append(f"引用占 {fig.quote_ratio * 100:.1f}%，超过 {limits['quote_max_percent']}%")
+        out.append(T.PROBLEM_QUOTES.format(quote_ratio=fig.quote_ratio * 100, quote_max_percent=limits["quote_max_percent"]))
     if fig.unquoted < minimum:
-        out.append(f"去掉引用后 {fig.unquoted} 字，不足 {minimum}")
+        out.append(T.PROBLEM_UNQUOTED.format(unquoted=fig.unquoted, minimum=minimum))
     return out
 
 
 def post_problems(fig, minimum: int, limits: dict[str, int]) -> list[str]:
     out = problems(fig, minimum, limits)
     if fig.repeat_ratio * 100 > limits["repeat_max_percent"]:
-        out.append(f"重复句子占 {fig.repeat_ratio * 100:.1f}%，超过 {limits['repeat_max_percent']}%")
+        out.append(T.PROBLEM_REPEATS.format(repeat_ratio=fig.repeat_ratio * 100, repeat_max_percent=limits["repeat_max_percent"]))
     if not fig.simplified:
-        out.append(f"含繁体字 {fig.traditional} 个，请用简体" if fig.traditional else "没有汉字")
+        out.append(T.PROBLEM_TRADITIONAL.format(traditional=fig.traditional) if fig.traditional else T.PROBLEM_NO_HANZI)
     return out
 
 
@@ -267,9 +270,9 @@ def named_aliases(state: State, text: str, but: int) -> list[int]:
     return sorted(found)
 
 
-def first_post_problems(state: State, seat: int, d: dict[str, Any], text: str) -> list[str]:
+def first_post_problems(state: State, cfg: Settings, seat: int, d: dict[str, Any], text: str) -> list[str]:
     """§六.1: the 孤杀's first post names exactly 8 aliases, at least one a 联合杀 (not itself)."""
-    need = state["cfg"]["options"]["first_post_aliases"]
+    need = cfg["options"]["first_post_aliases"]
     if not need or state["players"][str(seat)]["role"] != "gu_sha":
         return []
     mine = [p for p in state["posts"] if p["author"] == seat and p["status"] != "void"]
@@ -278,48 +281,48 @@ def first_post_problems(state: State, seat: int, d: dict[str, Any], text: str) -
     named = named_aliases(state, text, seat)
     out = []
     if len(named) != need:
-        out.append(f"孤杀第一贴须有且只有 {need} 个游戏马甲（§六.1），现有 {len(named)} 个")
+        out.append(T.FIRST_POST_ALIASES.format(need=need, n_named=len(named)))
     if not any(state["players"][str(s)]["role"] == "lianhe_sha" for s in named):
-        out.append("孤杀第一贴至少要有一个联合杀马甲（§六.1）")
+        out.append(T.FIRST_POST_UNION_ALIAS)
     return out
 
 
 def finish_draft(state: State, actor: Actor, ctx: Ctx) -> list:
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     d = state["drafts"].get(str(actor.seat))
     if d is None:
-        raise Rejected("你没有未完成的草稿：先 /出贴 <代号> <目标>。")
+        raise Rejected(T.NO_DRAFT_START)
     text = "\n".join(d["parts"])
     fig = measure_text(text)
-    limits = state["cfg"]["limits"]
+    limits = cfg["limits"]
     minimum = limits["post_min"] if d["mode"] == "new" else limits["rewrite_min"]
     bad = post_problems(fig, minimum, limits)
-    bad += first_post_problems(state, actor.seat, d, text)
+    bad += first_post_problems(state, cfg, actor.seat, d, text)
     if bad:
-        raise Rejected(f"杀帖未通过：{'；'.join(bad)}。\n{figures_line(dataclasses.asdict(fig))}\n可继续发送正文补充后再 /完成，或 /撤稿 重写。")
+        raise Rejected(T.POST_FAILED.format(bad=T.SEMI_SEP.join(bad), figures_line=figures_line(dataclasses.asdict(fig))))
     if d["mode"] == "new":
         _posting_open(state, ctx)
         r = state["round"]
         if not state["players"][str(d["target"])]["alive"]:
-            raise Rejected(f"{name(state, d['target'])} 已出局，请 /撤稿 后换一个目标。")
-        if len(round_posts(state, r, d["group"])) >= quotas_of(state, r).get(d["group"], 0):
-            raise Rejected(f"「{d['group']}」本轮的贴已满，不能再交；请 /撤稿。")
+            raise Rejected(T.DRAFT_TARGET_OUT.format(target=name(state, d["target"])))
+        if len(round_posts(state, r, d["group"])) >= quotas_of(state, cfg, r).get(d["group"], 0):
+            raise Rejected(T.DRAFT_GROUP_FULL.format(group=d["group"]))
         post = _new_post(state, actor.seat, r, d["code"], d["target"], d["group"], "post", text, fig, ctx)
-        head = f"杀帖已交（#{post['id']}）"
+        head = T.POST_SUBMITTED.format(id=post["id"])
     else:
         post = _get(state, d["post"])
         due = rnd(state, post["round"])["due"]["white"]
         if due and ctx.now >= dt(due):
-            raise Rejected(f"重写期限已过（{when(state, due)}）。")
+            raise Rejected(T.REWRITE_LATE.format(due=when(state, due)))
         post.update(text=text, figures=dataclasses.asdict(fig), status="pending", text_shown=False)
         post["history"].append({"at": iso(ctx.now), "seq": ctx.seq, "event": "rewrite"})
-        head = f"重写稿已交（#{post['id']}）"
+        head = T.REWRITE_SUBMITTED.format(id=post["id"])
     del state["drafts"][str(actor.seat)]
     line = figures_line(post["figures"])
     return [
-        Say("reply", f"{head}：{line}。已交哨子审核，结果会私聊告诉你。"),
-        Say("hosts", f"新{'重写稿' if d['mode'] != 'new' else '杀帖'} #{post['id']}：代号 {post['code']}（{name(state, post['author'])}）→ "
-                     f"{name(state, post['target'])}。{line}。/看贴 {post['id']} 查看，/通过 {post['id']} 或 /退回 {post['id']} <理由>。"),
+        Say("reply", T.SUBMITTED_FOR_REVIEW.format(head=head, line=line)),
+        Say("hosts", T.NEW_POST_HOSTS.format(mode=T.REWRITE_WORD if d["mode"] != "new" else T.KILL_POST, id=post["id"], code=post["code"], author=name(state, post["author"]), target=name(state, post["target"]), line=line)),
     ]
 
 
@@ -337,30 +340,30 @@ def _new_post(state: State, author: int, r: int, code: str, target: int, g: str,
 
 def _get(state: State, post_id: int) -> dict[str, Any]:
     if not 1 <= post_id <= len(state["posts"]):
-        raise Rejected(f"没有 #{post_id} 号杀帖，/贴单 可查看帖号。")
+        raise Rejected(T.NO_SUCH_POST.format(post_id=post_id))
     return state["posts"][post_id - 1]
 
 
-def _expected_white_due(state: State) -> str:
+def _expected_white_due(state: State, cfg: Settings) -> str:
     cur = rnd(state)
     if cur["due"]["white"]:
         return when(state, cur["due"]["white"])
-    return when(state, iso(white_due_at(state, state["round"])))
+    return when(state, iso(white_due_at(state, cfg, state["round"])))
 
 
-def white_due_at(state: State, r: int):
+def white_due_at(state: State, cfg: Settings, r: int):
     """§十二.4: white slips and rewrites are due the day after the posts were due."""
     due = dt(rnd(state, r)["due"]["posts"])
-    return on_day(due, state["cfg"]["times"]["white_due"], tz(state), 1)
+    return on_day(due, cfg["times"]["white_due"], tz(state), 1)
 
 
 def my_posts(state: State, actor: Actor) -> list:
     mine = [p for p in state["posts"] if p["author"] == actor.seat]
-    lines = [f"#{p['id']} 第{p['round']}轮 → {name(state, p['target'])}：{STATUS_NAME[p['status']]}" for p in mine]
+    lines = [T.MY_POST_LINE.format(id=p["id"], round=p["round"], target=name(state, p["target"]), status_name=STATUS_NAME[p["status"]]) for p in mine]
     d = state["drafts"].get(str(actor.seat))
     if d:
-        lines.append(f"草稿：→ {name(state, d['target'])}，已收 {measure(chr(10).join(d['parts'])).chars} 字（/完成 或 /撤稿）")
-    return [Say("reply", "\n".join(lines) if lines else "你还没有交过杀帖。")]
+        lines.append(T.MY_DRAFT_LINE.format(target=name(state, d["target"]), chars=measure("\n".join(d["parts"])).chars))
+    return [Say("reply", "\n".join(lines) if lines else T.NO_POSTS_YET)]
 
 
 # ---- host judgement --------------------------------------------------------
@@ -369,28 +372,27 @@ def list_posts(state: State, r: int | None) -> list:
     r = r or state["round"]
     posts = [p for p in state["posts"] if p["round"] == r]
     if not posts:
-        return [Say("reply", f"第{r}轮还没有杀帖。")]
-    lines = [f"第{r}轮杀帖（贴杀：{_quota_text(state, r)}）："]
+        return [Say("reply", T.NO_ROUND_POSTS.format(r=r))]
+    lines = [T.ROUND_POSTS_HEAD.format(r=r, quota_text=_quota_text(state, r))]
     for p in posts:
-        fig = figures_line(p["figures"]) if p["figures"] else "正文未交"
-        lines.append(f"#{p['id']} {p['code']}（{name(state, p['author'])}）→ {name(state, p['target'])}｜{STATUS_NAME[p['status']]}｜{fig}")
+        fig = figures_line(p["figures"]) if p["figures"] else T.TEXT_MISSING
+        lines.append(T.POST_LIST_LINE.format(id=p["id"], code=p["code"], author=name(state, p["author"]), target=name(state, p["target"]), status_name=STATUS_NAME[p["status"]], fig=fig))
     return [Say("reply", "\n".join(lines))]
 
 
 def show_post(state: State, post_id: int) -> list:
     p = _get(state, post_id)
-    fig = figures_line(p["figures"]) if p["figures"] else "正文未交"
-    return [Say("reply", f"#{p['id']} 第{p['round']}轮 {p['code']}（{name(state, p['author'])}）→ {name(state, p['target'])}｜"
-                         f"{STATUS_NAME[p['status']]}\n{fig}\n\n{p['text'] or '（白条，正文未交）'}")]
+    fig = figures_line(p["figures"]) if p["figures"] else T.TEXT_MISSING
+    return [Say("reply", T.POST_SHOW.format(id=p["id"], round=p["round"], code=p["code"], author=name(state, p["author"]), target=name(state, p["target"]), status_name=STATUS_NAME[p["status"]], fig=fig, text=p["text"] or T.WHITE_NO_TEXT))]
 
 
 def approve(state: State, post_id: int, ctx: Ctx) -> list:
     p = _get(state, post_id)
     if p["status"] != "pending":
-        raise Rejected(f"#{post_id} 现在是「{STATUS_NAME[p['status']]}」，只有待审的杀帖可以通过。")
+        raise Rejected(T.APPROVE_WRONG_STATUS.format(post_id=post_id, status_name=STATUS_NAME[p["status"]]))
     p["status"] = "approved"
     p["history"].append({"at": iso(ctx.now), "seq": ctx.seq, "event": "approved"})
-    effects = [Say("reply", f"#{post_id} 已通过。"), Say(p["author"], f"你的杀帖 #{post_id} 已通过审核。")]
+    effects = [Say("reply", T.APPROVED.format(post_id=post_id)), Say(p["author"], T.APPROVED_TELL_AUTHOR.format(post_id=post_id))]
     if p["published"] and not p["text_shown"]:
         p["text_shown"] = True
         effects.append(Say("group", _post_text(state, p, late=True)))
@@ -399,32 +401,32 @@ def approve(state: State, post_id: int, ctx: Ctx) -> list:
 
 def reject(state: State, post_id: int, reason: str, ctx: Ctx) -> list:
     """§十二.7: a rejected post must be rewritten at 1200+ characters by 12:00."""
+    cfg = ctx.settings
     p = _get(state, post_id)
     if p["status"] not in ("pending", "approved"):
-        raise Rejected(f"#{post_id} 现在是「{STATUS_NAME[p['status']]}」，不能退回。")
+        raise Rejected(T.REJECT_WRONG_STATUS.format(post_id=post_id, status_name=STATUS_NAME[p["status"]]))
     due = rnd(state, p["round"])["due"]["white"]
     if due and ctx.now >= dt(due):
-        raise Rejected(f"#{post_id} 的重写期限（{when(state, due)}）已过；如需判罚请用 /判出局。")
-    reason = reason.strip() or "不符合杀帖要求"
+        raise Rejected(T.REJECT_LATE.format(post_id=post_id, due=when(state, due)))
+    reason = reason.strip() or T.REJECT_DEFAULT_REASON
     p["status"] = "rejected"
     p["history"].append({"at": iso(ctx.now), "seq": ctx.seq, "event": "rejected", "note": reason})
-    due_txt = when(state, due) if due else _expected_white_due(state) if p["round"] == state["round"] else "次日 12:00"
-    minimum = state["cfg"]["limits"]["rewrite_min"]
+    due_txt = when(state, due) if due else _expected_white_due(state, cfg) if p["round"] == state["round"] else T.NEXT_NOON
+    minimum = cfg["limits"]["rewrite_min"]
     return [
-        Say("reply", f"#{post_id} 已退回，作者须在 {due_txt} 前重写。"),
-        Say(p["author"], f"你的杀帖 #{post_id} 被退回：{reason}。请在 {due_txt} 前私聊 /重写 {post_id} 交 {minimum} 字以上的新稿，"
-                         f"否则你出局、目标复活（§十二.7）。"),
+        Say("reply", T.REJECTED.format(post_id=post_id, due_txt=due_txt)),
+        Say(p["author"], T.REJECTED_TELL_AUTHOR.format(post_id=post_id, reason=reason, due_txt=due_txt, minimum=minimum)),
     ]
 
 
 def _quota_text(state: State, r: int) -> str:
     posts = {g: n for g, n in row(state, r)["posts"].items() if n > 0}
-    return "、".join(f"{g}{n}" for g, n in posts.items()) or "无"
+    return T.LIST_SEP.join(f"{g}{n}" for g, n in posts.items()) or T.NONE
 
 
 def _post_text(state: State, p: dict[str, Any], late: bool = False) -> str:
-    tag = "补发" if late else "杀帖"
-    return f"【第{p['round']}轮{tag}｜代号 {p['code']}】目标：{name(state, p['target'])}\n\n{p['text']}"
+    tag = T.LATE_TAG if late else T.KILL_POST
+    return T.POST_PUBLISHED_TEXT.format(round=p["round"], tag=tag, code=p["code"], target=name(state, p["target"]), text=p["text"])
 
 
 # ---- timers ----------------------------------------------------------------
@@ -432,6 +434,7 @@ def _post_text(state: State, p: dict[str, Any], late: bool = False) -> str:
 def posts_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
     """Posts are due (§十二.4): drafts lapse; each missing quota post puts
     out one silent author of the group in code-name order (§十二.9)."""
+    cfg = ctx.settings
     cur = rnd(state, r)
     if cur["posts_done"]:
         return
@@ -440,7 +443,7 @@ def posts_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
         d = state["drafts"][seat_key]
         if d["mode"] == "new" and d["round"] == r:
             del state["drafts"][seat_key]
-            effects.append(Say(int(seat_key), "交贴已截止，你未完成的草稿已作废。"))
+            effects.append(Say(int(seat_key), T.DRAFT_VOIDED))
     from .model import group
 
     gave_up: list[int] = []
@@ -448,35 +451,36 @@ def posts_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
         missing = quota - len(round_posts(state, r, gkey))
         if missing <= 0:
             continue
-        g = group(state, gkey)
+        g = group(cfg, gkey)
         silent = [s for s in alive(state) if state["players"][str(s)]["role"] in g["roles"] and post_of(state, s, r) is None]
-        silent.sort(key=lambda s: code_rank(state, s))
+        silent.sort(key=lambda s: code_rank(state, cfg, s))
         for s in silent[:missing]:
-            if mark_out(state, s, "giveup", f"第{r}轮未交杀帖，视为放弃贴杀（§十二.9）", effects):
+            if mark_out(state, s, "giveup", T.OUT_NO_POST.format(r=r), effects):
                 gave_up.append(s)
     got = round_posts(state, r)
     whites = sum(1 for p in got if p["kind"] == "white")
-    text = f"第{r}轮交贴截止：收到杀帖 {len(got)} 份" + (f"（含白条 {whites} 份）" if whites else "") + "。"
+    text = T.POSTS_DUE_HEAD.format(r=r, n_got=len(got)) + (T.POSTS_DUE_WHITES.format(whites=whites) if whites else "") + T.PERIOD
     if gave_up:  # by seat: code-name order would tell their roles a round early
-        text += f"{'、'.join(name(state, s) for s in sorted(gave_up))} 未交杀帖，视为放弃贴杀，出局。"
-    text += f"杀帖将于 {when(state, cur['due']['publish'])} 公布。"
+        text += T.POSTS_DUE_MISSING.format(items=T.LIST_SEP.join(name(state, s) for s in sorted(gave_up)))
+    text += T.POSTS_PUBLISH_AT.format(publish=when(state, cur["due"]["publish"]))
     effects.append(Say("group", text))
     from .resolution import resolve_posts
 
-    res, _ = resolve_posts(state, r, round_posts(state, r))
+    res, _ = resolve_posts(state, cfg, r, round_posts(state, r))
     effects.append(Say("hosts", explanation(state, r, res, final=False)))
 
 
 def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
     """Publish the round's posts in code-name order (§六.2) and apply their
     kills once each; reveal the identities of last round's dead (§五)."""
+    cfg = ctx.settings
     cur = rnd(state, r)
     if cur["published"]:
         return
     posts_due(state, r, ctx, effects)
     cur["published"] = True
-    auto = state["cfg"]["options"]["auto_approve_pending"]
-    posts = sorted(round_posts(state, r), key=lambda p: (code_rank(state, p["author"]), p["id"]))
+    auto = cfg["options"]["auto_approve_pending"]
+    posts = sorted(round_posts(state, r), key=lambda p: (code_rank(state, cfg, p["author"]), p["id"]))
     killed: list[str] = []
     notes: list[str] = []
     held: list[str] = []
@@ -489,12 +493,12 @@ def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
             p["text_shown"] = True
             effects.append(Say("group", _post_text(state, p)))
         elif p["status"] == "pending":
-            held.append(f"代号 {p['code']} 的杀帖（目标 {name(state, p['target'])}）")
+            held.append(T.PUBLISH_POST_REF.format(code=p["code"], target=name(state, p["target"])))
         else:
-            notes.append(f"代号 {p['code']} 的杀帖（目标 {name(state, p['target'])}）正文待补")
+            notes.append(T.PUBLISH_POST_PENDING.format(code=p["code"], target=name(state, p["target"])))
     from .resolution import resolve_posts
 
-    res, triggered = resolve_posts(state, r, posts)
+    res, triggered = resolve_posts(state, cfg, r, posts)
     cur["explanation"] = explanation(state, r, res, final=True)  # kept: /结算 shows it as it was
     effects.append(Say("hosts", cur["explanation"]))
     applied = res.apply(state, effects)
@@ -506,30 +510,30 @@ def publish(state: State, r: int, ctx: Ctx, effects: list) -> None:
             killed.append(name(state, m.seat))
         else:
             others.append(name(state, m.seat))
-    record_triggered(state, r, triggered, effects)
+    record_triggered(state, cfg, r, triggered, effects)
     from .rules_souls import publish_texts
 
     publish_texts(state, r, triggered, effects)
     notes += res.notes
-    white_at = white_due_at(state, r)
+    white_at = white_due_at(state, cfg, r)
     cur["due"]["white"] = iso(white_at)
     effects.append(SetTimer(f"white:{r}", white_at))
-    lines = [f"【第{r}轮杀帖公布】贴杀：{'、'.join(killed) if killed else '无'}。"]
+    lines = [T.PUBLISH_HEAD.format(r=r, killed=T.LIST_SEP.join(killed) if killed else T.NONE)]
     if others:
-        lines.append(f"随杀帖出局（同归、贴中地雷或被移魂）：{'、'.join(others)}。")
+        lines.append(T.PUBLISH_OTHERS.format(others=T.LIST_SEP.join(others)))
     if killed or others:
-        lines.append("被贴杀者本轮投票算半票，只在平票时生效（§十三.3）。")
+        lines.append(T.PUBLISH_HALF_VOTE)
     if notes:
-        lines.append("；".join(notes) + f"，须在 {when(state, iso(white_at))} 前补交，否则出贴者出局、目标复活。")
+        lines.append(T.SEMI_SEP.join(notes) + T.PUBLISH_WHITE_DUE.format(white_at=when(state, iso(white_at))))
     if held:
-        lines.append("；".join(held) + " 正文待哨子审核，通过后补发。")
-    reveal = reveal_line(state, r - 1)
+        lines.append(T.SEMI_SEP.join(held) + T.PUBLISH_REVIEW_PENDING)
+    reveal = reveal_line(state, cfg, r - 1)
     if reveal:
         lines.append(reveal)
     effects.append(Say("group", "\n".join(lines)))
 
 
-def reveal_line(state: State, r: int) -> str:
+def reveal_line(state: State, cfg: Settings, r: int) -> str:
     """Identities of the players who went out in round r and are still out."""
     if r < 1 or str(r) not in state["rounds"]:
         return ""
@@ -539,8 +543,8 @@ def reveal_line(state: State, r: int) -> str:
             seen.append(o["seat"])
     if not seen:
         return ""
-    parts = [f"{name(state, s)}：{role_label(state, s)}（{FACTION_NAME[role(state, state['players'][str(s)]['role'])['faction']]}）" for s in seen]
-    return f"第{r}轮出局者身份：" + "；".join(parts) + "。"
+    parts = [T.REVEAL_ROLE_LINE.format(player=name(state, s), role=role_label(state, cfg, s), faction_name=FACTION_NAME[role(cfg, state["players"][str(s)]["role"])["faction"]]) for s in seen]
+    return T.REVEAL_ROLES_HEAD.format(r=r) + T.SEMI_SEP.join(parts) + T.PERIOD
 
 
 def white_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
@@ -554,94 +558,93 @@ def white_due(state: State, r: int, ctx: Ctx, effects: list) -> None:
     for p in [p for p in state["posts"] if p["round"] == r and p["status"] in ("white", "rejected")]:
         p["status"] = "void"
         p["history"].append({"at": iso(ctx.now), "seq": ctx.seq, "event": "void"})
-        mark_out(state, p["author"], "white", f"第{r}轮杀帖未按时补交/重写（§十二.4、§十二.7）", effects)
+        mark_out(state, p["author"], "white", T.OUT_WHITE_MISSED.format(r=r), effects)
         t = state["players"][str(p["target"])]
         back = False
         if not t["alive"] and t["out"] and t["out"].get("post") == p["id"]:
-            back = bring_back(state, p["target"], f"第{r}轮杀帖 #{p['id']} 作废，复活", effects)
-        lines.append(f"代号 {p['code']} 的杀帖未按时补交，{name(state, p['author'])} 出局" + (f"，{name(state, p['target'])} 复活" if back else ""))
+            back = bring_back(state, p["target"], T.POST_VOIDED_REVIVED.format(r=r, id=p["id"]), effects)
+        lines.append(T.WHITE_MISSED.format(code=p["code"], author=name(state, p["author"])) + (T.TARGET_REVIVED.format(target=name(state, p["target"])) if back else ""))
     if lines:
-        effects.append(Say("group", "；".join(lines) + "。"))
+        effects.append(Say("group", T.SEMI_SEP.join(lines) + T.PERIOD))
 
 
 def explanation(state: State, r: int, res, final: bool) -> str:
     """The resolution as numbered steps, for hosts only (issue 13 item 8)."""
     cur = rnd(state, r)
     if final:
-        head = f"第{r}轮杀帖结算（已公布）："
+        head = T.STEPS_PUBLISHED_HEAD.format(r=r)
     else:
-        head = (f"第{r}轮杀帖结算预览，{when(state, cur['due']['publish'])} 按此公布。"
-                f"改判：/改判 <步骤> <结果> <理由>（结果：{'、'.join(OVERRIDE_WORDS)}）；立即公布：/发布")
+        head = (T.STEPS_PREVIEW_HEAD.format(r=r, publish=when(state, cur["due"]["publish"]), override_words=T.LIST_SEP.join(OVERRIDE_WORDS)))
     lines = [head] + [s["text"] for s in res.steps]
     if not res.steps:
-        lines.append("本轮没有杀帖。")
+        lines.append(T.NO_POSTS_THIS_ROUND)
     lines += res.notes
     return "\n".join(lines)
 
 
-OVERRIDE_WORDS = {"出局": "kill", "同归": "mutual", "出贴者出局": "poster_dies", "照出": "reveal",
-                  "照出并出局": "reveal_kill", "倒计时": "countdown", "无人出局": "none"}
+OVERRIDE_WORDS = T.OVERRIDE_WORDS
 
 
-def record_triggered(state: State, r: int, triggered: list, effects: list) -> None:
+def record_triggered(state: State, cfg: Settings, r: int, triggered: list, effects: list) -> None:
     """Step 4 of the publication: reveals, countdowns, the 地雷's identity check."""
     cur = rnd(state, r)
-    cd = state["cfg"]["effects"]["countdown_rounds"]
+    cd = cfg["effects"]["countdown_rounds"]
     for t in triggered:
         if t["kind"] == "reveal":
-            cur.setdefault("reveals", []).append({"seat": t["seat"], "why": f"代号 {t['code']} 贴中魔镜"})
+            cur.setdefault("reveals", []).append({"seat": t["seat"], "why": T.MIRROR_HIT_AUDIT.format(code=t["code"])})
         elif t["kind"] == "countdown" and state["players"][str(t["seat"])]["alive"]:
             state.setdefault("countdowns", []).append({"seat": t["seat"], "until": r + cd - 1, "code": t["code"]})
-            effects.append(Say(t["seat"], f"你的杀帖贴中魔镜，真身将随本轮结果贴公布；你只能活到第{r + cd - 1}轮结果贴（§五白1、黑1）。"))
+            effects.append(Say(t["seat"], T.MIRROR_HIT_TELL.format(r=r + cd - 1)))
         elif t["kind"] == "check":
             state.setdefault("checks", {})[str(t["seat"])] = {"round": r, "used": False}
-            effects.append(Say(t["seat"], "你被贴中同归；你可以指定场上任何一名玩家查看其身份（§五黑5）：私聊 /查身份 <玩家>。"))
+            effects.append(Say(t["seat"], T.MINE_MUTUAL_TELL))
 
 
 # ---- host rulings on the resolution (issue 13 item 8) -----------------------
 
 def override(state: State, actor: Actor, step: int, word: str, why: str, ctx: Ctx) -> list:
     """/改判 <步骤> <结果> <理由>: replace the effect of one post step before publication."""
+    cfg = ctx.settings
     r = state["round"]
     cur = rnd(state)
     if state["step"] != "round" or cur["published"]:
-        raise Rejected(f"第{r}轮杀帖已公布，不能再改判；如需判罚请用 /判出局 或 /判复活。")
+        raise Rejected(T.OVERRIDE_PUBLISHED.format(r=r))
     if not cur["posts_done"]:
-        raise Rejected(f"第{r}轮交贴还没截止（{when(state, cur['due']['posts'])}），截止后会私聊发结算步骤，再改判。")
+        raise Rejected(T.OVERRIDE_TOO_EARLY.format(r=r, posts=when(state, cur["due"]["posts"])))
     effect = OVERRIDE_WORDS.get(word.strip())
     if effect is None:
-        raise Rejected(f"看不懂结果「{word}」，请写：{'、'.join(OVERRIDE_WORDS)}。例：/改判 2 同归 规则§五白2")
+        raise Rejected(T.OVERRIDE_BAD_WORD.format(word=word, override_words=T.LIST_SEP.join(OVERRIDE_WORDS)))
     why = why.strip()
     if not why:
-        raise Rejected("请写改判理由：/改判 <步骤> <结果> <理由>。")
+        raise Rejected(T.OVERRIDE_NO_REASON)
     from .resolution import resolve_posts
 
-    res, _ = resolve_posts(state, r, round_posts(state, r))
+    res, _ = resolve_posts(state, cfg, r, round_posts(state, r))
     st = next((s for s in res.steps if s["n"] == step), None)
     if st is None:
-        raise Rejected(f"没有第 {step} 步；本轮结算共 {len(res.steps)} 步（见私聊的结算预览）。")
+        raise Rejected(T.OVERRIDE_NO_STEP.format(step=step, n_steps=len(res.steps)))
     if st["kind"] != "post":
-        raise Rejected(f"第 {step} 步是移魂/还魂，不能改判结果；请用 /判出局 或 /判复活。")
+        raise Rejected(T.OVERRIDE_SOUL_STEP.format(step=step))
     state.setdefault("overrides", {})[str(st["post"])] = {
         "effect": effect, "by": actor.user_id, "why": why, "seq": ctx.seq, "at": iso(ctx.now), "step": step}
     state.setdefault("audit", []).append({"seq": ctx.seq, "at": iso(ctx.now), "by": actor.user_id,
-                                          "what": f"改判第{r}轮第{step}步（#{st['post']}）为「{word.strip()}」：{why}"})
-    res, _ = resolve_posts(state, r, round_posts(state, r))
-    return [Say("reply", f"已改判第 {step} 步为「{word.strip()}」（已记录：{actor.user_id}，{why}）。"),
+                                          "what": T.OVERRIDE_AUDIT.format(r=r, step=step, post=st["post"], word=word.strip(), why=why)})
+    res, _ = resolve_posts(state, cfg, r, round_posts(state, r))
+    return [Say("reply", T.OVERRIDE_DONE.format(step=step, word=word.strip(), user_id=actor.user_id, why=why)),
             Say("hosts", explanation(state, r, res, final=False))]
 
 
-def show_steps(state: State) -> list:
+def show_steps(state: State, cfg: Settings) -> list:
     """/结算: the current round's resolution steps (after the posts are due)."""
     from .resolution import resolve_posts
 
     r = state["round"]
     cur = rnd(state)
     if not cur["posts_done"]:
-        raise Rejected(f"第{r}轮交贴还没截止（{when(state, cur['due']['posts'])}），截止后才有结算步骤。")
+        raise Rejected(T.STEPS_TOO_EARLY.format(r=r, posts=when(state, cur["due"]["posts"])))
     if cur.get("explanation"):
         return [Say("reply", cur["explanation"])]
-    res, _ = resolve_posts(state, r, round_posts(state, r))
+    res, _ = resolve_posts(state, cfg, r, round_posts(state, r))
     return [Say("reply", explanation(state, r, res, final=False))]
 
 
@@ -652,28 +655,28 @@ def publish_now(state: State, ctx: Ctx, effects: list) -> None:
     r = state["round"]
     cur = rnd(state)
     if state["step"] != "round" or cur["published"]:
-        raise Rejected(f"第{r}轮杀帖已经公布。")
+        raise Rejected(T.ALREADY_PUBLISHED.format(r=r))
     if not cur["posts_done"]:
-        raise Rejected(f"第{r}轮交贴还没截止（{when(state, cur['due']['posts'])}），截止后才能发布。")
+        raise Rejected(T.PUBLISH_TOO_EARLY.format(r=r, posts=when(state, cur["due"]["posts"])))
     publish(state, r, ctx, effects)
     effects.append(CancelTimer(f"publish:{r}"))
-    effects.insert(0, Say("reply", f"第{r}轮杀帖已发布。"))
+    effects.insert(0, Say("reply", T.PUBLISHED_NOW.format(r=r)))
 
 
 def check_identity(state: State, actor: Actor, target: int, ctx: Ctx) -> list:
     """§五黑5: a 地雷 that went out 同归 (rounds 4–5) names one player and is told their identity."""
+    cfg = ctx.settings
     assert actor.seat is not None  # a PLAYER_ONLY command: the engine's before() refused non-players
     chk = state.get("checks", {}).get(str(actor.seat))
     if chk is None:
-        raise Rejected("你没有查看身份的权利（§五黑5：只有第四、五轮被贴中同归的地雷可以查看一人）。")
+        raise Rejected(T.CHECK_NO_RIGHT)
     if chk["used"]:
-        raise Rejected("你已经查看过一次身份，不能再查（§五黑5）。")
+        raise Rejected(T.CHECK_USED)
     if target == actor.seat:
-        raise Rejected("不能查看自己的身份，请指定场上另一名玩家。")
+        raise Rejected(T.CHECK_SELF)
     if not state["players"][str(target)]["alive"]:
-        raise Rejected(f"{name(state, target)} 已出局，请指定场上的玩家（§五黑5）。")
+        raise Rejected(T.CHECK_TARGET_OUT.format(target=name(state, target)))
     chk["used"] = True
     chk["target"] = target
-    return [Say("reply", f"{name(state, target)} 的身份：{role_name(state, target)}"
-                         f"（{FACTION_NAME[role(state, state['players'][str(target)]['role'])['faction']]}）。"),
-            Say("hosts", f"{name(state, actor.seat)}（地雷）查看了 {name(state, target)} 的身份。")]
+    return [Say("reply", T.CHECK_RESULT.format(target=name(state, target), target_name=role_name(state, cfg, target), faction_name=FACTION_NAME[role(cfg, state["players"][str(target)]["role"])["faction"]])),
+            Say("hosts", T.CHECK_HOSTS.format(seat=name(state, actor.seat), target=name(state, target)))]

@@ -8,12 +8,13 @@ from datetime import datetime, timedelta
 from plugins.kernel.clock import next_at
 from plugins.kernel.contract import CancelTimer, Ctx, Finish, Outcome, Say, SetPhase, SetTimer
 
-from .model import FACTION_NAME, State, alive, iso, name, new_round, rnd, role, role_label, role_name, row, tz, when
+from . import texts as T
+from .model import FACTION_NAME, Settings, State, alive, iso, name, new_round, rnd, role, role_label, role_name, row, tz, when
 from .resolution import RESULT_STEPS, run
 
 
-def schedule_round(state: State, r: int, base: datetime, effects: list, first: bool = False) -> None:
-    t = state["cfg"]["times"]
+def schedule_round(state: State, cfg: Settings, r: int, base: datetime, effects: list, first: bool = False) -> None:
+    t = cfg["times"]
     state["round"] = r
     state["step"] = "round"
     state["rounds"].setdefault(str(r), new_round(r))
@@ -23,29 +24,27 @@ def schedule_round(state: State, r: int, base: datetime, effects: list, first: b
     due = rnd(state, r)["due"]
     due.update(posts=iso(posts), publish=iso(publish), close=iso(close))
     table_row = row(state, r)
-    quotas = "、".join(f"{g}{n}" for g, n in table_row["posts"].items() if n > 0) or "无"
-    extra = "（加时决胜轮）" if r > len(state["table"]) else ""
+    quotas = T.LIST_SEP.join(f"{g}{n}" for g, n in table_row["posts"].items() if n > 0) or T.NONE
+    extra = T.OVERTIME_ROUND_MARK if r > len(state["table"]) else ""
     cutoff = close - timedelta(minutes=t["proxy_cutoff_minutes"])
     text = (
-        f"【第{r}轮】{extra}每人 {table_row['votes']} 票，票出 {table_row['out']} 人；贴杀：{quotas}。\n"
-        f"交贴截止 {when(state, iso(posts))}，杀帖公布 {when(state, iso(publish))}，"
-        f"投票截止 {when(state, iso(close))}（托票截止 {when(state, iso(cutoff))}）。投票：/投票 <玩家> [<玩家>]"
+        T.ROUND_OPEN.format(r=r, extra=extra, votes=table_row["votes"], out=table_row["out"], quotas=quotas, posts=when(state, iso(posts)), publish=when(state, iso(publish)), close=when(state, iso(close)), cutoff=when(state, iso(cutoff)))
     )
     if first:
         text = (
-            f"游戏开始：{len(state['players'])} 人，身份已私聊发出（/我的身份 可再看）。"
-            f"请在第1轮投票截止前 /报道（{state['cfg']['limits']['report_min']} 字以上，§十一）。\n" + text
+            T.GAME_START.format(n_players=len(state["players"]), report_min=cfg["limits"]["report_min"]) + text
         )
     effects.append(Say("group", text))
     from .rules_souls import convert_roles
 
-    convert_roles(state, r, effects)
-    effects.append(SetPhase("round", f"第{r}轮投票", close))
+    convert_roles(state, cfg, r, effects)
+    effects.append(SetPhase("round", T.ROUND_PHASE.format(r=r), close))
     effects.append(SetTimer(f"posts_due:{r}", posts))
     effects.append(SetTimer(f"publish:{r}", publish))
 
 
 def on_deadline(state: State, key: str, ctx: Ctx) -> Outcome:
+    cfg = ctx.settings
     from . import rules_posts
 
     effects: list = []
@@ -70,19 +69,20 @@ def on_deadline(state: State, key: str, ctx: Ctx) -> Outcome:
     r = int(num)
     if kind == "posts_due" and r == state["round"]:
         rules_posts.posts_due(state, r, ctx, effects)
-        check_end(state, effects)
+        check_end(state, cfg, effects)
     elif kind == "publish" and r == state["round"]:
         rules_posts.publish(state, r, ctx, effects)
-        check_end(state, effects)
+        check_end(state, cfg, effects)
     elif kind == "white":
         rules_posts.white_due(state, r, ctx, effects)
-        check_end(state, effects)
+        check_end(state, cfg, effects)
     return Outcome(state, effects)
 
 
 def _close(state: State, ctx: Ctx, effects: list) -> None:
     """Vote close (§十三): late steps of the round run first if a host
     advanced the deadline; then the tally, or an overtime vote."""
+    cfg = ctx.settings
     from . import rules_posts, rules_votes
 
     r = state["round"]
@@ -93,22 +93,22 @@ def _close(state: State, ctx: Ctx, effects: list) -> None:
     if not cur["published"]:
         rules_posts.publish(state, r, ctx, effects)
         effects.append(CancelTimer(f"publish:{r}"))
-    if check_end(state, effects):
+    if check_end(state, cfg, effects):
         return
     cur["closed"] = True
     # §十三.2: a living player who did not vote is out (marked now, applied with the result)
     for s in rules_votes.non_voters(state, r):
-        cur["marks"].append({"seat": s, "cause": "novote", "reason": f"第{r}轮逾期未投票，判为自杀（§十三.2）"})
+        cur["marks"].append({"seat": s, "cause": "novote", "reason": T.OUT_NO_VOTE.format(r=r)})
     if r == 1:
         from .rules_reports import failing_reports
 
-        for s in failing_reports(state):
-            cur["marks"].append({"seat": s, "cause": "report", "reason": "报道不合格或未报道，第1轮结束判出局（§十一.2）"})
+        for s in failing_reports(state, cfg):
+            cur["marks"].append({"seat": s, "cause": "report", "reason": T.OUT_REPORT})
     # §五白1/黑1: a 隐剑/孤杀 that posted the 魔镜 goes out with the result of its last round
     for c in state.get("countdowns", []):
         if c["until"] == r and state["players"][str(c["seat"])]["alive"]:
             cur["marks"].append({"seat": c["seat"], "cause": "countdown",
-                                 "reason": f"贴中魔镜后只能活两轮，第{r}轮结束自动出局（§五白1、黑1）"})
+                                 "reason": T.OUT_COUNTDOWN.format(r=r)})
     for d in state.get("doomed", []):  # §五白6: a revived player who wrote no thank-you letter
         if d["round"] == r and state["players"][str(d["seat"])]["alive"]:
             cur["marks"].append({"seat": d["seat"], "cause": "thanks", "reason": d["reason"]})
@@ -151,6 +151,7 @@ def finish_decisions(state: State, ctx: Ctx, effects: list) -> None:
 def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list, takes: list | None = None,
             revived: list | None = None, notes: list | None = None) -> None:
     """The result post: marks are applied once each (nobody dies twice)."""
+    cfg = ctx.settings
     from .rules_decide import after_result
 
     r = state["round"]
@@ -166,93 +167,92 @@ def _result(state: State, voted_out: list[int], ctx: Ctx, effects: list, takes: 
             continue
         if m.cause == "vote":
             c = votes.get(m.seat)
-            vote_lines.append(f"{name(state, m.seat)}（{c['full']} 票）" if c else name(state, m.seat))
+            vote_lines.append(T.VOTED_OUT_LINE.format(seat=name(state, m.seat), full=c["full"]) if c else name(state, m.seat))
         else:
-            other.append(f"{name(state, m.seat)}（{m.reason}）")
+            other.append(T.OTHER_OUT_LINE.format(seat=name(state, m.seat), reason=m.reason))
     cur["marks"] = []
     posted = [name(state, o["seat"]) for o in cur["outs"] if o["cause"] == "post"]
     survivors = len(alive(state))
     cur["result"] = {"voted_out": voted_out, "survivors": survivors, "at": iso(ctx.now)}
-    lines = [f"【第{r}轮结果】", f"高票出局：{'、'.join(vote_lines) or '无'}", f"贴杀：{'、'.join(posted) or '无'}"]
+    lines = [T.RESULT_HEAD.format(r=r), T.RESULT_VOTED_OUT.format(vote_lines=T.LIST_SEP.join(vote_lines) or T.NONE), T.RESULT_POSTED.format(posted=T.LIST_SEP.join(posted) or T.NONE)]
     if other:
-        lines.append("其他出局：" + "；".join(other))
+        lines.append(T.RESULT_OTHERS + T.SEMI_SEP.join(other))
     for rv in cur.get("reveals", []):
-        lines.append(f"照出真身：{name(state, rv['seat'])} 是{role_name(state, rv['seat'])}（{rv['why']}）。")
+        lines.append(T.RESULT_REVEAL.format(seat=name(state, rv["seat"]), seat_name=role_name(state, cfg, rv["seat"]), why=rv["why"]))
     lines += notes or []  # who took whom along (§五白3、黑3、黑5)
     if taken and not notes:
-        lines.append("陪同出局：" + "、".join(name(state, m.seat) for m in taken))
+        lines.append(T.RESULT_TAKEN + T.LIST_SEP.join(name(state, m.seat) for m in taken))
     lines += after_result(state, r, ctx, effects)
     lines += res.notes
-    over = _sides_left(state) < 2
-    lines.append(f"余 {survivors} 人。" + ("游戏结束，全部身份随后公布。" if over else "出局者身份下轮公布。"))
+    over = _sides_left(state, cfg) < 2
+    lines.append(T.RESULT_LEFT.format(survivors=survivors) + (T.RESULT_OVER if over else T.RESULT_ROLES_NEXT))
     effects.append(Say("group", "\n".join(lines)))
-    steps = [f"{i}. {name(state, m.seat)}（{role_name(state, m.seat)}）：{m.reason}" for i, m in enumerate(applied, 1)]
+    steps = [T.RESULT_STEP.format(i=i, seat=name(state, m.seat), seat_name=role_name(state, cfg, m.seat), reason=m.reason) for i, m in enumerate(applied, 1)]
     if revived:
-        steps.append(f"{len(steps) + 1}. {'、'.join(name(state, s) for s in revived)} 被复活（§五白6）")
-    effects.append(Say("hosts", f"第{r}轮结果结算：\n" + ("\n".join(steps) or "无人出局")))
-    if not check_end(state, effects):
-        schedule_round(state, r + 1, ctx.now, effects)
+        steps.append(T.RESULT_STEP_REVIVED.format(n_steps=len(steps) + 1, items=T.LIST_SEP.join(name(state, s) for s in revived)))
+    effects.append(Say("hosts", T.RESULT_STEPS_HEAD.format(r=r) + ("\n".join(steps) or T.NOBODY_OUT)))
+    if not check_end(state, cfg, effects):
+        schedule_round(state, cfg, r + 1, ctx.now, effects)
 
 
-def check_end(state: State, effects: list) -> bool:
+def check_end(state: State, cfg: Settings, effects: list) -> bool:
     """§十二.8/§十二.10: the game ends when one side has no living player
     with a full vote (post-killed players only keep a half vote)."""
     if state["step"] == "over":
         return True
-    if _sides_left(state) == 2:
+    if _sides_left(state, cfg) == 2:
         from .rules_souls import tell_unions
 
-        tell_unions(state, effects)
+        tell_unions(state, cfg, effects)
         return False
-    sides = {role(state, state["players"][str(s)]["role"])["faction"] for s in alive(state)}
+    sides = {role(cfg, state["players"][str(s)]["role"])["faction"] for s in alive(state)}
     winner = "white" if sides == {"white"} else "black" if sides == {"black"} else ""
-    finish(state, winner, "一方已无全票玩家", effects)
+    finish(state, cfg, winner, T.ONE_SIDE_GONE, effects)
     return True
 
 
-def _sides_left(state: State) -> int:
-    return len({role(state, state["players"][str(s)]["role"])["faction"] for s in alive(state)})
+def _sides_left(state: State, cfg: Settings) -> int:
+    return len({role(cfg, state["players"][str(s)]["role"])["faction"] for s in alive(state)})
 
 
-def finish(state: State, winner: str, why: str, effects: list) -> None:
+def finish(state: State, cfg: Settings, winner: str, why: str, effects: list) -> None:
     state["step"] = "over"
     state["winner"] = winner
     state["ended_by"] = why
     for key in ("posts_due", "publish"):
         effects.append(CancelTimer(f"{key}:{state['round']}"))
-    effects.append(Finish(reveal(state)))
+    effects.append(Finish(reveal(state, cfg)))
 
 
-def reveal(state: State) -> str:
+def reveal(state: State, cfg: Settings) -> str:
     w = state["winner"]
-    head = f"【游戏结束】{FACTION_NAME[w] + '胜' if w else '未分胜负'}（{state['ended_by']}）。"
-    lines = [head, "", "【身份】"]
+    head = T.REVEAL_HEAD.format(result=FACTION_NAME[w] + T.WIN_SUFFIX if w else T.NO_WINNER, ended_by=state["ended_by"])
+    lines = [head, "", T.REVEAL_ROLES]
     for s in sorted(int(x) for x in state["players"]):
         p = state["players"][str(s)]
-        rl = role(state, p["role"])
-        code = f"｜{p['code']}" if p["code"] else ""
-        fate = "存活" if p["alive"] else f"第{p['out']['round']}轮出局：{p['out']['reason']}"
-        lines.append(f"{name(state, s)}：{role_label(state, s)}（{FACTION_NAME[rl['faction']]}）{code}｜{fate}")
-    lines += ["", "【杀帖】"]
+        rl = role(cfg, p["role"])
+        code = T.REVEAL_CODE.format(code=p["code"]) if p["code"] else ""
+        fate = T.ALIVE if p["alive"] else T.REVEAL_OUT.format(round=p["out"]["round"], reason=p["out"]["reason"])
+        lines.append(T.REVEAL_PLAYER.format(player=name(state, s), role=role_label(state, cfg, s), faction_name=FACTION_NAME[rl["faction"]], code=code, fate=fate))
+    lines += ["", T.REVEAL_POSTS]
     from .rules_posts import STATUS_NAME
 
     for p in state["posts"]:
         chars = p["figures"]["chars"] if p["figures"] else 0
-        lines.append(f"#{p['id']} 第{p['round']}轮 {p['code']}（{name(state, p['author'])}）→ {name(state, p['target'])}｜"
-                     f"{'白条' if p['kind'] == 'white' else '杀帖'}｜{STATUS_NAME[p['status']]}｜{chars} 字")
+        lines.append(T.REVEAL_POST.format(id=p["id"], round=p["round"], code=p["code"], author=name(state, p["author"]), target=name(state, p["target"]), kind=T.WHITE_SLIP if p["kind"] == "white" else T.KILL_POST, status_name=STATUS_NAME[p["status"]], chars=chars))
     if not state["posts"]:
-        lines.append("无")
-    lines += ["", "【票型】"]
+        lines.append(T.NONE)
+    lines += ["", T.REVEAL_VOTES]
     for key in sorted(state["rounds"], key=int):
         rd = state["rounds"][key]
         # one ballot per line: a long round splits cleanly into several QQ messages
-        lines.append(f"第{key}轮（{len(rd['ballots'])} 票）：" + ("" if rd["ballots"] else "无"))
+        lines.append(T.REVEAL_ROUND_VOTES.format(key=key, n_ballots=len(rd["ballots"])) + ("" if rd["ballots"] else T.NONE))
         lines += [
-            f"#{b['n']} {name(state, b['voter'])}{'（托）' if b['proxy'] else ''}→{'、'.join(name(state, t) for t in b['targets'])}"
+            T.REVEAL_BALLOT.format(n=b["n"], voter=name(state, b["voter"]), proxy=T.PROXY_SHORT if b["proxy"] else "", items=T.LIST_SEP.join(name(state, t) for t in b["targets"]))
             for b in rd["ballots"]
         ]
         if rd["overtime"]:
             ot = rd["overtime"]["ballots"]
-            lines.append(f"第{key}轮加时（{len(ot)} 票）：" + ("" if ot else "无"))
+            lines.append(T.REVEAL_OVERTIME_VOTES.format(key=key, n_ot=len(ot)) + ("" if ot else T.NONE))
             lines += [f"#{b['n']} {name(state, b['voter'])}→{name(state, b['target'])}" for b in ot]
     return "\n".join(lines)

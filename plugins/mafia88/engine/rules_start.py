@@ -5,25 +5,22 @@ from __future__ import annotations
 from plugins.kernel.contract import Ctx, Outcome, Rejected, Say, Seat
 
 from . import content
-from .model import FACTION_NAME, new_round, role
+from . import texts as T
+from .model import FACTION_NAME, new_round, role, role_message
 from .rules_round import schedule_round
-from .texts import role_message
 
 
 def start(roster: list[Seat], ctx: Ctx) -> Outcome:
-    cfg = content.check_settings(ctx.settings or {})
+    cfg = content.check_settings(ctx.settings or {})  # read only: the rules read ctx.settings, not a copy in the state
     roles = cfg["roles"]
     fill = cfg["options"]["fill_role"]
     counts = {r["key"]: r["count"] for r in roles}
     if fill:
         others = sum(n for k, n in counts.items() if k != fill)
         counts[fill] = max(0, len(roster) - others)
-        for r in roles:
-            if r["key"] == fill:
-                r["count"] = counts[fill]
     total = sum(counts.values())
     if len(roster) != total:
-        raise Rejected(f"人数对不上：报名 {len(roster)} 人，身份共 {total} 人。请让报名人数与身份人数一致（身份人数可用 /配置 修改）后再开始。")
+        raise Rejected(T.COUNT_MISMATCH.format(n_roster=len(roster), total=total))
     deck = [r["key"] for r in roles for _ in range(counts[r["key"]])]
     ctx.rng.shuffle(deck)
     ordered = sorted(roster, key=lambda s: s.seat)
@@ -54,8 +51,6 @@ def start(roster: list[Seat], ctx: Ctx) -> Outcome:
         for carrier, pair in zip(sorted(chosen, key=int), signals):
             players[carrier]["signal"] = pair
     state = {
-        "v": 1,
-        "cfg": cfg,
         "table": [dict(row, posts=dict(row["posts"])) for row in cfg["rounds"]],
         "tz": str(ctx.tz.key),
         "players": players,
@@ -70,40 +65,41 @@ def start(roster: list[Seat], ctx: Ctx) -> Outcome:
     }
     effects: list = []
     for seat in sorted(int(s) for s in players):
-        effects.append(Say(seat, role_message(state, seat)))
-    whites = sum(1 for p in players.values() if role(state, p["role"])["faction"] == "white")
-    host_lines = [f"身份已发出（共 {total} 人，白方 {whites}、黑方 {total - whites}）："]
+        effects.append(Say(seat, role_message(state, cfg, seat)))
+    whites = sum(1 for p in players.values() if role(cfg, p["role"])["faction"] == "white")
+    host_lines = [T.DEALT_HEAD.format(total=total, whites=whites, blacks=total - whites)]
     for seat in sorted(int(s) for s in players):
         p = players[str(seat)]
-        r = role(state, p["role"])
-        extra = f"｜代号 {p['code']}" if p["code"] else ""
-        extra += f"｜暗号 {p['signal'][0]}/{p['signal'][1]}" if p["signal"] else ""
-        host_lines.append(f"{seat}号 {p['alias']}：{r['name']}（{FACTION_NAME[r['faction']]}）{extra}")
+        r = role(cfg, p["role"])
+        extra = T.DEALT_CODE.format(code=p["code"]) if p["code"] else ""
+        extra += T.DEALT_SIGNAL.format(seek=p["signal"][0], reply=p["signal"][1]) if p["signal"] else ""
+        host_lines.append(T.DEALT_LINE.format(seat=seat, alias=p["alias"], name=r["name"], faction_name=FACTION_NAME[r["faction"]], extra=extra))
     effects.append(Say("hosts", "\n".join(host_lines)))
-    schedule_round(state, 1, ctx.now, effects, first=True)
+    schedule_round(state, cfg, 1, ctx.now, effects, first=True)
     return Outcome(state, effects)
 
 
 def signal(state, actor, text: str, ctx: Ctx) -> list:
     """/接头 <寻找暗号> (§五黑3, §七.3): a 暗号 holder (the three carriers and the
     孤杀) names another carrier's seek phrase; both are told privately."""
+    cfg = ctx.settings
     from .model import name
 
     me = state["players"][str(actor.seat)]
-    if not me["signal"] and not role(state, me["role"])["signals"]:
-        raise Rejected("你没有暗号，不能接头（§七.3：只有三个独立杀和孤杀知道暗号）。")
-    phrase = text.strip().strip("「」\"“”")
+    if not me["signal"] and not role(cfg, me["role"])["signals"]:
+        raise Rejected(T.NO_SIGNAL)
+    phrase = text.strip().strip(T.SIGNAL_QUOTES)
     owner = next((int(s) for s, p in sorted(state["players"].items(), key=lambda kv: int(kv[0]))
                   if p["signal"] and phrase in p["signal"]), None)
     if owner is None:
-        raise Rejected("没有这个暗号，请核对后再发：/接头 <寻找暗号>。")
+        raise Rejected(T.NO_SUCH_SIGNAL)
     if owner == actor.seat:
-        raise Rejected("这是你自己的暗号；请发另一个独立杀的寻找暗号。")
+        raise Rejected(T.OWN_SIGNAL)
     seek, reply = state["players"][str(owner)]["signal"]
-    who = role(state, me["role"])["name"]
+    who = role(cfg, me["role"])["name"]
     state.setdefault("contacts", []).append({"seq": ctx.seq, "from": actor.seat, "to": owner})
-    alive = "" if state["players"][str(owner)]["alive"] else "（已出局）"
+    alive = "" if state["players"][str(owner)]["alive"] else T.OUT_MARK
     return [
-        Say("reply", f"接头成功：暗号「{seek}」/「{reply}」的独立杀是 {name(state, owner)}{alive}。"),
-        Say(owner, f"{name(state, actor.seat)}（{who}）用你的寻找暗号「{seek}」找到了你，接头暗号「{reply}」。"),
+        Say("reply", T.SIGNAL_FOUND.format(seek=seek, reply=reply, owner=name(state, owner), alive=alive)),
+        Say(owner, T.SIGNAL_FOUND_YOU.format(seat=name(state, actor.seat), who=who, seek=seek, reply=reply)),
     ]

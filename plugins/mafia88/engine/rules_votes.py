@@ -8,6 +8,7 @@ from typing import Any
 
 from plugins.kernel.contract import Actor, Ctx, Rejected, Say
 
+from . import texts as T
 from .model import State, alive, dt, hhmm, iso, name, player, rnd, row
 from .resolution import POST_CAUSES
 
@@ -27,9 +28,9 @@ def _check_targets(state: State, targets: list[int]) -> list[int]:
     for t in targets:
         p = player(state, t)
         if p is None:
-            raise Rejected(f"没有 {t} 号玩家，请核对后重投。")
+            raise Rejected(T.VOTE_NO_SUCH_SEAT.format(seat=t))
         if not p["alive"]:
-            raise Rejected(f"{name(state, t)} 已出局，不能投，请改投在场玩家。")
+            raise Rejected(T.VOTE_TARGET_OUT.format(target=name(state, t)))
         if t not in out:
             out.append(t)  # §十三.2: two votes on the same player count as one
     return out
@@ -56,9 +57,9 @@ def ballot_of(state: State, seat: int, r: int | None = None) -> dict[str, Any] |
 
 def _voter_checks(state: State, actor: Actor) -> int:
     if state["step"] == "over":
-        raise Rejected("游戏已结束，不能再投票。")
+        raise Rejected(T.VOTE_GAME_OVER)
     if actor.seat is None or player(state, actor.seat) is None:
-        raise Rejected("你不是本局玩家，不能投票。")
+        raise Rejected(T.VOTE_NOT_PLAYER)
     return actor.seat
 
 
@@ -67,76 +68,77 @@ def vote(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     if state["step"] == "overtime":
         return overtime_vote(state, seat, targets, ctx)
     if state["step"] == "deciding":
-        raise Rejected(f"第{state['round']}轮投票已截止，结果贴稍后公布；下一轮开始后再投。")
+        raise Rejected(T.VOTE_ROUND_CLOSED.format(round=state["round"]))
     r = state["round"]
     cur = rnd(state)
     close = close_time(state, ctx)
     if close is not None and ctx.now >= close:
-        raise Rejected(f"投票已截止（{hhmm(state, iso(close))}），本轮不能再投。")
+        raise Rejected(T.VOTE_CLOSED.format(close=hhmm(state, iso(close))))
     if voter_weight(state, seat, r) is None:
-        raise Rejected("你已出局，不能投票。")
+        raise Rejected(T.VOTE_VOTER_OUT)
     mine = ballot_of(state, seat)
     if mine is not None:
         if mine["proxy"]:
-            raise Rejected("你已托票，本轮不能再自行投票；要改票请在托票截止前重新 /托票。")
-        raise Rejected(f"你本轮已投票（第 {mine['n']} 票），投出的票不能更改。")
+            raise Rejected(T.VOTE_PROXIED)
+        raise Rejected(T.VOTE_ALREADY.format(n=mine["n"]))
     k = row(state, r)["votes"]
     chosen = _check_targets(state, targets)
     if not chosen:
-        raise Rejected("请写出要投的玩家：/投票 <玩家> [<玩家>]")
+        raise Rejected(T.VOTE_USAGE)
     if len(chosen) > k:
-        raise Rejected(f"本轮每人最多投 {k} 票，请重投。")
+        raise Rejected(T.VOTE_TOO_MANY.format(max_votes=k))
     b = {"seq": ctx.seq, "n": cur["next_n"], "at": iso(ctx.now), "voter": seat, "targets": chosen, "proxy": False}
     cur["next_n"] += 1
     cur["ballots"].append(b)
     half = ""
     if voter_weight(state, seat, r) == HALF:
-        why = "你本轮只有半票（§五白6、§七.1）" if state["players"][str(seat)]["alive"] else "你本轮被贴杀，此票算半票（§十三.3）"
-        half = f"（{why}，仅在平票时生效）"
+        why = T.HALF_VOTE_WEAK if state["players"][str(seat)]["alive"] else T.HALF_VOTE_POSTED
+        half = T.HALF_VOTE_NOTE.format(why=why)
     # the round is named: a vote sent just after a close lands in the next round, and says so
-    return [Say("reply", f"已投票：{'、'.join(name(state, t) for t in chosen)}，第{r}轮第 {b['n']} 票（序号 #{ctx.seq}）。{half}投出的票不能更改。")]
+    return [Say("reply", T.VOTED.format(items=T.LIST_SEP.join(name(state, t) for t in chosen), r=r, n=b["n"], seq=ctx.seq, half=half))]
 
 
 def proxy(state: State, actor: Actor, targets: list[int], ctx: Ctx) -> list:
     """§十三.5: a proxy to the hosts until 20 minutes before the close; it
     replaces the player's own vote and can be changed until the cut-off."""
+    cfg = ctx.settings
     seat = _voter_checks(state, actor)
     if state["step"] == "overtime":
-        raise Rejected("加时投票不接受托票，请直接 /投票。")
+        raise Rejected(T.PROXY_OVERTIME)
     if state["step"] == "deciding":
-        raise Rejected(f"第{state['round']}轮投票已截止，不能再托票。")
+        raise Rejected(T.PROXY_ROUND_CLOSED.format(round=state["round"]))
     r = state["round"]
     cur = rnd(state)
     close = close_time(state, ctx)
     mine = ballot_of(state, seat)
     if mine is not None and not mine["proxy"]:
-        raise Rejected(f"你本轮已投票（第 {mine['n']} 票），已投票的玩家不能托票改票。")
+        raise Rejected(T.PROXY_ALREADY_VOTED.format(n=mine["n"]))
     if close is not None:
-        cutoff = close - timedelta(minutes=state["cfg"]["times"]["proxy_cutoff_minutes"])
+        cutoff = close - timedelta(minutes=cfg["times"]["proxy_cutoff_minutes"])
         if ctx.now >= cutoff:
             if mine is not None:
-                kept = "、".join(name(state, t) for t in mine["targets"])
-                raise Rejected(f"托票已截止（{hhmm(state, iso(cutoff))}），不能再改；你本轮的票仍是托票：{kept}。")
-            raise Rejected(f"托票已截止（{hhmm(state, iso(cutoff))}），本轮不能再托票；投票截止前请自己 /投票。")
+                kept = T.LIST_SEP.join(name(state, t) for t in mine["targets"])
+                raise Rejected(T.PROXY_CLOSED_KEPT.format(cutoff=hhmm(state, iso(cutoff)), kept=kept))
+            raise Rejected(T.PROXY_CLOSED.format(cutoff=hhmm(state, iso(cutoff))))
     if voter_weight(state, seat, r) is None:
-        raise Rejected("你已出局，不能托票。")
+        raise Rejected(T.PROXY_VOTER_OUT)
     k = row(state, r)["votes"]
     chosen = _check_targets(state, targets)
     if not chosen:
-        raise Rejected("请写出要托投的玩家：/托票 <玩家> [<玩家>]")
+        raise Rejected(T.PROXY_USAGE)
     if len(chosen) > k:
-        raise Rejected(f"本轮每人最多投 {k} 票，请重新托票。")
+        raise Rejected(T.PROXY_TOO_MANY.format(max_votes=k))
     changed = mine is not None
     if changed:
         cur["ballots"] = [b for b in cur["ballots"] if b["voter"] != seat]
     b = {"seq": ctx.seq, "n": cur["next_n"], "at": iso(ctx.now), "voter": seat, "targets": chosen, "proxy": True}
     cur["next_n"] += 1
     cur["ballots"].append(b)
-    verb = "托票已改为" if changed else "已托票"
-    cutoff_txt = hhmm(state, iso(close - timedelta(minutes=state["cfg"]["times"]["proxy_cutoff_minutes"]))) if close else "托票截止"
+    verb = T.PROXY_CHANGED if changed else T.PROXY_SET
+    cutoff_txt = hhmm(state, iso(close - timedelta(minutes=cfg["times"]["proxy_cutoff_minutes"]))) if close else T.PROXY_CUTOFF
     return [
-        Say("reply", f"{verb}：{'、'.join(name(state, t) for t in chosen)}，第{r}轮第 {b['n']} 票（序号 #{ctx.seq}）。你本轮不能再自行投票；{cutoff_txt} 前可重新 /托票 改票。"),
-        Say("hosts", f"托票：{name(state, seat)} → {'、'.join(name(state, t) for t in chosen)}（序号 #{ctx.seq}）。"),
+        Say("reply", T.PROXY_DONE.format(verb=verb, items=T.LIST_SEP.join(name(state, t) for t in chosen), r=r, n=b["n"], seq=ctx.seq, cutoff_txt=cutoff_txt)),
+        Say("hosts", T.PROXY_HOSTS.format(seat=name(state, seat), items=T.LIST_SEP.join(name(state, t) for t in chosen), seq=ctx.seq)),
     ]
 
 
@@ -182,29 +184,30 @@ def decide(state: State, r: int) -> dict[str, Any]:
 
 
 def start_overtime(state: State, d: dict[str, Any], ctx: Ctx, effects: list) -> None:
+    cfg = ctx.settings
     from plugins.kernel.contract import SetPhase
 
-    ends = ctx.now + timedelta(minutes=state["cfg"]["times"]["overtime_minutes"])
+    ends = ctx.now + timedelta(minutes=cfg["times"]["overtime_minutes"])
     rnd(state)["overtime"] = {"tied": d["tied"], "above": d["above"], "slots": d["slots"], "ballots": [], "ends": iso(ends)}
     state["step"] = "overtime"
-    names = "、".join(name(state, s) for s in d["tied"])
-    effects.append(Say("group", f"平票且票同时到达：{names} 争 {d['slots']} 个出局名额（§十三.8）。加时 {state['cfg']['times']['overtime_minutes']} 分钟，每人一票：/投票 <玩家>，{hhmm(state, iso(ends))} 截止。"))
-    effects.append(SetPhase("overtime", f"第{state['round']}轮加时投票", ends))
+    names = T.LIST_SEP.join(name(state, s) for s in d["tied"])
+    effects.append(Say("group", T.OVERTIME_START.format(names=names, slots=d["slots"], overtime_minutes=cfg["times"]["overtime_minutes"], ends=hhmm(state, iso(ends)))))
+    effects.append(SetPhase("overtime", T.OVERTIME_PHASE.format(round=state["round"]), ends))
 
 
 def overtime_vote(state: State, seat: int, targets: list[int], ctx: Ctx) -> list:
     ot = rnd(state)["overtime"]
     if ctx.now >= dt(ot["ends"]) and (ctx.phase is None or ctx.now >= ctx.phase.ends_at):
-        raise Rejected("加时投票已截止，不能再投。")
+        raise Rejected(T.OVERTIME_CLOSED)
     if not state["players"][str(seat)]["alive"] or any(m["seat"] == seat for m in rnd(state)["marks"]):
-        raise Rejected("你已出局，不能参加加时投票。")
+        raise Rejected(T.OVERTIME_VOTER_OUT)
     if any(b["voter"] == seat for b in ot["ballots"]):
-        raise Rejected("你已投过加时票，投出的票不能更改。")
+        raise Rejected(T.OVERTIME_ALREADY)
     if len(targets) != 1 or targets[0] not in ot["tied"]:
-        raise Rejected(f"加时只投一票，且只能投平票者：{'、'.join(name(state, s) for s in ot['tied'])}。")
+        raise Rejected(T.OVERTIME_BAD_TARGET.format(items=T.LIST_SEP.join(name(state, s) for s in ot["tied"])))
     n = len(ot["ballots"]) + 1
     ot["ballots"].append({"seq": ctx.seq, "n": n, "at": iso(ctx.now), "voter": seat, "target": targets[0]})
-    return [Say("reply", f"加时票已投：{name(state, targets[0])}，第 {n} 票（序号 #{ctx.seq}）。")]
+    return [Say("reply", T.OVERTIME_VOTED.format(target=name(state, targets[0]), n=n, seq=ctx.seq))]
 
 
 def resolve_overtime(state: State, ctx: Ctx) -> list[int]:
@@ -227,19 +230,19 @@ def resolve_overtime(state: State, ctx: Ctx) -> list[int]:
 def tally_text(state: State) -> str:
     r = state["round"]
     cur = rnd(state)
-    lines = [f"第{r}轮票型（{len(cur['ballots'])} 人已投，每人 {row(state, r)['votes']} 票，票出 {row(state, r)['out']} 人）："]
+    lines = [T.TALLY_HEAD.format(r=r, n_ballots=len(cur["ballots"]), votes=row(state, r)["votes"], out=row(state, r)["out"])]
     for c in tally(state, r):
-        voters = "、".join(
-            f"#{ln['n']} {name(state, ln['voter'])}{'（托）' if ln['proxy'] else ''}{'（半）' if ln['weight'] == HALF else ''}"
+        voters = T.LIST_SEP.join(
+            T.TALLY_BALLOT.format(n=ln["n"], voter=name(state, ln["voter"]), proxy=T.PROXY_SHORT if ln["proxy"] else "", weight=T.HALF_MARK if ln["weight"] == HALF else "")
             for ln in c["lines"]
         )
-        half = f" + 半票 {c['half']}" if c["half"] else ""
-        lines.append(f"{name(state, c['seat'])}：{c['full']} 票{half}｜{voters}")
+        half = T.TALLY_HALF.format(half=c['half']) if c["half"] else ""
+        lines.append(T.TALLY_LINE.format(seat=name(state, c["seat"]), full=c["full"], half=half, voters=voters))
     if len(lines) == 1:
-        lines.append("还没有人投票。")
+        lines.append(T.TALLY_NONE)
     ot = cur["overtime"]
     if ot:
-        lines.append("加时票：" + ("、".join(f"#{b['n']} {name(state, b['voter'])}→{name(state, b['target'])}" for b in ot["ballots"]) or "暂无"))
+        lines.append(T.TALLY_OVERTIME + (T.LIST_SEP.join(f"#{b['n']} {name(state, b['voter'])}→{name(state, b['target'])}" for b in ot["ballots"]) or T.NONE_YET))
     return "\n".join(lines)
 
 

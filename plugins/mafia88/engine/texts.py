@@ -1,54 +1,490 @@
-"""Chinese message templates (short, each says what to do next)."""
+"""Every text mafia88 shows: players, the group, hosts, the /导出 sheets, the web desk and
+the checks of a host's data file. Templates use ``{name}`` placeholders (``T.NAME.format(...)``);
+the words players type (command choices, results) are here too. Byte for byte what users see."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .model import FACTION_NAME, State, name, role
-
+# ---- labels and the words players and hosts type -------------------------------------------------
 STEP_LABEL = {"round": "投票中", "overtime": "加时投票", "deciding": "结果前选择", "over": "已结束"}
+EFFECT_NAME = {
+    "kill": "目标出局",
+    "mutual": "同归：目标与出贴者都出局",
+    "poster_dies": "出贴者出局，目标不出局",
+    "reveal": "照出出贴者真身，无人出局",
+    "reveal_kill": "照出出贴者真身，目标出局",
+    "countdown": "照出出贴者真身，目标出局，出贴者只能再活两轮",
+    "none": "无人出局",
+}
+FACTION_NAME = {"white": "白方", "black": "黑方"}
+KIND_WORD = {"take": "带人", "reveal": "照出", "soul": "指定追魂", "first_soul": "指定追魂"}
+LETTER = {"soul": ("追魂", "§五黑5"), "first_soul": ("追魂", "§七.1"), "thanks": ("感谢信", "§五白6"),
+          "high": ("追魂", "§七.2")}
+WINNER_WORDS = {"白方": "white", "白": "white", "黑方": "black", "黑": "black", "平局": "", "平": ""}
+STATUS_NAME = {"pending": "待审", "approved": "已通过", "white": "白条待补", "rejected": "退回待重写", "void": "作废"}
+OVERRIDE_WORDS = {"出局": "kill", "同归": "mutual", "出贴者出局": "poster_dies", "照出": "reveal",
+                  "照出并出局": "reveal_kill", "倒计时": "countdown", "无人出局": "none"}
+WEB_WORDS = ("出贴", "完成", "撤稿", "重写", "白条", "我的贴")
+WEB_HOST_WORDS = ("通过", "退回", "结算", "贴单", "看贴")
 
+# ---- words, marks and separators used across the rules -------------------------------------------
+LIST_SEP = "、"
+WIN_SUFFIX = "胜"
+NO_WINNER = "未分胜负"
+NONE = "无"
+COMMA = "，"
+ALIVE = "存活"
+TARGET_WORD = "目标"  # in an effect's name, replaced by the target's role
+WHITE_SLIP = "白条"
+KILL_POST = "杀帖"
+SEMI_SEP = "；"
+NO_SUCH_SEAT = "没有 {seat} 号玩家。"
+TEXT_MISSING = "正文未交"
+PROXY_SHORT = "（托）"
 
-def role_message(state: State, seat: int) -> str:
-    """The private role message (/我的身份). A disguised role (暗蛋) is told
-    its disguise, built from the disguise's data only, so it reads byte for
-    byte like that role's message (§五 白方 7)."""
-    p = state["players"][str(seat)]
-    real = role(state, p["role"])
-    shown = role(state, real["disguise"]) if real["disguise"] else real
-    lines = [f"你的身份：{shown['name']}（{FACTION_NAME[shown['faction']]}）。"]
-    if shown["brief"]:
-        lines.append(shown["brief"])
-    if shown is real and p["code"]:
-        lines.append(f"你的代号：{p['code']}。")
-    for key in shown["knows"]:
-        if shown is not real:
-            break
-        mates = [s for s in sorted(int(x) for x in state["players"]) if state["players"][str(s)]["role"] == key and s != seat]
-        label = role(state, key)["name"]
-        lines.append(f"{label}：{'、'.join(name(state, s) for s in mates) if mates else '无'}。")
-    if shown is real and p["signal"]:
-        seek, reply = p["signal"]
-        lines.append(f"你的暗号：寻找暗号「{seek}」，接头暗号「{reply}」。")
-        others = [pair for pair in state["signals"] if list(pair) != list(p["signal"])]
-        if others:  # §五黑3, §七.3: the three carriers can find each other
-            lines.append("另外两个独立杀的暗号（寻找/接头）：" + "；".join(f"「{a}」/「{b}」" for a, b in others)
-                         + "。私聊 /接头 <寻找暗号> 可找到对方。")
-    if shown is real and real["signals"] and state["signals"]:
-        pairs = "；".join(f"「{a}」/「{b}」" for a, b in state["signals"])
-        lines.append(f"三个独立杀的暗号（寻找/接头）：{pairs}。私聊 /接头 <寻找暗号> 可找到对方。")
-    if shown is real and posting_roles(state).count(real["key"]):
-        lines.append("出贴：私聊发 /出贴 <代号> <目标> 再发正文，写完发 /完成。")
-    return "\n".join(lines)
+# ---- players and times ---------------------------------------------------------------------------
+UNSET_TIME = "（未定）"
+PLAYER_NAME = "{seat}号 {alias}"
+ROLE_YOURS = "你的身份：{name}（{faction_name}）。"
+ROLE_CODE = "你的代号：{code}。"
+ROLE_MATES = "{label}：{mates}。"
+ROLE_SIGNAL = "你的暗号：寻找暗号「{seek}」，接头暗号「{reply}」。"
+ROLE_OTHER_SIGNALS = "另外两个独立杀的暗号（寻找/接头）："
+SIGNAL_PAIR = "「{seek}」/「{reply}」"
+ROLE_SIGNALS_HOW = "。私聊 /接头 <寻找暗号> 可找到对方。"
+ROLE_ALL_SIGNALS = "三个独立杀的暗号（寻找/接头）：{pairs}。私聊 /接头 <寻找暗号> 可找到对方。"
+ROLE_HOW_TO_POST = "出贴：私聊发 /出贴 <代号> <目标> 再发正文，写完发 /完成。"
 
+# ---- refusals every command shares, /状态 and the /导出 sheets ---------------------------------------
+HOST_ONLY = "只有哨子可以用这个命令。"
+NOT_A_PLAYER = "你不是本局玩家。"
+OVER_SEE_STATUS = "游戏已结束，/状态 可看结果。"
+INFO_OUT = "\n你已出局：{reason}。"
+ENDED_BY_HOST = "主持结束"
+STATUS_OVER = "游戏已结束：{result}（{ended_by}），共 {n_players} 人，存活 {n_living} 人。"
+STATUS_CLOSED = "已截止"
+STATUS_DUE = "截止 "
+STATUS_POSTS = "交贴{posts_done}"
+STATUS_PUBLISHED = "已公布"
+STATUS_PUBLISH_AT = "公布 "
+STATUS_KILL_POSTS = "杀帖{published}"
+STATUS_ROUND = "第{r}轮（{step_label}）｜存活 {n_living} 人｜已投票 {voted} 人｜每人 {votes} 票，票出 {out}，贴杀 {quotas}｜"
+OUT = "出局"
+YES = "是"
+NO = "否"
+SHEET_ROLES, SHEET_VOTES, SHEET_POSTS, SHEET_TABLE, SHEET_RESULTS, SHEET_NOTES = "身份", "投票", "杀帖", "进程", "结果", "记录"
+ROLES_HEADER = ("座位", "马甲", "身份", "阵营", "代号", "暗号", "状态", "出局轮次", "出局原因", "报道字数", "报道合格")
+VOTES_HEADER = ("轮次", "到达", "序号", "时间", "投票人", "马甲", "目标", "托票", "加时")
+POSTS_HEADER = ("帖号", "轮次", "代号", "作者", "目标", "类型", "状态", "字数", "引用", "重复", "正文")
+TABLE_HEADER = ("轮次", "每人票数", "票出", "贴杀")
+RESULTS_HEADER = ("轮次", "高票出局", "存活")
+NOTES_HEADER = ("序号", "时间", "谁", "什么")
+NOTE_DM = "私信 {seat}号：{text}"
+LETTER_DONE = "已交"
+LETTER_LAPSED = "逾期"
+LETTER_PENDING = "待交"
+NOTE_LETTER = "{kind} {state_txt} {n_text} 字"
 
-def posting_roles(state: State) -> list[str]:
-    keys: list[str] = []
-    for g in state["cfg"]["groups"]:
-        keys.extend(g["roles"])
-        for tier in g["substitutes"]:
-            keys.extend(tier["roles"])
-    return keys
+# ---- dealing roles, code names and 暗号 (§四, §七.3, §十六) --------------------------------------------
+COUNT_MISMATCH = "人数对不上：报名 {n_roster} 人，身份共 {total} 人。请让报名人数与身份人数一致（身份人数可用 /配置 修改）后再开始。"
+DEALT_HEAD = "身份已发出（共 {total} 人，白方 {whites}、黑方 {blacks}）："
+DEALT_CODE = "｜代号 {code}"
+DEALT_SIGNAL = "｜暗号 {seek}/{reply}"
+DEALT_LINE = "{seat}号 {alias}：{name}（{faction_name}）{extra}"
+NO_SIGNAL = "你没有暗号，不能接头（§七.3：只有三个独立杀和孤杀知道暗号）。"
+SIGNAL_QUOTES = "「」\"“”"
+NO_SUCH_SIGNAL = "没有这个暗号，请核对后再发：/接头 <寻找暗号>。"
+OWN_SIGNAL = "这是你自己的暗号；请发另一个独立杀的寻找暗号。"
+OUT_MARK = "（已出局）"
+SIGNAL_FOUND = "接头成功：暗号「{seek}」/「{reply}」的独立杀是 {owner}{alive}。"
+SIGNAL_FOUND_YOU = "{seat}（{who}）用你的寻找暗号「{seek}」找到了你，接头暗号「{reply}」。"
+
+# ---- the round: opening post, result post, end of game and reveal --------------------------------
+OVERTIME_ROUND_MARK = "（加时决胜轮）"
+ROUND_OPEN = "【第{r}轮】{extra}每人 {votes} 票，票出 {out} 人；贴杀：{quotas}。\n交贴截止 {posts}，杀帖公布 {publish}，投票截止 {close}（托票截止 {cutoff}）。投票：/投票 <玩家> [<玩家>]"
+GAME_START = "游戏开始：{n_players} 人，身份已私聊发出（/我的身份 可再看）。请在第1轮投票截止前 /报道（{report_min} 字以上，§十一）。\n"
+ROUND_PHASE = "第{r}轮投票"
+OUT_NO_VOTE = "第{r}轮逾期未投票，判为自杀（§十三.2）"
+OUT_REPORT = "报道不合格或未报道，第1轮结束判出局（§十一.2）"
+OUT_COUNTDOWN = "贴中魔镜后只能活两轮，第{r}轮结束自动出局（§五白1、黑1）"
+VOTED_OUT_LINE = "{seat}（{full} 票）"
+OTHER_OUT_LINE = "{seat}（{reason}）"
+RESULT_HEAD = "【第{r}轮结果】"
+RESULT_VOTED_OUT = "高票出局：{vote_lines}"
+RESULT_POSTED = "贴杀：{posted}"
+RESULT_OTHERS = "其他出局："
+RESULT_REVEAL = "照出真身：{seat} 是{seat_name}（{why}）。"
+RESULT_TAKEN = "陪同出局："
+RESULT_LEFT = "余 {survivors} 人。"
+RESULT_OVER = "游戏结束，全部身份随后公布。"
+RESULT_ROLES_NEXT = "出局者身份下轮公布。"
+RESULT_STEP = "{i}. {seat}（{seat_name}）：{reason}"
+RESULT_STEP_REVIVED = "{n_steps}. {items} 被复活（§五白6）"
+RESULT_STEPS_HEAD = "第{r}轮结果结算：\n"
+NOBODY_OUT = "无人出局"
+ONE_SIDE_GONE = "一方已无全票玩家"
+REVEAL_HEAD = "【游戏结束】{result}（{ended_by}）。"
+REVEAL_ROLES = "【身份】"
+REVEAL_CODE = "｜{code}"
+REVEAL_OUT = "第{round}轮出局：{reason}"
+REVEAL_PLAYER = "{player}：{role}（{faction_name}）{code}｜{fate}"
+REVEAL_POSTS = "【杀帖】"
+REVEAL_POST = "#{id} 第{round}轮 {code}（{author}）→ {target}｜{kind}｜{status_name}｜{chars} 字"
+REVEAL_VOTES = "【票型】"
+REVEAL_ROUND_VOTES = "第{key}轮（{n_ballots} 票）："
+REVEAL_BALLOT = "#{n} {voter}{proxy}→{items}"
+REVEAL_OVERTIME_VOTES = "第{key}轮加时（{n_ot} 票）："
+
+# ---- votes, proxies, overtime and the tally (§十三) ------------------------------------------------
+VOTE_NO_SUCH_SEAT = "没有 {seat} 号玩家，请核对后重投。"
+VOTE_TARGET_OUT = "{target} 已出局，不能投，请改投在场玩家。"
+VOTE_GAME_OVER = "游戏已结束，不能再投票。"
+VOTE_NOT_PLAYER = "你不是本局玩家，不能投票。"
+VOTE_ROUND_CLOSED = "第{round}轮投票已截止，结果贴稍后公布；下一轮开始后再投。"
+VOTE_CLOSED = "投票已截止（{close}），本轮不能再投。"
+VOTE_VOTER_OUT = "你已出局，不能投票。"
+VOTE_PROXIED = "你已托票，本轮不能再自行投票；要改票请在托票截止前重新 /托票。"
+VOTE_ALREADY = "你本轮已投票（第 {n} 票），投出的票不能更改。"
+VOTE_USAGE = "请写出要投的玩家：/投票 <玩家> [<玩家>]"
+VOTE_TOO_MANY = "本轮每人最多投 {max_votes} 票，请重投。"
+HALF_VOTE_WEAK = "你本轮只有半票（§五白6、§七.1）"
+HALF_VOTE_POSTED = "你本轮被贴杀，此票算半票（§十三.3）"
+HALF_VOTE_NOTE = "（{why}，仅在平票时生效）"
+VOTED = "已投票：{items}，第{r}轮第 {n} 票（序号 #{seq}）。{half}投出的票不能更改。"
+PROXY_OVERTIME = "加时投票不接受托票，请直接 /投票。"
+PROXY_ROUND_CLOSED = "第{round}轮投票已截止，不能再托票。"
+PROXY_ALREADY_VOTED = "你本轮已投票（第 {n} 票），已投票的玩家不能托票改票。"
+PROXY_CLOSED_KEPT = "托票已截止（{cutoff}），不能再改；你本轮的票仍是托票：{kept}。"
+PROXY_CLOSED = "托票已截止（{cutoff}），本轮不能再托票；投票截止前请自己 /投票。"
+PROXY_VOTER_OUT = "你已出局，不能托票。"
+PROXY_USAGE = "请写出要托投的玩家：/托票 <玩家> [<玩家>]"
+PROXY_TOO_MANY = "本轮每人最多投 {max_votes} 票，请重新托票。"
+PROXY_CHANGED = "托票已改为"
+PROXY_SET = "已托票"
+PROXY_CUTOFF = "托票截止"
+PROXY_DONE = "{verb}：{items}，第{r}轮第 {n} 票（序号 #{seq}）。你本轮不能再自行投票；{cutoff_txt} 前可重新 /托票 改票。"
+PROXY_HOSTS = "托票：{seat} → {items}（序号 #{seq}）。"
+OVERTIME_START = "平票且票同时到达：{names} 争 {slots} 个出局名额（§十三.8）。加时 {overtime_minutes} 分钟，每人一票：/投票 <玩家>，{ends} 截止。"
+OVERTIME_PHASE = "第{round}轮加时投票"
+OVERTIME_CLOSED = "加时投票已截止，不能再投。"
+OVERTIME_VOTER_OUT = "你已出局，不能参加加时投票。"
+OVERTIME_ALREADY = "你已投过加时票，投出的票不能更改。"
+OVERTIME_BAD_TARGET = "加时只投一票，且只能投平票者：{items}。"
+OVERTIME_VOTED = "加时票已投：{target}，第 {n} 票（序号 #{seq}）。"
+TALLY_HEAD = "第{r}轮票型（{n_ballots} 人已投，每人 {votes} 票，票出 {out} 人）："
+HALF_MARK = "（半）"
+TALLY_BALLOT = "#{n} {voter}{proxy}{weight}"
+TALLY_HALF = " + 半票 {half}"
+TALLY_LINE = "{seat}：{full} 票{half}｜{voters}"
+TALLY_NONE = "还没有人投票。"
+TALLY_OVERTIME = "加时票："
+NONE_YET = "暂无"
+
+# ---- reports (§十一) -------------------------------------------------------------------------------
+REPORT_CLOSED = "报道已截止（第1轮结束前有效，§十一.2）。"
+REPORT_NOT_PLAYER = "你不是本局玩家，不能报道。"
+REPORT_TOO_LONG = "报道太长：{n_text} 字，最多 {report_max} 字。请删短后重新 /报道。"
+REPORT_FAILED = "报道已统计：{line}。不合格：{bad}。请在第1轮投票截止（{close}）前重新 /报道，否则出局（§十一.2）。"
+REPORT_OK = "报道已统计：{line}。合格。"
+REPORT_POST = "【{seat} 报道】\n{text}"
+REPORT_REJECT_LATE = "第1轮已结束，不合格报道直接判出局（§十一.3），请用 /判出局。"
+REPORT_REJECT_DEFAULT = "不符合报道要求"
+REPORT_REJECTED = "已退回 {seat} 的报道，须在第1轮结束前重报 {minimum} 字以上。"
+REPORT_REJECTED_TELL = "你的报道被哨子退回：{reason}。请在第1轮投票截止（{close}）前重新 /报道 {minimum} 字以上（§十一.3），否则出局。"
+
+# ---- kill posts: drafting, checks, review, white slips, publication (§十二) ------------------------
+GROUP_FULL = "「{group}」{quota}/{quota}"
+POSTS_FULL = "本轮你能出的贴已满（{full}），不能再交。"
+POST_ROUNDS_ONLY = "{role}只能在第{first}至{last}轮出贴（§五黑7），本轮是第{r}轮，不能出贴。"
+NO_POST_DUTY = "你本轮没有贴杀任务，不能出贴。"
+NOT_POSTING_TIME = "现在不是交贴时间。"
+POSTING_CLOSED = "本轮交贴已截止（{due}），下轮结果帖发出后 15 分钟内再交。"
+NO_POST_RIGHT = "你没有贴杀权。"
+WRONG_CODE = "代号不对，请写你自己的代号（见 /我的身份）。"
+DRAFT_OPEN = "你有一份草稿还没完成：先 /完成 或 /撤稿。"
+NO_SUCH_TARGET = "没有 {target} 号玩家，请核对目标。"
+TARGET_OUT = "{target} 已出局，不能贴杀，请换一个目标。"
+ALREADY_POSTED = "你本轮已交贴（#{id}），每轮只能交一份。"
+DRAFT_STARTED = "开始起草第{round}轮杀帖：代号 {code}，目标 {target}（{group}）。已收 {count} 字。请继续私聊发送正文，可分多条；写完发 /完成，放弃发 /撤稿。"
+NO_WHITE_ROUND = "大结局轮和加时轮不允许白条（§十二.8），请在截止前交正式杀帖。"
+WHITE_REGISTERED = "白条已登记（#{id}），目标 {target} 将随本轮杀帖出局。请在 {due} 前私聊 /重写 {id} 交 {minimum} 字以上正文，否则你出局、目标复活。"
+WHITE_HOSTS = "白条 #{id}：代号 {code}（{seat}）→ {target}，正文 {due} 前补交。"
+NOT_YOUR_POST = "#{post_id} 不是你的杀帖。"
+NO_REWRITE_NEEDED = "#{post_id} 现在是「{status_name}」，不需要重写。"
+REWRITE_LATE = "重写期限已过（{due}）。"
+REWRITE_STARTED = "开始重写 #{post_id}（需 {minimum} 字以上）。请私聊发送正文，写完发 /完成，放弃发 /撤稿。"
+POST_TOO_LONG = "杀帖正文太长：加上这段共 {total} 字，最多 {cap} 字。这段没有收下，请删短后再发。"
+IMAGES_NOT_COUNTED = "（图片不计入正文）"
+TEXT_RECEIVED = "已收到{note}，累计 {count} 字。继续发送正文，写完发 /完成。"
+NO_DRAFT = "你没有未完成的草稿。"
+DRAFT_DROPPED = "草稿已作废。需要时重新 /出贴。"
+PROBLEM_CHARS = "字数 {chars}，不足 {minimum}"
+PROBLEM_QUOTES = "引用占 {quote_ratio:.1f}%，超过 {quote_max_percent}%"
+PROBLEM_UNQUOTED = "去掉引用后 {unquoted} 字，不足 {minimum}"
+PROBLEM_REPEATS = "重复句子占 {repeat_ratio:.1f}%，超过 {repeat_max_percent}%"
+PROBLEM_TRADITIONAL = "含繁体字 {traditional} 个，请用简体"
+PROBLEM_NO_HANZI = "没有汉字"
+FIRST_POST_ALIASES = "孤杀第一贴须有且只有 {need} 个游戏马甲（§六.1），现有 {n_named} 个"
+FIRST_POST_UNION_ALIAS = "孤杀第一贴至少要有一个联合杀马甲（§六.1）"
+NO_DRAFT_START = "你没有未完成的草稿：先 /出贴 <代号> <目标>。"
+POST_FAILED = "杀帖未通过：{bad}。\n{figures_line}\n可继续发送正文补充后再 /完成，或 /撤稿 重写。"
+DRAFT_TARGET_OUT = "{target} 已出局，请 /撤稿 后换一个目标。"
+DRAFT_GROUP_FULL = "「{group}」本轮的贴已满，不能再交；请 /撤稿。"
+POST_SUBMITTED = "杀帖已交（#{id}）"
+REWRITE_SUBMITTED = "重写稿已交（#{id}）"
+SUBMITTED_FOR_REVIEW = "{head}：{line}。已交哨子审核，结果会私聊告诉你。"
+REWRITE_WORD = "重写稿"
+NEW_POST_HOSTS = "新{mode} #{id}：代号 {code}（{author}）→ {target}。{line}。/看贴 {id} 查看，/通过 {id} 或 /退回 {id} <理由>。"
+NO_SUCH_POST = "没有 #{post_id} 号杀帖，/贴单 可查看帖号。"
+MY_POST_LINE = "#{id} 第{round}轮 → {target}：{status_name}"
+MY_DRAFT_LINE = "草稿：→ {target}，已收 {chars} 字（/完成 或 /撤稿）"
+NO_POSTS_YET = "你还没有交过杀帖。"
+NO_ROUND_POSTS = "第{r}轮还没有杀帖。"
+ROUND_POSTS_HEAD = "第{r}轮杀帖（贴杀：{quota_text}）："
+POST_LIST_LINE = "#{id} {code}（{author}）→ {target}｜{status_name}｜{fig}"
+WHITE_NO_TEXT = "（白条，正文未交）"
+POST_SHOW = "#{id} 第{round}轮 {code}（{author}）→ {target}｜{status_name}\n{fig}\n\n{text}"
+APPROVE_WRONG_STATUS = "#{post_id} 现在是「{status_name}」，只有待审的杀帖可以通过。"
+APPROVED = "#{post_id} 已通过。"
+APPROVED_TELL_AUTHOR = "你的杀帖 #{post_id} 已通过审核。"
+REJECT_WRONG_STATUS = "#{post_id} 现在是「{status_name}」，不能退回。"
+REJECT_LATE = "#{post_id} 的重写期限（{due}）已过；如需判罚请用 /判出局。"
+REJECT_DEFAULT_REASON = "不符合杀帖要求"
+NEXT_NOON = "次日 12:00"
+REJECTED = "#{post_id} 已退回，作者须在 {due_txt} 前重写。"
+REJECTED_TELL_AUTHOR = "你的杀帖 #{post_id} 被退回：{reason}。请在 {due_txt} 前私聊 /重写 {post_id} 交 {minimum} 字以上的新稿，否则你出局、目标复活（§十二.7）。"
+LATE_TAG = "补发"
+POST_PUBLISHED_TEXT = "【第{round}轮{tag}｜代号 {code}】目标：{target}\n\n{text}"
+DRAFT_VOIDED = "交贴已截止，你未完成的草稿已作废。"
+OUT_NO_POST = "第{r}轮未交杀帖，视为放弃贴杀（§十二.9）"
+POSTS_DUE_HEAD = "第{r}轮交贴截止：收到杀帖 {n_got} 份"
+POSTS_DUE_WHITES = "（含白条 {whites} 份）"
+PERIOD = "。"
+POSTS_DUE_MISSING = "{items} 未交杀帖，视为放弃贴杀，出局。"
+POSTS_PUBLISH_AT = "杀帖将于 {publish} 公布。"
+PUBLISH_POST_REF = "代号 {code} 的杀帖（目标 {target}）"
+PUBLISH_POST_PENDING = "代号 {code} 的杀帖（目标 {target}）正文待补"
+PUBLISH_HEAD = "【第{r}轮杀帖公布】贴杀：{killed}。"
+PUBLISH_OTHERS = "随杀帖出局（同归、贴中地雷或被移魂）：{others}。"
+PUBLISH_HALF_VOTE = "被贴杀者本轮投票算半票，只在平票时生效（§十三.3）。"
+PUBLISH_WHITE_DUE = "，须在 {white_at} 前补交，否则出贴者出局、目标复活。"
+PUBLISH_REVIEW_PENDING = " 正文待哨子审核，通过后补发。"
+REVEAL_ROLE_LINE = "{player}：{role}（{faction_name}）"
+REVEAL_ROLES_HEAD = "第{r}轮出局者身份："
+OUT_WHITE_MISSED = "第{r}轮杀帖未按时补交/重写（§十二.4、§十二.7）"
+POST_VOIDED_REVIVED = "第{r}轮杀帖 #{id} 作废，复活"
+WHITE_MISSED = "代号 {code} 的杀帖未按时补交，{author} 出局"
+TARGET_REVIVED = "，{target} 复活"
+STEPS_PUBLISHED_HEAD = "第{r}轮杀帖结算（已公布）："
+STEPS_PREVIEW_HEAD = "第{r}轮杀帖结算预览，{publish} 按此公布。改判：/改判 <步骤> <结果> <理由>（结果：{override_words}）；立即公布：/发布"
+NO_POSTS_THIS_ROUND = "本轮没有杀帖。"
+MIRROR_HIT_AUDIT = "代号 {code} 贴中魔镜"
+MIRROR_HIT_TELL = "你的杀帖贴中魔镜，真身将随本轮结果贴公布；你只能活到第{r}轮结果贴（§五白1、黑1）。"
+MINE_MUTUAL_TELL = "你被贴中同归；你可以指定场上任何一名玩家查看其身份（§五黑5）：私聊 /查身份 <玩家>。"
+OVERRIDE_PUBLISHED = "第{r}轮杀帖已公布，不能再改判；如需判罚请用 /判出局 或 /判复活。"
+OVERRIDE_TOO_EARLY = "第{r}轮交贴还没截止（{posts}），截止后会私聊发结算步骤，再改判。"
+OVERRIDE_BAD_WORD = "看不懂结果「{word}」，请写：{override_words}。例：/改判 2 同归 规则§五白2"
+OVERRIDE_NO_REASON = "请写改判理由：/改判 <步骤> <结果> <理由>。"
+OVERRIDE_NO_STEP = "没有第 {step} 步；本轮结算共 {n_steps} 步（见私聊的结算预览）。"
+OVERRIDE_SOUL_STEP = "第 {step} 步是移魂/还魂，不能改判结果；请用 /判出局 或 /判复活。"
+OVERRIDE_AUDIT = "改判第{r}轮第{step}步（#{post}）为「{word}」：{why}"
+OVERRIDE_DONE = "已改判第 {step} 步为「{word}」（已记录：{user_id}，{why}）。"
+STEPS_TOO_EARLY = "第{r}轮交贴还没截止（{posts}），截止后才有结算步骤。"
+ALREADY_PUBLISHED = "第{r}轮杀帖已经公布。"
+PUBLISH_TOO_EARLY = "第{r}轮交贴还没截止（{posts}），截止后才能发布。"
+PUBLISHED_NOW = "第{r}轮杀帖已发布。"
+CHECK_NO_RIGHT = "你没有查看身份的权利（§五黑5：只有第四、五轮被贴中同归的地雷可以查看一人）。"
+CHECK_USED = "你已经查看过一次身份，不能再查（§五黑5）。"
+CHECK_SELF = "不能查看自己的身份，请指定场上另一名玩家。"
+CHECK_TARGET_OUT = "{target} 已出局，请指定场上的玩家（§五黑5）。"
+CHECK_RESULT = "{target} 的身份：{target_name}（{faction_name}）。"
+CHECK_HOSTS = "{seat}（地雷）查看了 {target} 的身份。"
+
+# ---- post resolution steps and causes of going out -----------------------------------------------
+MANUAL_MODE_CLAUSE = "哨子手动裁决模式：贴中即出局"
+STEP_POST = "{n}. {code}（{poster_role}，{poster}）贴 {target} → {target_seat}号是{target_role}，第{r}轮 → {effect}"
+STEP_OVERRIDDEN = "（哨子改判：{by}，{why}；原判：{effect_name}）"
+STEP_CLAUSE = "（{clause}）"
+STEP_MAY_CHECK = "；{seat}号可查看一名玩家身份"
+STEP_SOUL_MOVE = "{n}. 移魂（{by}）：把被贴杀的 {source} 移魂到 {to} → {source_seat}号复活，{to_seat}号出局（§五白4）"
+STEP_SOUL_BACK = "{n}. 还魂（{by}）：还魂 {to} → 若是被移魂者则复活、移魂失效，否则还魂失效（§五黑8）"
+OUT_POSTED = "第{r}轮被贴杀（{code}）"
+OUT_MUTUAL = "第{r}轮出贴与 {target} 同归"
+OUT_MINE = "第{r}轮出贴贴中地雷，等于自杀（§五黑5）"
+OUT_SOUL_MOVED = "第{r}轮被移魂，代 {source} 出局（§五白4）"
+SOUL_MOVE_VOID = "移魂未生效（所选之人本轮没有被贴杀）。"
+OUT_POSTED_MOVE_UNDONE = "第{r}轮被贴杀（移魂被还魂破解）"
+SOUL_BACK_VOID = "还魂未生效。"
+OUT_VOTED = "第{round}轮高票出局"
+OUT_TAKEN = "第{round}轮被 {seat} 带走（{clause}）"
+
+# ---- role effects (effects.toml) -----------------------------------------------------------------
+DEFAULT_POST_CLAUSE = "§十二 杀帖贴中目标，目标出局"
+
+# ---- choices before the result: take along, reveal, revive, letters (§五, §七) ---------------------
+FIRST_HIGH_CLAUSE = "§七.1 高票一挂特权"
+DECIDE_CLOSED = "第{r}轮投票截止。结果贴将于 {ends} 公布（§五：等待出局者和特殊身份的选择）。"
+DECIDE_PHASE = "第{r}轮结果前的选择"
+REVIVE_PROMPT = "第{r}轮高票者：{items}。你可以复活其中一人（§五白6）：{cutoff} 前私聊 /复活 <玩家>；不复活则不用回复。"
+DECIDE_WINDOW = "第{r}轮选择窗口（{ends} 截止，到时未选由机器人随机代选）："
+DECIDE_CHOICE_LINE = "{seat}（{seat_name}）{kind_word} {need} 人（{clause}）"
+DECIDE_AUTO_TAKE = "{seat} 自动带走：{items}（{clause}）"
+DECIDE_REVIVE_LINE = "复活 {holder} 可在 {cutoff} 前复活一名高票者。"
+PROMPT_TAKE = "你第{r}轮高票出局，可从票你的线上选 {need} 人陪同出局（{clause}）。你的票线：{lines}。{deadline} 前私聊 /带人 <玩家>…；到时未选，机器人随机代选。"
+PROMPT_REVEAL = "你第{r}轮高票出局，可照出票你的线上一人的真身和身份（{clause}）。你的票线：{lines}。{deadline} 前私聊 /照出 <玩家>；到时未选，机器人随机代选。"
+PROMPT_SOUL = "你第{r}轮高票出局，可指定场上一名玩家为你写 500 字追魂（{clause}），写成则你下轮复活。{deadline} 前私聊 /指定追魂 <玩家>；不指定则不用回复。"
+PROMPT_FIRST_SOUL = "你是第1轮高票出局者，可指定票你的线上一人写 500 字追魂（§七.1 高票一挂特权）。你的票线：{lines}。{deadline} 前私聊 /指定追魂 <玩家>；不指定则不用回复。"
+NOT_CHOICE_TIME = "现在不是选择时间：带人、照出、指定追魂和复活只在本轮投票截止后、结果贴发出前进行（§五）。"
+RIGHT_TAKE = "带人（§五白3、黑3、黑5：联合蛋、独立杀、地雷高票出局时）"
+RIGHT_REVEAL = "照出（§五黑6：魔镜高票出局时）"
+RIGHT_SOUL = "指定追魂（§五黑5 地雷高票出局、§七.1 第1轮高票出局者）"
+NO_RIGHT = "你本轮没有{what}的权利。"
+ALREADY_CHOSEN = "你已经选过了：{items}，不能更改。"
+NOT_SELF = "不能选自己。"
+ONE_SOUL_ONLY = "请只指定一人：/指定追魂 <玩家>。"
+SOUL_PICK_OUT = "{pick} 已出局，请指定场上的玩家。"
+NOT_ON_LINES = "{picks} 不在票你的线上（{clause}）。可选：{lines}。"
+PICK_EXACTLY = "请正好选 {need} 人（{clause}）。"
+CHOICE_RECORDED = "已记录：{kind_word} {items}，随第{round}轮结果贴生效。"
+CHOICE_HOSTS = "{seat} {kind_word}：{items}。"
+REVIVE_NO_RIGHT = "你没有复活的权利（§五白6）。"
+REVIVE_WRONG_ROUND = "复活只在第{rounds}轮有效（§五白6），本轮是第{r}轮。"
+REVIVE_HOLDER_OUT = "你已出局，复活功能失效（§五白6）。"
+REVIVE_NOBODY = "本轮没有可复活的高票者。"
+REVIVE_TOO_LATE = "复活须在结果贴前 {cutoff_minutes} 分钟（{cutoff}）前告知，已超时，视为放弃（§五白6）。"
+REVIVE_ALREADY = "你已选择复活 {picked}，不能更改。"
+REVIVE_SELF = "复活不能复活自己，只能复活其他高票者（§五白6）。"
+REVIVE_NOT_HIGH = "{target} 不是本轮高票者；复活只能复活高票者，不能复活被贴杀者（§五白6）。"
+REVIVE_RECORDED = "已记录：复活 {target}，随第{r}轮结果贴生效。"
+REVIVE_HOSTS = "复活 {seat} 选择复活 {target}。"
+RANDOM_PICK_NOTE = "（未在时限内选择，机器人随机代选）"
+TAKE_NOTE = "{seat} 带走：{items}{how}。"
+MIRROR_NOTE = "魔镜 {seat} 照出：{target} 是{role}（{faction_name}）{how}。"
+SOUL_DESIGNATED_NOTE = "{seat} 指定 {writer} 写 500 字追魂，{letter_due} 前私聊 /追魂 <正文>。"
+REVIVED_NOTE = "{picked} 被复活（不公布身份），须在 {letter_due} 前私聊 /感谢信 <正文>（{thanks_min} 字以上），否则降为半票、下一轮自动出局（§五白6）。"
+HIGH_TOO_EARLY = "高贴数特权在第五轮结束后才能指定（§七.2），现在是第{r}轮。"
+HIGH_WRITER_OUT = "{writer} 已出局；只能指定还活着的玩家（§七.2）。"
+HIGH_ALREADY = "{writer} 已被指定过（§七.2：先指定先得）。"
+UNWRITTEN = "（未写）"
+HIGH_AUDIT = "高贴数特权：{by} 指定 {writer}"
+HIGH_TELL_WRITER = "你被指定写 500 字情书或追魂（§七.2 高贴数特权），请在 {due} 前私聊 /追魂 <正文>，否则出局。"
+HIGH_RECORDED = "已记录：{writer} 须在 {due} 前交 500 字（§七.2）。"
+LETTER_DUE_TELL = "你须在 {due} 前私聊 /{word} <正文> 交 {minimum} 字以上的{word}（{clause}）。"
+SOUL_LETTER = "追魂"
+NO_LETTER = "你没有要写的{word}。"
+LETTER_LATE = "{word}期限已过（{due}）。"
+LETTER_FAILED = "{word}未通过：{bad}。请改好后重新 /{word} <正文>。"
+LETTER_OK = "{word}已收到（{chars} 字），合格。"
+REVIVED_BY_LETTER = "追魂写成，第{round}轮复活（§五黑5）"
+LETTER_SOUL_DONE = "{writer} 为 {for_} 写成追魂，{for_} 复活（§五黑5）。\n\n{text}"
+LETTER_POST_HIGH = "【{word}｜{writer}（§七.2）】\n\n{text}"
+LETTER_POST = "【{word}｜{writer} → {for_}】\n\n{text}"
+LETTER_SOUL_MISSED = "{writer} 未按时写追魂，{for_} 不复活（§五黑5）。"
+LETTER_FIRST_MISSED = "{writer} 未按时写追魂，第二、三轮只有半票（§七.1）。"
+OUT_HIGH_LETTER_MISSED = "未按时写高贴数特权指定的 500 字（§七.2）"
+LETTER_HIGH_MISSED = "{writer} 未按时写被指定的 500 字，出局（§七.2）。"
+OUT_THANKS_MISSED = "被复活后未按时写感谢信，第{nxt}轮结束自动出局（§五白6）"
+LETTER_THANKS_MISSED = "{writer} 未按时写感谢信，降为半票，第{nxt}轮结果贴时出局（§五白6）。"
+
+# ---- 移魂 / 还魂 and unions (§五白4、黑8, §八) ------------------------------------------------------------
+SOUL_MOVE = "移魂"
+SOUL_BACK = "还魂"
+SOUL_NO_RIGHT = "你没有{word}的权利（{clause}）。"
+SOUL_HOLDER_OUT = "你已出局，{word}功能失效（{clause}）。"
+SOUL_WRONG_ROUND = "{word}只能在第{rounds}轮使用（{clause}），本轮是第{r}轮。"
+SOUL_TOO_LATE = "{word}须在交贴截止（{due}）前告知，已超时，视为放弃本轮{word}（{clause}）。"
+SOUL_ALREADY = "你本轮已经{word}过了，不能更改。"
+SOUL_TEXT_FAILED = "{word}文章未通过：{bad}（须原创 {minimum} 字以上）。请改好后重新发送。"
+SOUL_MOVE_SELF = "移魂不能移魂自己，只能把其他被贴人移到另一人身上（{clause}）。"
+SOUL_SAME_PERSON = "被贴杀者和移到的人不能是同一人。"
+SOUL_TARGET_OUT = "{player} 已出局，请选场上的玩家。"
+SOUL_MOVE_RECORDED = "已记录第{r}轮移魂：若 {src} 本轮被贴杀，则移到 {dst} 身上，与杀贴同时公布。"
+SOUL_MOVE_HOSTS = "移魂 {seat}：{src} → {dst}（{n_text} 字）。"
+SOUL_BACK_SELF = "还魂不能还魂自己，只能还魂其他人（{clause}）。"
+SOUL_BACK_RECORDED = "已记录第{r}轮还魂：{dst}，与杀贴同时公布。"
+SOUL_BACK_HOSTS = "还魂 {seat}：{dst}（{n_text} 字）。"
+SOUL_MOVE_POST = "【第{r}轮移魂贴】\n\n{text}"
+SOUL_BACK_POST = "【第{r}轮还魂贴】\n\n{text}"
+CONVERTED_TELL = "第{r}轮起你转为{becomes}（{clause}）。\n"
+CONVERTED_HOSTS = "{player} 由{role}转为{becomes}（{clause}）。"
+CONVERTED_MATES = "第{r}轮起 {player} 转为{becomes}（{clause}）。"
+UNION_SWORD = "剑"
+UNION_SWORD_CLAUSE = "§八.1"
+UNION_EGG = "蛋"
+UNION_EGG_CLAUSE = "§八.2"
+UNION_DU_LIVING = "独活"
+UNION_DU_CLAUSE = "§八.5"
+UNION_DU_OUT = "独出"
+OUT_WORD = "已出局"
+UNION_MATE = "{mate}（{role}，{alive}）"
+UNION_TELL = "联合（{clause}）：你现在与以下玩家联合：{lst}。"
+UNION_HOSTS = "联合（{clause}）已私聊告知：{items}。"
+
+# ---- host commands: judge out/back, the round table, vote log, end, private messages -------------
+GAME_OVER = "游戏已结束。"
+ALREADY_OUT = "{seat} 已经出局。"
+HOST_PENALTY = "哨子判罚"
+OUT_BY_HOST = "判出局：{reason}"
+PUT_OUT_NOTICE = "{seat} 被哨子判出局：{reason}。"
+NOT_OUT = "{seat} 还在场上，不需要复活。"
+HOST_RULING = "哨子判定"
+BACK_BY_HOST = "判复活：{reason}"
+PUT_BACK_NOTICE = "{seat} 经哨子判定回到场上：{reason}。"
+BAD_QUOTA_TOKEN = "看不懂「{token}」：请写 组名+贴数，如 联2 独3；组名可用：{available}。"
+ROUND_PAST = "第{r}轮已经过去，只能改第{cur}轮及以后。"
+ROUND_BEYOND_TABLE = "进程表现在有 {n_table} 轮，只能改已有轮次或加第{next_round}轮。"
+ROUND_LABEL = "第{r}轮"
+VOTES_ALREADY_CAST = "本轮已有人投票，不能再改每人票数。"
+VOTE_ALREADY_CLOSED = "本轮投票已截止，不能再改。"
+POSTS_ALREADY_CLOSED = "本轮交贴已截止，不能再改贴杀数。"
+TABLE_CHANGED = "哨子调整进程：第{r}轮 每人 {votes} 票，票出 {out} 人，贴杀 {quotas}。"
+ADJUSTED = "已调整。"
+TABLE_HEAD = "进程表："
+CURRENT_MARK = " ← 当前"
+TABLE_LINE = "第{i}轮：每人 {votes} 票，票出 {out}，贴杀 {quotas}{mark}"
+NO_SUCH_ROUND = "还没有第{r}轮。"
+VOTE_LOG_HEAD = "第{r}轮投票记录（{n_ballots} 票）："
+PROXY_MARK = "（托票）"
+VOTE_LOG_LINE = "#{n}｜序号 {seq}｜{dt:%m-%d %H:%M:%S}｜{voter}{proxy} → {items}"
+VOTE_LOG_OVERTIME = "加时 #{n}｜序号 {seq}｜{voter} → {target}"
+VOTE_LOG_MISSING = "未投票 {n_missing} 人："
+GAME_ALREADY_OVER = "游戏已经结束。"
+END_USAGE = "请写结果：/结束游戏 <白方|黑方|平局> [理由]"
+END_AGREED = "全体同意结束"
+ENDED_BY_HOSTS = "哨子宣布结束：{reason}"
+DM_USAGE = "请写内容：/私信 <玩家> <内容>。"
+DM_TEXT = "哨子私信：{text}"
+DM_SENT = "已私信 {seat}（已记录）。"
+
+# ---- checks of a host's data file (/配置) ----------------------------------------------------------
+CFG_SPAN = "应为 [起始轮, 结束轮]（结束轮 0 表示不结束）"
+CFG_UNKNOWN_GROUP = "{label}：贴杀组「{group}」不存在，可用：{available}。"
+CFG_DUPLICATE_ROLE_KEY = "身份 key「{key}」重复。"
+CFG_UNKNOWN_KNOWS = "身份「{role}」的 knows 里「{known}」不存在。"
+CFG_UNKNOWN_DISGUISE = "身份「{role}」的 disguise「{disguise}」不存在。"
+CFG_DUPLICATE_CODES = "代号重复：{dup}。"
+CFG_UNKNOWN_COUNT_ROLE = "counts 里的身份「{key}」不存在。"
+CFG_TOO_FEW_CODES = "身份「{role}」有 {n} 人，但只有 {n_codes} 个代号。"
+CFG_NO_PLAYERS = "身份总人数为 0。"
+CFG_GROUP_UNKNOWN_ROLE = "贴杀组「{group}」的身份「{role}」不存在。"
+CFG_GROUP_UNKNOWN_SUBSTITUTE = "贴杀组「{group}」的代贴身份「{role}」不存在。"
+CFG_NO_ROUNDS = "进程表 rounds 不能为空。"
+CFG_ROUND_LABEL = "第{i}轮"
+CFG_UNKNOWN_FILL_ROLE = "options.fill_role「{fill_role}」不存在。"
+CFG_TOO_FEW_CARRIERS = "暗号需要 {signal_carriers} 个独立杀，但独立杀人数不够。"
+CFG_SIGNALS_COUNT = "signals 应正好有 {carriers} 对暗号。"
+CFG_SIGNAL_POOL_SHORT = "暗号库 signal_pool 至少要有 {carriers} 对。"
+CFG_EFFECT_POST_UNKNOWN_ROLE = "effects.post[{i}].{side} 里的身份「{roles}」不存在。"
+CFG_EFFECT_VOTE_UNKNOWN_ROLE = "effects.vote[{i}].role：身份「{role}」不存在。"
+CFG_EFFECT_UNKNOWN_ROLE = "effects.{name}.role：身份「{role}」不存在。"
+CFG_EFFECT_UNKNOWN_BECOMES = "effects.{name}.becomes：身份「{becomes}」不存在。"
+CFG_ROW_ERROR = "{label}：{line}"
+
+# ---- the web post desk ---------------------------------------------------------------------------
+WEB_DUTY = "本轮你可以为「{group}」出贴（代号见身份）。"
+WEB_BAD_INPUT = "提交的内容无法识别。"
+WEB_TITLE = "88人场 · 交贴台"
 
 
 def figures_line(fig: dict[str, Any]) -> str:
