@@ -328,6 +328,7 @@ class OutboxWorker:
 
     async def run(self) -> None:
         while True:
+            self.wake.clear()  # before the tick: a wake-up during its queries is not lost
             try:
                 delay = await self.tick()
             except asyncio.CancelledError:
@@ -336,7 +337,6 @@ class OutboxWorker:
                 logger.opt(exception=exc).error("outbound queue tick failed")
                 delay = 5.0
             if delay > 0:
-                self.wake.clear()
                 try:
                     await asyncio.wait_for(self.wake.wait(), timeout=delay)
                 except asyncio.TimeoutError:
