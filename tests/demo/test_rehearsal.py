@@ -158,8 +158,10 @@ async def test_royale_opening_and_players_speaking(page, tmp_path):
     # speaking as a player in the group: the roster comes back in the group view
     await say(page, "20003", "/名单")
     await wait_for_bot(page, "4号 丁")
-    mine = await page.locator("#messages .msg.mine .bubble").all_inner_texts()
-    assert mine[-1] == "/名单"  # the current speaker's own message is on the right
+    # the current speaker's own message is on the right (the view may still be re-rendering)
+    await page.wait_for_function(
+        """() => { const m = [...document.querySelectorAll('#messages .msg.mine .bubble')];
+                   return m.length > 0 && m[m.length - 1].textContent.trim() === '/名单'; }""")
 
     # speaking in private: the answer is in that player's private chat only
     await open_chat(page, "private:20001")
