@@ -28,5 +28,18 @@ KERNEL_SETTINGS = {
 engines see only ``timezone`` of them."""
 
 
+_views: dict[int, tuple[dict, dict]] = {}
+
+
 def engine_settings(settings: dict) -> dict:
-    return {k: v for k, v in settings.items() if k == "timezone" or k not in KERNEL_SETTINGS}
+    """What an engine sees of a game's settings (``ctx.settings``): the same object for the
+    same stored settings, so an engine may cache what it derives from them (settings are
+    never changed in place: /配置 stores a new dict)."""
+    hit = _views.get(id(settings))
+    if hit is not None and hit[0] is settings:
+        return hit[1]
+    view = {k: v for k, v in settings.items() if k == "timezone" or k not in KERNEL_SETTINGS}
+    if len(_views) >= 512:
+        _views.clear()
+    _views[id(settings)] = (settings, view)
+    return view

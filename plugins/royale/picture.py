@@ -19,6 +19,8 @@ from PIL import Image, ImageDraw, ImageFont
 from plugins.kernel import pictures
 
 from .engine import texts as T
+from .engine.content import defaults
+from .engine.rules_cycle import map_layout
 
 BG = (250, 248, 242)
 INK = (33, 37, 41)
@@ -69,20 +71,15 @@ def _hatch() -> Image.Image:
     return tile
 
 
-def _layout(state: dict[str, Any]) -> dict[str, Any]:
-    m = state.get("map")
-    if m:
-        return m
-    from .engine.content import defaults  # an older state without the layout
-
-    cfg = defaults()
-    return {"columns": cfg["map"]["columns"], "rows": cfg["map"]["rows"], "safe": cfg["places"]["safe_zone"],
-            "pos": {e["name"]: [e["x"], e["y"]] for e in cfg["map"]["places"]},
-            "witch_public": True, "wolf_public": False}
+def _layout(state: dict[str, Any], settings: dict[str, Any] | None) -> dict[str, Any]:
+    """The board from the game's settings (a state of an older version may carry its own copy)."""
+    if settings:
+        return map_layout(settings)
+    return state.get("map") or map_layout(defaults())
 
 
-def render_map_png(state: dict[str, Any]) -> bytes:
-    m = _layout(state)
+def render_map_png(state: dict[str, Any], settings: dict[str, Any] | None = None) -> bytes:
+    m = _layout(state, settings)
     cols, rows = m["columns"], m["rows"]
     closed, closing = set(state.get("closed", [])), set(state.get("closing", []))
     marks: dict[str, list[tuple[str, tuple[int, int, int]]]] = {}
@@ -163,4 +160,4 @@ def render_map_png(state: dict[str, Any]) -> bytes:
 
 def render_state(state: dict[str, Any], settings: dict[str, Any] | None = None) -> bytes:
     """The renderer the kernel calls for ``Picture(..., "map")``."""
-    return render_map_png(state)
+    return render_map_png(state, settings)

@@ -10,7 +10,7 @@ from typing import Any
 from plugins.kernel.web.page import View, WebPage, register_page
 
 from .engine import texts as T
-from .engine.content import Catalog
+from .engine.content import catalog
 from .engine.events import claims_text
 from .engine.model import equipped, is_equipped
 
@@ -30,7 +30,7 @@ def _search(p: dict[str, Any]) -> dict[str, Any] | None:
 def view(v: View) -> dict[str, Any]:
     st = v.state
     cfg = v.settings
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     rules = cfg["rules"]
     closed = st["closed"]
     out: dict[str, Any] = {

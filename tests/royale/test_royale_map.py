@@ -11,6 +11,7 @@ from PIL import Image
 from plugins.kernel.contract import Picture, Rejected
 from plugins.royale.engine import ENGINE
 from plugins.royale.engine.content import defaults
+from plugins.royale.engine.rules_cycle import map_layout
 from plugins.royale.picture import font_path, render_state
 
 from royale_helpers import Game
@@ -62,8 +63,9 @@ def test_closed_and_closing_places_are_drawn_differently():
     g = Game(3, seed="map3")
     g.born({1: "雾雨小镇", 2: "雾雨小镇", 3: "雾雨小镇"})
     g.advance()
-    img = Image.open(io.BytesIO(render_state(g.state))).convert("RGB")
-    pos = g.state["map"]["pos"]
+    img = Image.open(io.BytesIO(render_state(g.state, g.cfg))).convert("RGB")
+    pos = map_layout(g.cfg)["pos"]  # the board comes from the game's settings, not a copy in the state
+    assert "map" not in g.state
 
     def corner(name):
         x, y = pos[name]
@@ -73,3 +75,15 @@ def test_closed_and_closing_places_are_drawn_differently():
     assert corner(closed) == CLOSED_BG
     assert corner(closing) in (CLOSING_BG, (230, 130, 30))
     assert corner("果园") not in (CLOSED_BG, CLOSING_BG) or "果园" in g.state["closing"] + g.state["closed"]
+
+
+def test_the_picture_follows_the_hosts_board():
+    """A host's own board (settings) is what the picture draws; an older state that still
+    carries its copy of the layout draws that one when no settings are given."""
+    g = Game(3, seed="map4")
+    mine = map_layout(g.cfg) | {"columns": g.cfg["map"]["columns"] + 1}
+    wide = Image.open(io.BytesIO(render_state({**g.state, "map": mine}))).size
+    normal = Image.open(io.BytesIO(render_state(g.state, g.cfg))).size
+    hosts = {**g.cfg, "map": {**g.cfg["map"], "columns": g.cfg["map"]["columns"] + 1}}
+    theirs = Image.open(io.BytesIO(render_state(g.state, hosts))).size
+    assert wide[0] > normal[0] and theirs[0] > normal[0]

@@ -9,7 +9,7 @@ from plugins.kernel.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Ig
 
 from . import content
 from . import texts as T
-from .content import Catalog
+from .content import catalog
 from .events import claims_text
 from .model import State, equipped, player
 from .rules_extra import Handler, claim_cmd, event_cmd, grant, map_cmd, request, speak
@@ -57,7 +57,7 @@ def _bag(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 
 def airdrop(st: State, actor: Actor, a: A, ctx: Ctx, cfg: dict[str, Any]) -> list[Effect]:
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     names = str(a.get("items", "")).split()
     bad = [n for n in names if n not in cat.items]
     if not names or bad:
@@ -68,7 +68,7 @@ def airdrop(st: State, actor: Actor, a: A, ctx: Ctx, cfg: dict[str, Any]) -> lis
 
 def bag_text(state: State, cfg: dict[str, Any] | None, seat: int) -> str:
     p = player(state, seat)
-    cat = Catalog(cfg or content.defaults())  # private_info has no ctx: the default items
+    cat = catalog(cfg or content.defaults())  # the game's items (the defaults for a caller without settings)
     w, a = equipped(p, "weapon"), equipped(p, "armour")
     where = p["place"] or T.UNBORN
     lines = [

@@ -409,3 +409,19 @@ class Catalog:
 
     def grade_label(self, grade: str) -> str:
         return self.cfg["grades"]["labels"].get(grade, grade)
+
+
+_catalogs: dict[int, tuple[dict[str, Any], Catalog]] = {}
+
+
+def catalog(cfg: dict[str, Any]) -> Catalog:
+    """The item catalogue of these settings, built once per settings object (the kernel
+    hands the same ``ctx.settings`` object to every command of a game)."""
+    hit = _catalogs.get(id(cfg))
+    if hit is not None and hit[0] is cfg:
+        return hit[1]
+    cat = Catalog(cfg)
+    if len(_catalogs) >= 64:
+        _catalogs.clear()
+    _catalogs[id(cfg)] = (cfg, cat)
+    return cat

@@ -111,7 +111,7 @@ class RoyaleEngine(GameEngine):
     def private_info(self, state: State, seat: int, *, settings: Settings | None = None) -> str:
         if str(seat) not in state["players"]:
             return T.NOT_IN_GAME
-        return bag_text(state, None, seat)
+        return bag_text(state, settings, seat)
 
     def reveal(self, state: State, *, settings: Settings | None = None) -> str:
         """Posted after a host's /结束: a test game says it keeps no records."""
@@ -139,7 +139,7 @@ class RoyaleEngine(GameEngine):
         ]
         today = [e["key"] for e in state.get("today", [])]
         if today:
-            cfg = content.defaults()  # status has no ctx: the default event names
+            cfg = settings or content.defaults()  # the game's own event names
             names = [(EV.event_def(cfg, k) or {"name": k})["name"] for k in today]
             lines.append(T.STATUS_EVENTS.format(names=T.joined(names)))
         if state.get("test"):

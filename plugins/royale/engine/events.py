@@ -18,7 +18,7 @@ from typing import Any
 from plugins.kernel.contract import Effect, Rejected, Say
 
 from . import texts as T
-from .content import GRADES, Catalog
+from .content import GRADES, catalog
 from .model import (
     Player,
     State,
@@ -109,7 +109,7 @@ def draw(state: State, cfg: Cfg, rng: random.Random) -> list[dict[str, Any]]:
 def rank_key(p: Player, cfg: Cfg) -> tuple[int, ...]:
     """排行榜: 武器等级、橙武剩余次数、防具等级、橙防剩余次数、紫防剩余次数、持有血药、持有体力药、
     当前生命值、当前体力值 (grades count items in hand or in the bag)."""
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
 
     def best(kind: str) -> int:
         return max((GRADES.index(it["grade"]) + 1 for it in p["items"] if it["kind"] == kind), default=0)
@@ -186,7 +186,7 @@ def give(state: State, cfg: Cfg, p: Player, name: str) -> bool:
     """Put a new ``name`` in the bag; False (nothing given) if the bag is full."""
     if len(p["items"]) >= cfg["rules"]["bag_size"]:
         return False
-    p["items"].append(new_item(state, Catalog(cfg), name))
+    p["items"].append(new_item(state, catalog(cfg), name))
     return True
 
 
@@ -253,7 +253,7 @@ def comeback_open(state, cfg, e, data, rng):
     if not pool:
         return []
     lucky = rng.choice(pool)
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     got = []
     data["hands"] = [lucky["weapon"], lucky["armour"], lucky.get("held")]
     for kind in ("weapon", "armour"):
@@ -410,7 +410,7 @@ def war_close(state, cfg, e, data, rng, night):
             if give(state, cfg, p, e["item"]):
                 effects.append(Say(s, T.WAR_PRIZE.format(name=e["item"], n=most)))
             else:
-                state["ground"][p["place"]].append(new_item(state, Catalog(cfg), e["item"]))
+                state["ground"][p["place"]].append(new_item(state, catalog(cfg), e["item"]))
                 effects.append(Say(s, T.WAR_PRIZE_GROUND.format(name=e["item"], n=most, place=p["place"])))
     for p in alive(state):
         if p["place"] is not None and p["seat"] not in night["log"]["attackers"]:
@@ -484,7 +484,7 @@ def moon_spawn(state: State, cfg: Cfg, rng: random.Random) -> list[str]:
         return []
     place = rng.choice(state["closing"])
     wolf = spawn(state, "werewolf", T.WOLF_NAME, moon["hp"], place)
-    wolf["items"].append(new_item(state, Catalog(cfg), rng.choice(moon["items"])))
+    wolf["items"].append(new_item(state, catalog(cfg), rng.choice(moon["items"])))
     where = T.WOLF_AT.format(place=place) if moon.get("public_place") else T.WOLF_HIDDEN
     return [T.WOLF_SPAWN.format(where=where)]
 

@@ -11,7 +11,7 @@ from plugins.kernel.contract import Ctx, Effect, GiveCard, Outcome, Picture, Say
 
 from . import events as EV
 from . import texts as T
-from .content import GRADES, Catalog
+from .content import GRADES, catalog
 from .model import (
     State,
     alive,
@@ -29,7 +29,7 @@ DROWN_BATCH = 0  # drowned players are first in the death order
 
 
 def start(roster: list[Seat], ctx: Ctx, cfg: dict[str, Any]) -> Outcome:
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     rules = cfg["rules"]
     rng = ctx.rng
     names = cfg["places"]["names"]
@@ -42,7 +42,6 @@ def start(roster: list[Seat], ctx: Ctx, cfg: dict[str, Any]) -> Outcome:
     }
     ensure(state)
     state["test"] = bool(rules["test_mode"])
-    state["map"] = map_layout(cfg)
     for section, kind in (("weapons", "weapon"), ("armours", "armour")):
         for grade in GRADES:
             row = cfg[section][grade]
@@ -61,7 +60,7 @@ def start(roster: list[Seat], ctx: Ctx, cfg: dict[str, Any]) -> Outcome:
 
 
 def map_layout(cfg: dict[str, Any]) -> dict[str, Any]:
-    """What the map picture needs (the renderer sees only the state)."""
+    """What the map picture needs of the settings."""
     m = cfg["map"]
     return {"columns": m["columns"], "rows": m["rows"], "safe": cfg["places"].get("safe_zone") or "",
             "pos": {e["name"]: [e["x"], e["y"]] for e in m["places"]},
@@ -174,7 +173,7 @@ def night_end(ctx: Ctx, cfg: dict[str, Any]) -> datetime:
 
 
 def open_night(state: State, cfg: dict[str, Any], ctx: Ctx) -> Outcome:
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     night = state["day"]
     state["phase"] = "night"
     targets = [p for p in open_places(state, cfg) if p not in state["closing"]] or open_places(state, cfg)

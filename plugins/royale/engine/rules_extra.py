@@ -14,7 +14,7 @@ from plugins.kernel.contract import Actor, Ctx, Effect, Ignored, Picture, Reject
 
 from . import events as EV
 from . import texts as T
-from .content import GRADES, Catalog
+from .content import GRADES, catalog
 from .model import State, new_item, player
 
 Cfg = dict[str, Any]
@@ -83,7 +83,7 @@ def _plan_text(cfg: Cfg, plan: dict[str, Any]) -> str:
 def _item_name(cfg: Cfg, text: str) -> str:
     """A full item name, or a grade word such as 绿色武器 / 蓝色防具 (a random one of that grade)."""
     name = (text or "").strip()
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     if name in cat.items:
         return name
     labels = cfg["grades"]["labels"]
@@ -95,7 +95,7 @@ def _item_name(cfg: Cfg, text: str) -> str:
 
 
 def _make(state: State, cfg: Cfg, name: str, rng: Any) -> dict[str, Any]:
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     labels = cfg["grades"]["labels"]
     for grade in GRADES:
         for kind, word in T.GEAR_WORD.items():

@@ -15,7 +15,7 @@ from typing import Any
 from plugins.kernel.contract import Ctx, Effect, Rejected, Say
 
 from . import texts as T
-from .content import GRADES, Catalog
+from .content import GRADES, catalog
 from .model import (
     Player,
     State,
@@ -171,7 +171,7 @@ def attack(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) ->
         raise Rejected(T.TARGET_GONE.format(place=p["place"]))
     if p["place"] == cfg["places"].get("safe_zone"):
         raise Rejected(T.SAFE_ZONE.format(place=p["place"]))
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     weapon = equipped(p, "weapon")
     wdata = cat.get(weapon["name"]).data if weapon else {}
     dmg = wdata.get("damage", cfg["rules"]["fist_damage"])
@@ -306,7 +306,7 @@ def use(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> li
     in_hand = rules["use_from"] == "hand"
     item = find_own(p, args.get("item", ""), prefer_unequipped=not in_hand, prefer_equipped=in_hand)
     target = (args.get("target") or "").strip()
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     d = cat.get(item["name"]).data
     kind = item["kind"]
     night = state["day"]
@@ -450,7 +450,7 @@ def buy(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> li
     cap = cfg["rules"]["bag_size"]
     if len(p["items"]) >= cap:
         raise Rejected(T.BAG_FULL.format(n=cap))
-    cat = Catalog(cfg)
+    cat = catalog(cfg)
     real = name
     if name in (T.GREEN_WEAPON, T.GREEN_ARMOUR):
         real = ctx.rng.choice(cat.names("weapon" if name == T.GREEN_WEAPON else "armour", "green"))
