@@ -11,7 +11,9 @@ from .rules_round import schedule_round
 
 
 def start(roster: list[Seat], ctx: Ctx) -> Outcome:
-    cfg = content.check_settings(ctx.settings or {})  # read only: the rules read ctx.settings, not a copy in the state
+    # ctx.settings is already checked (/创建 stores the checked defaults, /配置 checks again);
+    # only a caller without settings gets the defaults here
+    cfg = ctx.settings if ctx.settings.get("roles") else content.check_settings(ctx.settings or {})
     roles = cfg["roles"]
     fill = cfg["options"]["fill_role"]
     counts = {r["key"]: r["count"] for r in roles}
