@@ -330,11 +330,14 @@ def stamped(engine: GameEngine, state: JSON) -> JSON:
     return state
 
 
-def run_rule(engine: GameEngine, name: str, state: JSON, actor: Actor, args: dict[str, Any], ctx: Ctx) -> Outcome:
+def run_rule(engine: GameEngine, name: str, state: JSON, actor: Actor, args: dict[str, Any], ctx: Ctx,
+             *, copy: bool = True) -> Outcome:
     """One command: the single copy of ``state`` (upgraded if older), ``before``,
-    the rule, ``after``; the copy becomes the new state."""
+    the rule, ``after``; the copy becomes the new state. With ``copy=False`` (the
+    kernel's write path) the rule works on ``state`` itself: the caller must put the
+    stored state back if the rule raises (it may have changed it before refusing)."""
     rule = engine.rule(name)
-    st = engine.load(copy_state(state))
+    st = engine.load(copy_state(state) if copy else state)
     args = engine.before(st, actor, name, args, ctx)
     effects = rule(st, actor, args, ctx) if rule is not None else engine.unknown(name)
     return Outcome(stamped(engine, st), engine.after(st, effects))

@@ -247,7 +247,11 @@ class Txn(Effects):
             name, args = "start", {}
         elif call == "apply":  # the spec's rule on the single copy of the state (see run_rule)
             assert actor is not None and cmd is not None
-            outcome = run_rule(engine, cmd.name, g.state, actor, cmd.args, ctx)
+            try:  # on the held state itself: no copy of the whole state per command
+                outcome = run_rule(engine, cmd.name, g.state, actor, cmd.args, ctx, copy=False)
+            except BaseException:
+                await self._restore_state()  # a refusal may come after the rule changed things
+                raise
             name, args = cmd.name, cmd.args
         else:
             assert key is not None
@@ -268,6 +272,12 @@ class Txn(Effects):
         await self.apply_effects(outcome.effects, seq, origin, now)
         await g.save()
         return outcome
+
+    async def _restore_state(self) -> None:
+        """The state as stored (this transaction's last save): what a refused rule may have
+        changed in the held copy is dropped, whether or not the caller goes on."""
+        row = await Game.get(id=self.game.id)
+        self.game.state = row.state
 
     async def query(self, actor: Actor, cmd: Command, origin: Origin, now: datetime) -> None:
         """A read-only command (``CommandSpec(query=True)``), outside any write

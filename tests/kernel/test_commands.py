@@ -429,3 +429,7 @@ async def test_an_engine_bug_gets_an_answer_and_changes_nothing(harness):
     after = await Game.get(id=g.id)
     assert after.last_seq == before and ["never"] not in after.state["votes"]
     assert "投给 2号" in texts(await h.group("100", "/票 2"))  # and the game goes on
+    # the rule ran on the held state itself (no copy): what it changed before failing is gone
+    # from what the next command saved too
+    saved = (await Game.get(id=g.id)).state["votes"]
+    assert ["never"] not in saved and len(saved) == 1
