@@ -4,8 +4,9 @@ An engine does no I/O, reads no clock and uses no global random: every call
 gets the state, the command, the time (``ctx.now``) and the game's own random
 generator (``ctx.rng``, derived from the stored seed and the command's sequence
 number). A game subclasses :class:`GameEngine`; each :class:`CommandSpec` names
-its rule function, which changes the single copy of the state the kernel made
-for this command and returns the effects to apply. State is a JSON-compatible
+its rule function, which changes the state it is given (a copy, or the kernel's
+held state, put back by the kernel when the rule raises) and returns the effects
+to apply. State is a JSON-compatible
 dict (dicts, lists, str, int, float, bool, None) that the engine owns, with its
 shape's version under ``"version"``.
 
@@ -134,8 +135,8 @@ KERNEL_BACK = "kernel.back"
 
 Rule = Callable[[JSON, Actor, dict[str, Any], Ctx], list[Effect]]
 """A game's rule for one command: ``rule(state, actor, args, ctx) -> effects``. It
-mutates the state it is given (the kernel's single copy of the stored state) and
-raises Rejected (nothing is kept) or Ignored before or after changing it."""
+mutates the state it is given and raises Rejected (nothing is kept) or Ignored
+before or after changing it (the kernel puts the stored state back)."""
 
 VERSION_KEY = "version"  # the state dict's key holding the version of its shape
 
@@ -159,9 +160,9 @@ class GameEngine:
     (each :class:`CommandSpec` names its ``rule``), implement ``start`` and
     ``on_deadline``, and override the optional hooks whose defaults do not fit.
 
-    The kernel copies the stored state once per command (:func:`copy_state`),
-    brings an older shape up to date (``upgrade``), runs ``before``, the rule and
-    ``after`` on that copy, and keeps the copy as the new state.
+    For a command the kernel brings an older shape up to date (``upgrade``), runs
+    ``before``, the rule and ``after`` on the state it holds (``apply`` works on one
+    copy, :func:`copy_state`), and keeps the result as the new state.
     """
 
     STATE_VERSION: ClassVar[int] = 1  # the shape of the state this code writes
