@@ -220,12 +220,18 @@ class OutboxWorker:
         return q
 
     async def _next_due(self, now: datetime, epoch: datetime) -> float:
-        """Nothing to send now: seconds until the next head is due (per type, its pace too)."""
+        """Nothing to send now: seconds until the next head is due. A type whose pace has
+        passed waits for its earliest head; one still paced waits for the later of the two."""
         due: list[float] = []
-        for t in TARGET_TYPES:
-            head = await self._heads().filter(target_type=t).order_by("next_try_at").first()
+        paced = [t for t in TARGET_TYPES if self.free_at.get(t, epoch) > now]
+        groups = [[t for t in TARGET_TYPES if t not in paced]] + [[t] for t in paced]
+        for types in groups:  # one query when no type is paced (an unpaced queue, or idle)
+            if not types:
+                continue
+            head = await self._heads().filter(target_type__in=types).order_by("next_try_at").first()
             if head is not None:
-                due.append((max(head.next_try_at, self.free_at.get(t, epoch)) - now).total_seconds())
+                free = max(self.free_at.get(t, epoch) for t in types)
+                due.append((max(head.next_try_at, free) - now).total_seconds())
         if due:
             return max(0.01, min(due))
         return 0.5 if self.inflight else IDLE
