@@ -219,7 +219,7 @@ class GameEngine:
         rule: raise Rejected/Ignored, or return the arguments (normalised)."""
         return args
 
-    def after(self, state: JSON, effects: list[Effect]) -> list[Effect]:
+    def after(self, state: JSON, effects: list[Effect], ctx: Ctx) -> list[Effect]:
         """Every rule's and deadline's effects pass through here (e.g. a tag on group posts)."""
         return effects
 
@@ -229,7 +229,7 @@ class GameEngine:
 
     # ---- state versions --------------------------------------------------------
 
-    def group_tag(self, state: JSON) -> str:
+    def group_tag(self, state: JSON, *, settings: Settings | None = None) -> str:
         """A tag the kernel puts before every post of its own in the game's groups
         (e.g. royale's 「【测试赛】」 while a test game runs); "" for none."""
         return ""
@@ -264,7 +264,7 @@ class GameEngine:
     def deadline(self, state: JSON, key: str, ctx: Ctx) -> Outcome:
         """A timer passed: ``on_deadline`` on the single copy of ``state``."""
         st = self.load(copy_state(state))
-        effects = self.after(st, self.on_deadline(st, key, ctx))
+        effects = self.after(st, self.on_deadline(st, key, ctx), ctx)
         return Outcome(stamped(self, st), effects)
 
     # ---- optional hooks --------------------------------------------------------
@@ -286,7 +286,7 @@ class GameEngine:
         every role and post); "" for nothing."""
         return ""
 
-    def wipe(self, state: JSON) -> JSON:
+    def wipe(self, state: JSON, *, settings: Settings | None = None) -> JSON:
         """Called when a host ends the game with /结束, after ``reveal``: the state
         to keep (e.g. royale's 测试赛 deletes its records)."""
         return state
@@ -341,7 +341,7 @@ def run_rule(engine: GameEngine, name: str, state: JSON, actor: Actor, args: dic
     st = engine.load(copy_state(state) if copy else state)
     args = engine.before(st, actor, name, args, ctx)
     effects = rule(st, actor, args, ctx) if rule is not None else engine.unknown(name)
-    return Outcome(stamped(engine, st), engine.after(st, effects))
+    return Outcome(stamped(engine, st), engine.after(st, effects, ctx))
 
 
 # ---- commands as data ------------------------------------------------------

@@ -170,7 +170,8 @@ class Txn(Effects):
 
     def tagged(self, text: str) -> str:
         """A group post with the game's tag in front (e.g. 【测试赛】), once."""
-        tag = self.kind.engine.group_tag(self.game.state) if self.game.state is not None else ""
+        g = self.game
+        tag = self.kind.engine.group_tag(g.state, settings=engine_settings(g.settings)) if g.state is not None else ""
         return text if not tag or text.startswith(tag) else tag + text
 
     async def account_for(self, user_id: str) -> str:

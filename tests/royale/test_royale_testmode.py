@@ -45,6 +45,8 @@ def test_every_group_post_is_marked_and_records_are_wiped_at_the_end():
     g = Game(2, seed="t3", settings=TEST)
     posts = [e for e in g.all_effects if isinstance(e, (Say, Picture)) and getattr(e, "to", None) == "group"]
     assert posts and all((e.text if isinstance(e, Say) else e.caption).startswith("【测试赛】") for e in posts)
+    assert "test" not in g.state and ENGINE.group_tag(g.state, settings=g.cfg) == "【测试赛】"  # the settings say it
+    assert ENGINE.upgrade({**g.state, "test": True, "map": {}}).keys() == g.state.keys()  # an older state's copies go
     g.born({1: A, 2: A})
     g.give(1, "双发射手", equip=True)
     g.state["see"] = 100
@@ -58,7 +60,7 @@ def test_every_group_post_is_marked_and_records_are_wiped_at_the_end():
     (fin,) = [e for e in out.effects if isinstance(e, Finish)]
     assert fin.summary.startswith("【测试赛】") and "不计入排名" in fin.summary and "第2名" not in fin.summary
     assert g.state["deaths"] == [] and g.p(1)["items"] == [] and g.state["wiped"]
-    tables = ENGINE.tables(g.state)
+    tables = ENGINE.tables(g.state, settings=g.cfg)
     assert set(tables) == {"测试赛", "导演记录"}
 
 
@@ -68,7 +70,7 @@ def test_host_end_wipes_only_a_test_game():
     g.born({1: A, 2: A, 3: A})
     g.give(1, "木棍")
     g.cmd(None, "kernel.out", host=True, seat=3, reason="测试")
-    wiped = ENGINE.wipe(copy_state(g.state))  # the kernel hands wipe its copy
+    wiped = ENGINE.wipe(copy_state(g.state), settings=g.cfg)  # the kernel hands wipe its copy
     assert wiped["deaths"] == [] and wiped["players"]["1"]["items"] == [] and g.state["deaths"]
     plain = Game(3, seed="t4", settings=merge(empty_world(), {"places": {"closures": [0]}}))
-    assert ENGINE.wipe(plain.state) is plain.state
+    assert ENGINE.wipe(plain.state, settings=plain.cfg) is plain.state

@@ -160,7 +160,7 @@ async def end(call: Call) -> None:
         engine = txn.kind.engine
         tail = engine.reveal(txn.game.state, settings=engine_settings(txn.game.settings)) if txn.game.state is not None else ""
         if txn.game.state is not None:
-            txn.game.state = engine.wipe(copy_state(txn.game.state))
+            txn.game.state = engine.wipe(copy_state(txn.game.state), settings=engine_settings(txn.game.settings))
         await txn.finish(f"【{txn.kind.title}】游戏结束：{reason}。", call.now)
         if tail:
             await txn.say("group", tail, None)

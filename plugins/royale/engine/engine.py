@@ -27,7 +27,7 @@ from . import content
 from . import events as EV
 from . import texts as T
 from .commands import COMMANDS, bag_text
-from .model import State, ensure, player
+from .model import State, ensure, is_test, player
 from .rules_cycle import close_night, open_night, start
 from .rules_death import check_end, kill, new_batch, ranking, wipe
 from .rules_night import ACTIONS
@@ -44,7 +44,7 @@ class RoyaleEngine(GameEngine):
         if len(roster) < 2:
             raise Rejected(T.TOO_FEW)
         out = start(roster, ctx, ctx.settings)
-        return Outcome(out.state, self.after(out.state, out.effects))
+        return Outcome(out.state, self.after(out.state, out.effects, ctx))
 
     def upgrade(self, state: State) -> State:
         """Fill keys added after a game started (older states keep working)."""
@@ -53,13 +53,13 @@ class RoyaleEngine(GameEngine):
     def unknown(self, name: str) -> list[Effect]:
         raise Ignored()
 
-    def group_tag(self, state: State) -> str:
+    def group_tag(self, state: State, *, settings: Settings | None = None) -> str:
         """测试赛: the kernel's own group posts (cards, /推进, /公告 …) are marked too."""
-        return T.TEST_TAG if isinstance(state, dict) and state.get("test") else ""
+        return T.TEST_TAG if settings and is_test(settings) else ""
 
-    def after(self, state: State, effects: list[Effect]) -> list[Effect]:
+    def after(self, state: State, effects: list[Effect], ctx: Ctx) -> list[Effect]:
         """测试赛: every group post (and picture, and the final summary) says it is a test."""
-        if not state.get("test"):
+        if not is_test(ctx.settings):
             return effects
         tag = T.TEST_TAG
         out: list[Effect] = []
@@ -89,7 +89,7 @@ class RoyaleEngine(GameEngine):
         if not p["alive"]:
             raise Rejected(T.ALREADY_OUT.format(alias=p["alias"]))
         effects = kill(state, p, T.CAUSE_HOST, batch=new_batch(state))
-        return effects + check_end(state)
+        return effects + check_end(state, ctx.settings)
 
     def kernel_back(self, state: State, actor: Actor, args: dict[str, Any], ctx: Ctx) -> list[Effect]:
         seat = args.get("seat")
@@ -115,12 +115,12 @@ class RoyaleEngine(GameEngine):
 
     def reveal(self, state: State, *, settings: Settings | None = None) -> str:
         """Posted after a host's /结束: a test game says it keeps no records."""
-        return T.TEST_TAG + T.TEST_NO_RECORDS if state.get("test") else ""
+        return T.TEST_TAG + T.TEST_NO_RECORDS if settings and is_test(settings) else ""
 
-    def wipe(self, state: State) -> State:
+    def wipe(self, state: State, *, settings: Settings | None = None) -> State:
         """/结束 of a 测试赛: 「测试赛事件结束后删档」 (other games keep everything);
         ``state`` is the kernel's copy."""
-        if not state.get("test"):
+        if not (settings and is_test(settings)):
             return state
         return wipe(state)
 
@@ -142,17 +142,18 @@ class RoyaleEngine(GameEngine):
             cfg = settings or content.defaults()  # the game's own event names
             names = [(EV.event_def(cfg, k) or {"name": k})["name"] for k in today]
             lines.append(T.STATUS_EVENTS.format(names=T.joined(names)))
-        if state.get("test"):
+        if settings and is_test(settings):
             lines.insert(0, T.STATUS_TEST)
         return "\n".join(lines)
 
     def tables(self, state: State, *, settings: Settings | None = None) -> dict[str, list[list[Any]]]:
         log = [list(T.HEAD_LOG)] + [[h["day"], h["by"], h["what"]] for h in state.get("host_log", [])]
-        if state.get("test"):
+        cfg = settings or content.defaults()
+        if is_test(cfg):
             note = [list(T.HEAD_NOTE), [T.TEST_NO_RECORDS]]
             return {T.SHEET_TEST: note, T.SHEET_LOG: log}
         rank: list[list[Any]] = [list(T.HEAD_RANK)]
-        for r in ranking(state):
+        for r in ranking(state, cfg):
             killer = player(state, r["killer"])["alias"] if r["killer"] is not None else ""
             rank.append([r["rank"], r["seat"], r["alias"], r["night"] or "", r["cause"], killer])
         players: list[list[Any]] = [list(T.HEAD_PLAYERS)]

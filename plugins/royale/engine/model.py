@@ -46,12 +46,20 @@ EXTRA_STATE: dict[str, Any] = {
     "today": [], "event_log": [], "event_plan": {"force": None, "forbid": []}, "moon": False,
     "npcs": [], "npc_seq": 0, "npc_deaths": [], "night_log": {"hits": [], "attackers": [], "holy": []},
     "witch_guests": None, "witch_turn": 0, "holy": None, "landed": [], "posts": {}, "misses": {},
-    "host_log": [], "test": False,
+    "host_log": [],
 }
 
 
+def is_test(cfg: dict[str, Any]) -> bool:
+    """A 测试赛 (rules.test_mode, fixed at /开始 like every setting)."""
+    return bool(cfg["rules"]["test_mode"])
+
+
 def ensure(state: State) -> State:
-    """Fill keys added after a game started (older states keep working)."""
+    """Fill keys added after a game started (older states keep working); drop the copies of
+    settings older versions kept ("test", "map": the settings say it)."""
+    state.pop("test", None)
+    state.pop("map", None)
     for key, value in EXTRA_STATE.items():
         if key not in state:
             state[key] = copy_state(value)

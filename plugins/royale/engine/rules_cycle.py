@@ -41,7 +41,6 @@ def start(roster: list[Seat], ctx: Ctx, cfg: dict[str, Any]) -> Outcome:
         "airdrops": [], "broadcasts": [], "published": {}, "result": None,
     }
     ensure(state)
-    state["test"] = bool(rules["test_mode"])
     for section, kind in (("weapons", "weapon"), ("armours", "armour")):
         for grade in GRADES:
             row = cfg[section][grade]
@@ -189,7 +188,7 @@ def open_night(state: State, cfg: dict[str, Any], ctx: Ctx) -> Outcome:
     end_local = ends.astimezone(ctx.tz).strftime("%H:%M")
     effects.insert(0, Say("group", T.NIGHT_OPEN.format(night=night, end=end_local)))
     effects.append(SetPhase("night", T.NIGHT_LABEL.format(night=night), ends))
-    end = check_end(state)
+    end = check_end(state, cfg)
     return Outcome(state, effects + end)
 
 
@@ -249,7 +248,7 @@ def close_night(state: State, cfg: dict[str, Any], ctx: Ctx) -> Outcome:
         p["rest"] = False
         p["acted"] = False
         p["search"] = None
-    end = check_end(state)
+    end = check_end(state, cfg)
     if end:
         dead = state["deaths"][state["deaths_posted"]:]
         names = [T.DEATH_NAME.format(name=player(state, d["seat"])["alias"], cause=d["cause"]) for d in dead]

@@ -8,7 +8,7 @@ from typing import Any
 from plugins.kernel.contract import Effect, Eliminate, Finish, Say
 
 from . import texts as T
-from .model import Item, Player, State, alive, drop_all, player, seats
+from .model import Item, Player, State, alive, drop_all, is_test, player, seats
 
 
 def new_batch(state: State) -> int:
@@ -79,7 +79,7 @@ def kill_npc(state: State, n: dict[str, Any], cause: str, *, killer: int | None 
     return []
 
 
-def check_end(state: State) -> list[Effect]:
+def check_end(state: State, cfg: dict[str, Any]) -> list[Effect]:
     """Last survivor wins; nobody left (died together) means the host wins."""
     if state["phase"] == "over":
         return []
@@ -91,18 +91,18 @@ def check_end(state: State) -> list[Effect]:
     state["result"] = {"winner": winner}
     head = T.WIN.format(alias=left[0]["alias"]) if left else T.HOST_WIN
     lines = [head]
-    if state.get("test"):
+    if is_test(cfg):
         wipe(state)
         return [Finish(head + "\n" + T.TEST_NO_RECORDS)]
-    for row in ranking(state)[:10]:
+    for row in ranking(state, cfg)[:10]:
         lines.append(T.RANK_LINE.format(rank=row["rank"], alias=row["alias"],
                                         extra=T.RANK_EXTRA.format(night=row["night"], cause=row["cause"]) if row["cause"] else ""))
     return [Finish("\n".join(lines))]
 
 
-def ranking(state: State) -> list[dict[str, Any]]:
+def ranking(state: State, cfg: dict[str, Any]) -> list[dict[str, Any]]:
     """Reverse order of death; deaths of the same batch share a rank (a test game has none)."""
-    if state.get("test"):
+    if is_test(cfg):
         return []
     deaths = {d["seat"]: d for d in state["deaths"]}
     survivors = [s for s in seats(state) if s not in deaths]

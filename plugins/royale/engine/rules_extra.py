@@ -15,7 +15,7 @@ from plugins.kernel.contract import Actor, Ctx, Effect, Ignored, Picture, Reject
 from . import events as EV
 from . import texts as T
 from .content import GRADES, catalog
-from .model import State, new_item, player
+from .model import State, is_test, new_item, player
 
 Cfg = dict[str, Any]
 Handler = Callable[[State, Actor, dict[str, Any], Ctx, Cfg], list[Effect]]
@@ -106,7 +106,7 @@ def _make(state: State, cfg: Cfg, name: str, rng: Any) -> dict[str, Any]:
 
 def request(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
     """/申请 <物品>: a player of a test game asks the host for supplies."""
-    if not state.get("test"):
+    if not is_test(cfg):
         raise Rejected(T.NOT_TEST)
     _live(state)
     if actor.seat is None or str(actor.seat) not in state["players"]:
@@ -121,7 +121,7 @@ def request(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg
 
 def grant(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
     """/发放 <玩家> <物品>: the host of a test game puts an item straight into a bag."""
-    if not state.get("test"):
+    if not is_test(cfg):
         raise Rejected(T.NOT_TEST)
     _live(state)
     seat = args.get("player")

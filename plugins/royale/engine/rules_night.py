@@ -212,7 +212,7 @@ def attack(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) ->
             who = v["name"] if v.get("npc") else v["alias"]
             kills.append(T.ATTACK_KILL.format(alias=who, got=T.names_or_none([i["name"] for i in taken]), dropped=rest))
     effects.insert(0, reply("\n".join(kills) if kills else T.ATTACK_DONE))
-    return effects + check_end(state)
+    return effects + check_end(state, cfg)
 
 
 def pickup(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
@@ -383,7 +383,7 @@ def use(state: State, seat: int, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> li
                 dead.append(n["name"])
         text = T.BOMBED + (T.BOMB_KILLS.format(names=T.joined(dead)) if dead else "")
         effects.insert(0, reply(text))
-        effects += check_end(state)
+        effects += check_end(state, cfg)
     elif kind == "supply":
         remove_item(p, item)
         if d.get("stamina"):
