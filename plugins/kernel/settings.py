@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -28,18 +31,32 @@ KERNEL_SETTINGS = {
 engines see only ``timezone`` of them."""
 
 
-_views: dict[int, tuple[dict, dict]] = {}
+def per_settings(build: Callable[[dict], T], size: int = 64) -> Callable[[dict], T]:
+    """``build(settings)`` computed once per settings object (settings are never changed in
+    place: /配置 stores a new dict), at most ``size`` remembered."""
+    memo: dict[int, tuple[dict, T]] = {}
+
+    def get(settings: dict) -> T:
+        hit = memo.get(id(settings))
+        if hit is not None and hit[0] is settings:  # the id of a dict still alive (it is kept here)
+            return hit[1]
+        value = build(settings)
+        if len(memo) >= size:
+            memo.clear()
+        memo[id(settings)] = (settings, value)
+        return value
+
+    return get
 
 
-def engine_settings(settings: dict) -> dict:
-    """What an engine sees of a game's settings (``ctx.settings``): the same object for the
-    same stored settings, so an engine may cache what it derives from them (settings are
-    never changed in place: /配置 stores a new dict)."""
-    hit = _views.get(id(settings))
-    if hit is not None and hit[0] is settings:
-        return hit[1]
-    view = {k: v for k, v in settings.items() if k == "timezone" or k not in KERNEL_SETTINGS}
-    if len(_views) >= 512:
-        _views.clear()
-    _views[id(settings)] = (settings, view)
-    return view
+engine_settings = per_settings(
+    lambda settings: {k: v for k, v in settings.items() if k == "timezone" or k not in KERNEL_SETTINGS}, size=512)
+"""What an engine sees of a game's settings (``ctx.settings``): the same object for the
+same stored settings, so an engine may cache what it derives from them (``per_settings``)."""
+
+
+def given(settings: dict | None, game: str) -> dict:
+    """The settings the kernel passes to a hook without Ctx (always, for a started game)."""
+    if not settings:
+        raise ValueError(f"{game}: the hook needs the game's settings (settings=...)")
+    return settings

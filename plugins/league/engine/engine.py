@@ -20,6 +20,7 @@ from plugins.kernel.contract import (
     Seat,
     Settings,
 )
+from plugins.kernel.settings import given
 
 from . import content, rules_admin, rules_day
 from . import texts as T
@@ -96,7 +97,7 @@ class LeagueEngine(GameEngine):
         return [Restore(seat, reason or T.BACK_DEFAULT_REASON), Say("hosts", T.BACK_DONE.format(who=name(state, seat)))]
 
     def private_info(self, state: Any, seat: int, *, settings: Settings | None = None) -> str:
-        assert settings is not None, "the kernel passes the game's settings"
+        settings = given(settings, "league")
         st = state
         p = st["players"].get(str(seat))
         if p is None:
@@ -131,7 +132,7 @@ class LeagueEngine(GameEngine):
         return summary, marks
 
     def status(self, state: Any, *, settings: Settings | None = None) -> str:
-        assert settings is not None, "the kernel passes the game's settings"
+        settings = given(settings, "league")
         st = state
         r = st["round"]
         rnd = st["rounds"][r]
@@ -150,7 +151,7 @@ class LeagueEngine(GameEngine):
                                           checked=checked, size=size)
 
     def tables(self, state: Any, *, settings: Settings | None = None) -> dict[str, list[list[Any]]]:
-        assert settings is not None, "the kernel passes the game's settings"
+        settings = given(settings, "league")
         st = state
         out: dict[str, list[list[Any]]] = {}
         out[T.SHEET_SIGNUP] = [list(T.SIGNUP_HEADER)] + [

@@ -3,9 +3,11 @@ the checks every command shares, timers and the kernel's read-only hooks."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from plugins.kernel.contract import Actor, Ctx, Effect, GameEngine, Ignored, Outcome, Rejected, Seat, Settings
+from plugins.kernel.settings import given as settings_given
 
 from . import content, rules_host, rules_posts, rules_start
 from . import texts as T
@@ -146,11 +148,7 @@ class Mafia88Engine(GameEngine):
                 T.SHEET_NOTES: notes}
 
 
-def given(settings: Settings | None) -> Settings:
-    """The settings the kernel passes to a read-only hook (always, for a started game)."""
-    if not settings:
-        raise ValueError("mafia88: the hook needs the game's settings")
-    return settings
+given = partial(settings_given, game="mafia88")  # the settings a hook without Ctx gets
 
 
 ENGINE = Mafia88Engine()

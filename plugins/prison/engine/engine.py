@@ -3,6 +3,7 @@ command shares, deadlines and the kernel's hooks."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from plugins.kernel.contract import (
@@ -20,6 +21,7 @@ from plugins.kernel.contract import (
     Seat,
     Settings,
 )
+from plugins.kernel.settings import given
 
 from . import content, rules_auction, rules_day, rules_end, rules_misc, rules_night, rules_setup
 from . import model as m
@@ -30,11 +32,7 @@ from .commands import COMMANDS, ROOM_LINE, room_line
 ANYTIME_AFTER_END = ("settle", "show_map", KERNEL_OUT, KERNEL_BACK)
 
 
-def _given(settings: Settings | None) -> Settings:
-    """The game's settings a read-only hook was given (the kernel always passes them)."""
-    if settings is None:
-        raise ValueError("prison: the hooks need the game's settings (settings=...)")
-    return settings
+_given = partial(given, game="prison")  # the settings a hook without Ctx gets
 
 
 class PrisonEngine(GameEngine):

@@ -18,6 +18,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from plugins.kernel.datafile import HHMM, Data, load_files, merged, problems
 from plugins.kernel.datafile import check as check_data
+from plugins.kernel.settings import per_settings
 
 from . import texts as T
 
@@ -411,17 +412,6 @@ class Catalog:
         return self.cfg["grades"]["labels"].get(grade, grade)
 
 
-_catalogs: dict[int, tuple[dict[str, Any], Catalog]] = {}
-
-
-def catalog(cfg: dict[str, Any]) -> Catalog:
-    """The item catalogue of these settings, built once per settings object (the kernel
-    hands the same ``ctx.settings`` object to every command of a game)."""
-    hit = _catalogs.get(id(cfg))
-    if hit is not None and hit[0] is cfg:
-        return hit[1]
-    cat = Catalog(cfg)
-    if len(_catalogs) >= 64:
-        _catalogs.clear()
-    _catalogs[id(cfg)] = (cfg, cat)
-    return cat
+catalog = per_settings(Catalog)
+"""The item catalogue of these settings, built once per settings object (the kernel
+hands the same ``ctx.settings`` object to every command of a game)."""
