@@ -71,8 +71,6 @@ class Config(BaseModel):
         if not isinstance(data, dict):
             return data
         scoped = data.get(NAMESPACE) or {}
-        if isinstance(scoped, BaseModel):
-            scoped = scoped.model_dump()
         flat = {k: data[k] for k in KernelConfig.model_fields if k in data and k not in scoped}
         return {**data, NAMESPACE: {**flat, **scoped}}
 

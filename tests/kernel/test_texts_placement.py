@@ -14,8 +14,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
 ALLOWED = {"texts.py", "commands.py"}
-PENDING: set[str] = set()
-"""Games whose texts are still being moved (each game's move removes its name)."""
 
 
 def chinese_literals(path: Path) -> list[str]:
@@ -42,8 +40,6 @@ def test_the_scan_finds_a_literal(tmp_path):
 
 @pytest.mark.parametrize("game", ["mafia88", "prison", "royale", "league"])
 def test_game_texts_live_in_texts_py(game):
-    if game in PENDING:
-        pytest.skip(f"{game}: texts not yet moved to texts.py (issue 18 item 5)")
     plugin = ROOT / "plugins" / game
     found = [
         hit
