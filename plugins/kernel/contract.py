@@ -6,9 +6,8 @@ generator (``ctx.rng``, derived from the stored seed and the command's sequence
 number). A game subclasses :class:`GameEngine`; each :class:`CommandSpec` names
 its rule function, which changes the state it is given (a copy, or the kernel's
 held state, put back by the kernel when the rule raises) and returns the effects
-to apply. State is a JSON-compatible
-dict (dicts, lists, str, int, float, bool, None) that the engine owns, with its
-shape's version under ``"version"``.
+to apply. State is a JSON-compatible dict (dicts, lists, str, int, float, bool,
+None) that the engine owns, with its shape's version under ``"version"``.
 
 Replaying a game = calling ``start`` then ``apply``/``deadline`` again with the
 logged commands, times and the same seed: the result is identical. Read-only
@@ -67,8 +66,7 @@ class Rejected(Exception):
 
 
 class Ignored(Exception):
-    """Not for this engine (e.g. plain chat text while no draft is open):
-    the kernel says nothing and changes nothing."""
+    """Not for this engine (e.g. plain chat while no draft is open): the kernel says and changes nothing."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +164,8 @@ class GameEngine:
     """
 
     STATE_VERSION: ClassVar[int] = 1  # the shape of the state this code writes
+    # where the state keeps texts ("*": every item), e.g. ("posts", "*", "text"): stored in rows of their own (longtexts.py)
+    TEXTS: ClassVar[tuple[tuple[str, ...], ...]] = ()
 
     def __init__(self, commands: tuple[CommandSpec, ...] = ()) -> None:
         self.commands = commands

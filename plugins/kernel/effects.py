@@ -70,6 +70,7 @@ class Effects:
         async def set_timer(self, key: str, ends_at: datetime, now: datetime) -> None: ...
         async def cancel_timer(self, key: str) -> None: ...
         async def chat_group(self, chat: str) -> str: ...
+        async def save_game(self) -> None: ...
         async def step(self, call: str, *, origin: Origin, now: datetime, actor: Actor | None = None,
                        cmd: Command | None = None, key: str | None = None) -> Any: ...
 
@@ -204,7 +205,7 @@ class Effects:
         g = self.game
         g.status, g.ended_at, g.live_group = "ended", now, None
         g.phase_key, g.phase_label = "ended", "已结束"
-        await g.save()
+        await self.save_game()
         for t in await Timer.filter(game_id=g.id, status__in=("armed", "paused", "stuck")):
             t.status = "cancelled"
             await t.save()

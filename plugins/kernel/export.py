@@ -16,6 +16,7 @@ from openpyxl import Workbook
 from . import cards as cardmath
 from .clock import game_tz
 from .config import data_dir
+from .longtexts import game_with_texts
 from .models import Audit, Card, CommandLog, Game, Host, Player
 from .registry import get_kind
 from .settings import engine_settings
@@ -26,7 +27,7 @@ def _safe(name: str) -> str:
 
 
 async def game_tables(game_id: int) -> dict[str, list[list[Any]]]:
-    g = await Game.get(id=game_id)
+    g = await game_with_texts(game_id)
     tz = game_tz(g)
 
     def t(at: datetime | None) -> str:

@@ -100,6 +100,21 @@ class CommandLog(Model):
         unique_together = (("game", "seq"),)
 
 
+class GameText(Model):
+    """A text of a game's state (a post, a draft's part, a transcript line, a note):
+    written once, referenced from the stored state as ``{"$text": ref}`` (see longtexts.py)."""
+
+    id = fields.IntField(primary_key=True)
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField("kernel.Game", related_name="texts")
+    game_id: int
+    ref = fields.IntField()
+    text = fields.TextField()
+
+    class Meta:
+        table = "game_text"
+        unique_together = (("game", "ref"),)
+
+
 class Audit(Model):
     id = fields.IntField(primary_key=True)
     game: fields.ForeignKeyRelation[Game] | None = fields.ForeignKeyField("kernel.Game", related_name="audit", null=True)

@@ -36,6 +36,7 @@ from .delivery import claim_delivery, delivery_committed
 from .directory import alt_of, directory, last_account
 from .effects import Effects
 from .leases import leases
+from .longtexts import Texts, inflate, stored
 from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
 from .order import game_turn, utcnow
 from .origin import Origin, _reply_target
@@ -59,6 +60,7 @@ class Loaded:
     players: list[Player]
     hosts: list[str]
     chats: list[Chat]
+    texts: Texts
 
 
 _cache: dict[int, Loaded] = {}
@@ -86,13 +88,14 @@ class Txn(Effects):
     _contacts: dict[str, str] | None = None
     joiner: dict[int, str] = field(default_factory=dict)  # seat -> the account that just joined a group
     chats: list[Chat] = field(default_factory=list)
+    texts: Texts = field(default_factory=Texts)  # the game's texts out of the stored state (longtexts.py)
 
     @classmethod
     async def open(cls, game_id: int, superusers: set[str]) -> Txn:
         held = _cache.get(game_id)
         if held is not None and leases.owns(game_id):
             return cls(held.game, get_kind(held.game.kind), list(held.players), list(held.hosts), superusers,  # type: ignore[arg-type]  # checked when it was loaded
-                       chats=list(held.chats))
+                       chats=list(held.chats), texts=held.texts)
         forget(game_id)
         game = await Game.get(id=game_id)
         kind = get_kind(game.kind)
@@ -101,14 +104,16 @@ class Txn(Effects):
         players = list(await Player.filter(game_id=game_id).order_by("seat"))
         hosts = [h.user_id for h in await Host.filter(game_id=game_id).order_by("id")]
         chats = list(await Chat.filter(game_id=game_id).order_by("id"))
-        return cls(game, kind, players, hosts, superusers, chats=chats)
+        texts = await Texts.read(game_id) if kind.engine.TEXTS else Texts()
+        inflate(game.state, kind.engine.TEXTS, texts)
+        return cls(game, kind, players, hosts, superusers, chats=chats, texts=texts)
 
     def keep(self) -> None:
         """After commit: hold this game for the next command (only while we serve it)."""
         if self.refresh_directory or self.game.status == "ended" or not leases.owns(self.game.id):
             forget(self.game.id)  # roster, hosts or chats changed: read them afresh next time
         else:
-            _cache[self.game.id] = Loaded(self.game, list(self.players), list(self.hosts), list(self.chats))
+            _cache[self.game.id] = Loaded(self.game, list(self.players), list(self.hosts), list(self.chats), self.texts)
 
     @property
     def roster(self) -> Roster:
@@ -271,14 +276,28 @@ class Txn(Effects):
             dedup_key=origin.dedup_key,
         )
         await self.apply_effects(outcome.effects, seq, origin, now)
-        await g.save()
+        await self.save_game()
         return outcome
+
+    async def save_game(self) -> None:
+        """Write the game row; its state's texts go to rows of their own (longtexts.py)."""
+        g, paths = self.game, self.kind.engine.TEXTS
+        if not paths or g.state is None:
+            await g.save()
+            return
+        held = g.state
+        g.state = stored(held, paths, self.texts)
+        try:
+            await self.texts.flush(g.id)
+            await g.save()
+        finally:
+            g.state = held
 
     async def _restore_state(self) -> None:
         """The state as stored (this transaction's last save): what a refused rule may have
         changed in the held copy is dropped, whether or not the caller goes on."""
         row = await Game.get(id=self.game.id)
-        self.game.state = row.state
+        self.game.state = inflate(row.state, self.kind.engine.TEXTS, self.texts)
 
     async def query(self, actor: Actor, cmd: Command, origin: Origin, now: datetime) -> None:
         """A read-only command (``CommandSpec(query=True)``), outside any write

@@ -19,6 +19,7 @@ import pytest
 from harness import export_folder, joined_payload, private_payload, request_payload, texts
 
 from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.longtexts import game_with_texts
 from plugins.kernel.models import Card, Game, Player, Timer
 from plugins.kernel.order import utcnow
 
@@ -49,7 +50,9 @@ def api_calls(h, action: str, start: int = 0) -> list[dict]:
 
 
 async def state_of(h) -> dict:
-    return (await Game.filter(group_id=h.group_id).order_by("-id").first()).state
+    """The game's state as its engine sees it (texts in place, see kernel/longtexts.py)."""
+    g = await Game.filter(group_id=h.group_id).order_by("-id").first()
+    return (await game_with_texts(g.id)).state
 
 
 async def open_game(h, *settings: str) -> list:

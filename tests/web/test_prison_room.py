@@ -22,7 +22,11 @@ def qq(seat: int) -> str:
 
 
 def state(bp) -> dict:
-    return json.loads(db_rows(bp, "SELECT state FROM game WHERE group_id = ? ORDER BY id DESC", GROUP)[0][0])
+    """The stored state with its texts read back from their rows (issue 19: a transcript
+    line's text is stored once, the state holds {"$text": ref})."""
+    gid, raw = db_rows(bp, "SELECT id, state FROM game WHERE group_id = ? ORDER BY id DESC", GROUP)[0]
+    texts = dict(db_rows(bp, "SELECT ref, text FROM game_text WHERE game_id = ?", gid))
+    return json.loads(raw, object_hook=lambda d: texts[d["$text"]] if set(d) == {"$text"} else d)
 
 
 @pytest.fixture(scope="module")

@@ -31,7 +31,7 @@ async def start(call: Call) -> None:
         if g.status == "signup":
             g.status = "running"
         g.started_at = call.now
-        await g.save()
+        await txn.save_game()
         await txn.audit(call.origin.user_id, "start", f"{len(txn.players)} 人", at=call.now)
 
     await _host_txn(call, work)
@@ -119,7 +119,7 @@ async def pause(call: Call) -> None:
             await t.save()
             txn.changed_timers.append(t)
         txn.game.status = "paused"
-        await txn.game.save()
+        await txn.save_game()
         await txn.audit(call.origin.user_id, "pause", "", at=call.now)
         await txn.say("group", "游戏已暂停，计时停止。主持发送 /继续 后恢复。", None)
 
@@ -132,7 +132,7 @@ async def resume(call: Call) -> None:
         if txn.game.status != "paused":
             raise Rejected("游戏没有暂停。")
         txn.game.status = "running"
-        await txn.game.save()
+        await txn.save_game()
         phase_end = None
         for t in await txn.timers():
             t.status = "armed"
@@ -199,7 +199,7 @@ async def configure(call: Call) -> None:
         except Exception:
             raise Rejected(f"时区「{tz}」无效，例如 Asia/Shanghai。") from None
         g.settings = {**checked, **kernel_keys, "timezone": tz}
-        await g.save()
+        await txn.save_game()
         await txn.audit(call.origin.user_id, "configure", text[:500], at=call.now)
         await txn.say("reply", "配置已更新。", call.origin)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..clock import fmt_local, game_tz
 from ..contract import PHASE_TIMER, Rejected
 from ..helptext import Asker, help_reply
+from ..longtexts import game_with_texts
 from ..models import Game, Host, Player, Timer
 from ..registry import GameKind, get_kind
 from ..settings import engine_settings
@@ -50,7 +51,7 @@ def _public_out(g: Game, players: list[Player]) -> set[int]:
 @kernel_command(("状态",), "/状态", "查看阶段、截止时间和人数", phases=("signup", "running", "paused", "ended"))
 async def status(call: Call) -> None:
     gid = _need_game(call, _game_for(call))
-    g = await Game.get(id=gid)
+    g = await game_with_texts(gid)
     kind = get_kind(g.kind)
     players = await Player.filter(game_id=gid)
     names = {"signup": "报名中", "running": "进行中", "paused": "已暂停", "ended": "已结束"}
@@ -81,7 +82,7 @@ async def whoami(call: Call) -> None:
     if call.in_group:
         raise Rejected("请私聊我发送 /我的身份，身份信息只在私聊里发。")
     gid = _need_game(call, _game_for(call))
-    g = await Game.get(id=gid)
+    g = await game_with_texts(gid)
     p = await Player.get_or_none(game_id=gid, user_id=call.origin.user_id)
     if p is None:
         raise Rejected("你不是这局的玩家。")

@@ -21,6 +21,7 @@ from nonebot.log import logger
 
 from ..clock import game_tz
 from ..contract import PHASE_TIMER, Rejected
+from ..longtexts import game_with_texts
 from ..models import Game, Host, Outbox, Player, Timer, WebAccess
 from ..order import utcnow
 from ..registry import get_kind
@@ -184,7 +185,7 @@ class Site:
     # ---- data -------------------------------------------------------------------
 
     async def view_of(self, access: WebAccess) -> tuple[dict[str, Any], View, WebPage, Game]:
-        g = await Game.get(id=access.game_id)
+        g = await game_with_texts(access.game_id)
         page = PAGES.get(g.kind)
         kind = get_kind(g.kind)
         if page is None or kind is None or not page.enabled(g.settings):

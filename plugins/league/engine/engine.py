@@ -34,6 +34,7 @@ class LeagueEngine(GameEngine):
     """The 狼人杀城市联赛 online stage."""
 
     STATE_VERSION = 2  # 2: the settings are no longer copied into the state ("cfg"), rules read ctx.settings
+    TEXTS = (("appeals", "*", "text"), ("appeals", "*", "answer"))  # kept in rows of their own (issue 19)
 
     def __init__(self) -> None:
         super().__init__(COMMANDS)

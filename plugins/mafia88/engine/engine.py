@@ -24,6 +24,8 @@ AFTER_OVER = ("tally", "table", "posts", "show", "vote_log", "mine", "text")
 
 class Mafia88Engine(GameEngine):
     STATE_VERSION = 2  # 2: no copy of the settings in the state
+    TEXTS = (("posts", "*", "text"), ("drafts", "*", "parts", "*"), ("letters", "*", "text"), ("dms", "*", "text"),
+             ("souls", "*", "move", "text"), ("souls", "*", "back", "text"))  # kept in rows of their own (issue 19)
 
     def __init__(self) -> None:
         super().__init__(COMMANDS)

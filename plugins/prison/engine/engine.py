@@ -37,6 +37,7 @@ _given = partial(given, game="prison")  # the settings a hook without Ctx gets
 
 class PrisonEngine(GameEngine):
     STATE_VERSION = 2  # 2: the settings are no longer copied into the state ("cfg"); "signup" holds the sign-up
+    TEXTS = (("nights", "*", "pairs", "*", "lines", "*", "text"), ("notes", "*", "text"))  # rows of their own (issue 19)
 
     def __init__(self) -> None:
         super().__init__(COMMANDS)

@@ -1,0 +1,123 @@
+"""Texts out of the stored state (issue 19 item 2). An engine names where its
+state keeps texts (``GameEngine.TEXTS``: paths such as ``("posts", "*", "text")``,
+``"*"`` = every item of a list or value of a dict). Each such text is written once
+to its own row (``game_text``) and the stored state holds ``{"$text": ref}`` in
+its place, so a command rewrites only what the rules decide on. The state the
+kernel holds and hands to engines, hooks and pages has the texts themselves:
+engines never see a ref. A state stored with a text inline (older code) is read
+as it is and written out at its next save."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .models import Game, GameText
+from .registry import get_kind
+
+REF = "$text"
+Path = tuple[str, ...]
+
+
+class Texts:
+    """One game's texts: those read or written so far (both ways), and the new ones
+    the current transaction still has to insert."""
+
+    __slots__ = ("by_ref", "by_text", "new", "next")
+
+    def __init__(self, rows: list[tuple[int, str]] | None = None) -> None:
+        self.by_ref: dict[int, str] = dict(rows or ())
+        self.by_text: dict[str, int] = {t: r for r, t in self.by_ref.items()}
+        self.new: list[tuple[int, str]] = []
+        self.next = max(self.by_ref, default=0) + 1
+
+    @classmethod
+    async def read(cls, game_id: int) -> Texts:
+        return cls(list(await GameText.filter(game_id=game_id).values_list("ref", "text")))
+
+    def ref(self, text: str) -> int:
+        """The row holding ``text`` (one row per distinct text of a game)."""
+        r = self.by_text.get(text)
+        if r is None:
+            r, self.next = self.next, self.next + 1
+            self.by_ref[r] = text
+            self.by_text[text] = r
+            self.new.append((r, text))
+        return r
+
+    async def flush(self, game_id: int) -> None:
+        """Insert the texts new since the last flush (inside the caller's transaction)."""
+        if self.new:
+            await GameText.bulk_create([GameText(game_id=game_id, ref=r, text=t) for r, t in self.new])
+            self.new = []
+
+
+def _slots(node: Any, path: Path) -> Iterator[tuple[Any, Any]]:
+    """(container, key) of every place ``path`` names in ``node``."""
+    head, rest = path[0], path[1:]
+    if head == "*":
+        keys: Any = range(len(node)) if isinstance(node, list) else list(node) if isinstance(node, dict) else ()
+    elif isinstance(node, dict) and head in node:
+        keys = (head,)
+    else:
+        return
+    for k in keys:
+        if not rest:
+            yield node, k
+        else:
+            yield from _slots(node[k], rest)
+
+
+def stored(state: Any, paths: tuple[Path, ...], texts: Texts) -> Any:
+    """The form of ``state`` to write: a copy along the named paths, with each non-empty
+    text replaced by its ref (``state`` itself is not changed)."""
+    if not paths or not isinstance(state, dict):
+        return state
+    out = _copy_along(state, paths)
+    for path in paths:
+        for box, k in _slots(out, path):
+            v = box[k]
+            if isinstance(v, str) and v:
+                box[k] = {REF: texts.ref(v)}
+    return out
+
+
+def _copy_along(node: Any, paths: tuple[Path, ...]) -> Any:
+    """A copy of the containers on the named paths; everything else shared."""
+    live = [p for p in paths if len(p) > 1]
+    every = any(p[0] == "*" for p in live)
+    if isinstance(node, dict):
+        out: Any = dict(node)
+        keys: Any = list(out) if every else [k for k in dict.fromkeys(p[0] for p in live) if k in out]
+    elif isinstance(node, list):
+        out = list(node)
+        keys = range(len(out)) if every else ()
+    else:
+        return node
+    for k in keys:
+        below = tuple(p[1:] for p in live if p[0] == "*" or p[0] == k)
+        if below:
+            out[k] = _copy_along(out[k], below)
+    return out
+
+
+def inflate(state: Any, paths: tuple[Path, ...], texts: Texts) -> Any:
+    """``state`` as read from the database, with every ref replaced by its text (in place)."""
+    if not paths or not isinstance(state, dict):
+        return state
+    for path in paths:
+        for box, k in _slots(state, path):
+            v = box[k]
+            if isinstance(v, dict) and REF in v:
+                box[k] = texts.by_ref[v[REF]]
+    return state
+
+
+async def game_with_texts(game_id: int) -> Game:
+    """A game read from the database for a page, an export or an answer outside a
+    command's transaction: its state with the texts in place."""
+    g = await Game.get(id=game_id)
+    kind = get_kind(g.kind)
+    if kind is not None and kind.engine.TEXTS and g.state is not None:
+        inflate(g.state, kind.engine.TEXTS, await Texts.read(game_id))
+    return g

@@ -1,0 +1,130 @@
+"""Texts out of the stored state (issue 19 item 2): what an engine names in TEXTS is
+written once to a row of its own and the stored state holds a ref in its place; the
+engine, its hooks, /导出 and pages always see the texts themselves, also after a
+restart and after a refused rule."""
+
+import copy
+
+import pytest
+
+from demo_game.engine import DemoEngine
+from harness import texts
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plugins.kernel.contract import Actor, Command, Rejected
+from plugins.kernel.export import game_tables
+from plugins.kernel.longtexts import REF, Texts, inflate, stored
+from plugins.kernel.models import Game, GameText
+from plugins.kernel.order import utcnow
+from plugins.kernel.origin import Origin
+from plugins.kernel.registry import get_kind
+from plugins.kernel.txn import forget, in_game
+
+# ---- the pure part ------------------------------------------------------------------
+
+PATHS = (("posts", "*", "text"), ("drafts", "*", "parts", "*"), ("souls", "*", "move", "text"))
+
+
+def _state() -> dict:
+    return {
+        "round": 2,
+        "posts": [{"id": 1, "text": "第一帖"}, {"id": 2, "text": ""}, {"id": 3, "text": "第一帖"}],
+        "drafts": {"7": {"parts": ["甲", "乙"]}, "8": {"parts": []}},
+        "souls": {"1": {"words": ["x"], "move": {"text": "魂"}}, "2": {"words": []}},
+        "players": {"1": {"text": "not on a path"}},
+    }
+
+
+def test_stored_form_holds_refs_and_leaves_the_held_state_alone():
+    state, texts_ = _state(), Texts()
+    before = copy.deepcopy(state)
+    out = stored(state, PATHS, texts_)
+    assert state == before  # the held state keeps its texts
+    assert out["posts"] == [{"id": 1, "text": {REF: 1}}, {"id": 2, "text": ""}, {"id": 3, "text": {REF: 1}}]  # one row per text
+    assert out["drafts"]["7"]["parts"] == [{REF: 2}, {REF: 3}] and out["souls"]["1"]["move"] == {"text": {REF: 4}}
+    assert out["players"] is state["players"] and out["souls"]["1"]["words"] is state["souls"]["1"]["words"]  # off the paths: shared
+    assert texts_.new == [(1, "第一帖"), (2, "甲"), (3, "乙"), (4, "魂")]
+    assert inflate(copy.deepcopy(out), PATHS, Texts(texts_.new)) == state
+
+
+def test_a_text_stored_inline_by_older_code_is_read_as_it_is():
+    state = _state()
+    assert inflate(copy.deepcopy(state), PATHS, Texts()) == state
+
+
+texts_strategy = st.text(max_size=6)
+state_strategy = st.fixed_dictionaries({
+    "posts": st.lists(st.fixed_dictionaries({"id": st.integers(), "text": texts_strategy}), max_size=5),
+    "drafts": st.dictionaries(st.sampled_from(["1", "2", "3"]), st.fixed_dictionaries({"parts": st.lists(texts_strategy, max_size=4)})),
+})
+
+
+@settings(max_examples=60, deadline=None)
+@given(state_strategy, state_strategy)
+def test_property_written_then_read_back_is_the_same_state(first, second):
+    """Two saves in a row (the second adds texts): every stored form reads back as its state."""
+    kept = Texts()
+    rows: list[tuple[int, str]] = []
+    for state in (first, second):
+        out = stored(state, PATHS, kept)
+        rows += kept.new
+        kept.new = []
+        assert inflate(copy.deepcopy(out), PATHS, Texts(rows)) == state
+        on_paths = [p["text"] for p in out["posts"]] + [x for d in out["drafts"].values() for x in d["parts"]]
+        assert all(x == "" or set(x) == {REF} for x in on_paths)  # every text on a path is a ref
+
+
+# ---- through the bot ------------------------------------------------------------------
+
+
+async def _running(h):
+    await h.group("1", "/创建 测试局", role="owner")
+    await h.group("31", "/报名 甲")
+    await h.group("32", "/报名 乙")
+    await h.group("1", "/开始")
+    return await Game.get(group_id=h.group_id, status="running")
+
+
+async def _stored_notes(game_id: int) -> list:
+    return (await Game.filter(id=game_id).values("state"))[0]["state"]["notes"]
+
+
+async def test_notes_are_rows_of_their_own_and_read_back_everywhere(harness):
+    assert DemoEngine.TEXTS == (("notes", "*"),)
+    h = harness
+    g = await _running(h)
+    long = "记" + "长" * 3000
+    assert texts(await h.private("31", long)) == "已记下。"
+    assert texts(await h.private("32", "记第二条")) == "已记下。"
+    assert await _stored_notes(g.id) == [{REF: 1}, {REF: 2}]
+    assert sorted(await GameText.filter(game_id=g.id).values_list("ref", "text")) == [(1, long), (2, "记第二条")]
+    await h.group("31", "/票 2")  # a command that adds no text writes no text
+    assert await GameText.filter(game_id=g.id).count() == 2
+    forget(g.id)  # as after a restart
+    assert texts(await h.private("32", long)) == "已记下。"  # the same text again: the same row
+    assert await _stored_notes(g.id) == [{REF: 1}, {REF: 2}, {REF: 1}]
+    assert (await game_tables(g.id))["笔记"] == [["内容"], [long], ["记第二条"], [long]]
+    assert len(str((await Game.filter(id=g.id).values("state"))[0]["state"])) < 400  # the 6000 characters are not in it
+
+
+async def test_a_refused_rule_is_undone_with_the_texts_read_back(harness, monkeypatch):
+    """A rule works on the held state; when it refuses after changing it, the stored state
+    is read back for the rest of the transaction, texts in place of their refs."""
+    h = harness
+    g = await _running(h)
+    assert texts(await h.private("31", "记一条")) == "已记下。"
+
+    def refuse(s, actor, args, ctx):
+        s["notes"].clear()
+        raise Rejected("不行。")
+
+    monkeypatch.setitem(get_kind(g.kind).engine._rules, "vote", refuse)
+
+    async def work(txn):
+        with pytest.raises(Rejected):
+            await txn.step("apply", origin=Origin("31", "private"), now=utcnow(),
+                           actor=Actor("31", 1, False, True), cmd=Command("vote", {"target": 2}))
+        return txn.game.state["notes"]
+
+    assert await in_game(g.id, set(), work) == ["记一条"]
