@@ -71,6 +71,7 @@ class Effects:
         async def cancel_timer(self, key: str) -> None: ...
         async def chat_group(self, chat: str) -> str: ...
         async def save_game(self) -> None: ...
+        async def _open_timers(self) -> list[Timer]: ...
         async def step(self, call: str, *, origin: Origin, now: datetime, actor: Actor | None = None,
                        cmd: Command | None = None, key: str | None = None) -> Any: ...
 
@@ -206,7 +207,7 @@ class Effects:
         g.status, g.ended_at, g.live_group = "ended", now, None
         g.phase_key, g.phase_label = "ended", "已结束"
         await self.save_game()
-        for t in await Timer.filter(game_id=g.id, status__in=("armed", "paused", "stuck")):
+        for t in [t for t in await self._open_timers() if t.status in ("armed", "paused", "stuck")]:
             t.status = "cancelled"
             await t.save()
             self.changed_timers.append(t)

@@ -15,6 +15,7 @@ import random
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from nonebot.log import logger
 from tortoise.expressions import Q, Subquery
@@ -22,6 +23,7 @@ from tortoise.functions import Min
 from tortoise.queryset import QuerySet
 from tortoise.transactions import in_transaction
 
+from .bulk import insert_rows
 from .config import KernelConfig
 from .leases import PROCESS
 from .models import Host, Outbox
@@ -92,29 +94,29 @@ async def enqueue(
     now = now or utcnow()
     pieces = chunks(text) if text else [""]
     for i, piece in enumerate(pieces):
-        await _put(Outbox(
-            at_all=at_all and i == 0,
-            image=image if i == len(pieces) - 1 else None,
-            game_id=game_id,
-            self_id=self_id,
-            target_type=target_type,
-            target_id=str(target_id),
-            text=piece,
-            priority=priority,
-            next_try_at=now,
-            created_at=now,
-            owner=PROCESS,
-            scrub=scrub,
-        ))
+        await _put({
+            "at_all": at_all and i == 0,
+            "image": image if i == len(pieces) - 1 else None,
+            "game_id": game_id,
+            "self_id": self_id,
+            "target_type": target_type,
+            "target_id": str(target_id),
+            "text": piece,
+            "priority": priority,
+            "next_try_at": now,
+            "created_at": now,
+            "owner": PROCESS,
+            "scrub": scrub,
+        })
 
 
-_batch: ContextVar[list[Outbox] | None] = ContextVar("kernel_outbox_batch", default=None)
+_batch: ContextVar[list[dict[str, Any]] | None] = ContextVar("kernel_outbox_batch", default=None)
 
 
-async def _put(row: Outbox) -> None:
+async def _put(row: dict[str, Any]) -> None:
     rows = _batch.get()
     if rows is None:
-        await row.save()
+        await Outbox.create(**row)
     else:
         rows.append(row)
 
@@ -131,7 +133,7 @@ class batched:
         rows = _batch.get()
         _batch.reset(self.token)
         if exc_type is None and rows:
-            await Outbox.bulk_create(rows)
+            await insert_rows(Outbox, rows)
 
 
 async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int | None, self_id: str = "",
@@ -144,11 +146,11 @@ async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int 
     call = {"action": action, "params": params} | ({"once": True} if once else {})
     if fallback is not None:
         call["fallback"] = list(fallback)
-    await _put(Outbox(
-        game_id=game_id, self_id=self_id, target_type="api", target_id=str(group_id),
-        text=json.dumps(call, ensure_ascii=False),
-        priority=1, next_try_at=now, created_at=now, owner=PROCESS,
-    ))
+    await _put({
+        "game_id": game_id, "self_id": self_id, "target_type": "api", "target_id": str(group_id),
+        "text": json.dumps(call, ensure_ascii=False),
+        "priority": 1, "next_try_at": now, "created_at": now, "owner": PROCESS,
+    })
 
 
 class OutboxWorker:

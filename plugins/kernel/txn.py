@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from tortoise.transactions import in_transaction
 
 from . import timers
+from .bulk import insert_rows
 from .clock import game_tz
 from .contract import (
     GROUP,
@@ -64,6 +65,7 @@ class Loaded:
 
 
 _cache: dict[int, Loaded] = {}
+OPEN_TIMERS = ("armed", "paused", "stuck")
 
 
 def forget(game_id: int | None = None) -> None:
@@ -85,10 +87,12 @@ class Txn(Effects):
     superusers: set[str]
     changed_timers: list[Timer] = field(default_factory=list)
     refresh_directory: bool = False
+    roster_kept: bool = False  # the roster changed but ``players`` was kept in step with it: hold on to it
     _contacts: dict[str, str] | None = None
     joiner: dict[int, str] = field(default_factory=dict)  # seat -> the account that just joined a group
     chats: list[Chat] = field(default_factory=list)
     texts: Texts = field(default_factory=Texts)  # the game's texts out of the stored state (longtexts.py)
+    _timers: list[Timer] | None = None  # see _open_timers
 
     @classmethod
     async def open(cls, game_id: int, superusers: set[str]) -> Txn:
@@ -110,7 +114,7 @@ class Txn(Effects):
 
     def keep(self) -> None:
         """After commit: hold this game for the next command (only while we serve it)."""
-        if self.refresh_directory or self.game.status == "ended" or not leases.owns(self.game.id):
+        if (self.refresh_directory and not self.roster_kept) or self.game.status == "ended" or not leases.owns(self.game.id):
             forget(self.game.id)  # roster, hosts or chats changed: read them afresh next time
         else:
             _cache[self.game.id] = Loaded(self.game, list(self.players), list(self.hosts), list(self.chats), self.texts)
@@ -193,13 +197,23 @@ class Txn(Effects):
     async def audit(self, actor: str, action: str, detail: str, seq: int | None = None, at: datetime | None = None) -> None:
         await Audit.create(game_id=self.game.id, seq=seq, actor=actor, action=action, detail=detail, at=at or utcnow())
 
+    async def _open_timers(self) -> list[Timer]:
+        """The game's armed, paused and stuck timers, read once per transaction (on first use;
+        every change in this transaction goes through these rows)."""
+        if self._timers is None:
+            self._timers = list(await Timer.filter(game_id=self.game.id, status__in=OPEN_TIMERS).order_by("id"))
+        return self._timers
+
     async def timers(self) -> list[Timer]:
-        return list(await Timer.filter(game_id=self.game.id, status__in=("armed", "paused")).order_by("id"))
+        return [t for t in await self._open_timers() if t.status in ("armed", "paused")]
 
     async def set_timer(self, key: str, ends_at: datetime, now: datetime) -> None:
         paused = self.game.status == "paused"
-        existing = await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused", "stuck")).first()
+        rows = await self._open_timers()
+        existing = next((t for t in rows if t.key == key and t.status in OPEN_TIMERS), None)
         t = existing or Timer(game_id=self.game.id, key=key)
+        if existing is None:
+            rows.append(t)
         t.ends_at = ends_at
         t.status = "paused" if paused else "armed"
         t.attempts = 0
@@ -209,7 +223,7 @@ class Txn(Effects):
         self.changed_timers.append(t)
 
     async def cancel_timer(self, key: str) -> None:
-        for t in await Timer.filter(game_id=self.game.id, key=key, status__in=("armed", "paused", "stuck")):
+        for t in [t for t in await self._open_timers() if t.key == key and t.status in OPEN_TIMERS]:
             t.status = "cancelled"
             await t.save()
             self.changed_timers.append(t)
@@ -265,16 +279,10 @@ class Txn(Effects):
             name, args = f"timer:{key}", {}
         g.state = outcome.state
         g.last_seq = seq
-        await CommandLog.create(
-            game_id=g.id,
-            seq=seq,
-            user_id=origin.user_id,
-            name=name,
-            args=args,
-            received_at=now,
-            source=origin.source,
-            dedup_key=origin.dedup_key,
-        )
+        await insert_rows(CommandLog, [{
+            "game_id": g.id, "seq": seq, "user_id": origin.user_id, "name": name, "args": args,
+            "received_at": now, "source": origin.source, "dedup_key": origin.dedup_key,
+        }])
         await self.apply_effects(outcome.effects, seq, origin, now)
         await self.save_game()
         return outcome

@@ -212,3 +212,21 @@ async def test_a_slow_recipient_never_blocks_the_others(nonebug_init):
     assert rec.tries.count("slow") == 2
     note = await Outbox.get(game_id=game.id, target_id="h1")
     assert "可能已送达" in note.text and "不再重发" in note.text
+
+
+async def test_batched_rows_are_the_rows_one_create_writes(harness):
+    """A transaction's queued rows go in with one INSERT built without model objects:
+    every column as Outbox.create stores it (defaults, booleans, times)."""
+    from tortoise import connections
+    from tortoise.transactions import in_transaction
+
+    from plugins.kernel.outbox import batched
+
+    now = datetime.now(timezone.utc)
+    async with in_transaction():
+        await enqueue("private", "7770", "一条", self_id="1", priority=0, now=now, scrub=True)  # outside a batch: create
+        async with batched():
+            await enqueue("private", "7770", "一条", self_id="1", priority=0, now=now, scrub=True)
+    _, rows = await connections.get("default").execute_query("SELECT * FROM outbox WHERE target_id='7770' ORDER BY id")
+    one, batch = ({k: v for k, v in dict(r).items() if k != "id"} for r in rows)
+    assert one == batch and one["status"] == "pending" and one["text"] == "一条"

@@ -128,7 +128,7 @@ async def signup(call: Call) -> None:
         txn.players.append(p)
         await txn.audit(uid, "signup", f"{seat}号 {name}", at=call.now)
         await txn.say("reply", f"报名成功：{seat}号「{name}」。发送 /退出报名 可退出。", call.origin)
-        txn.refresh_directory = True
+        txn.refresh_directory = txn.roster_kept = True  # txn.players has the new row: the held game stays
 
     await in_game(gid, _superusers(), work)
 
@@ -152,7 +152,7 @@ async def leave(call: Call) -> None:
         txn.players = [q for q in txn.players if q.id != p.id]
         await txn.audit(call.origin.user_id, "leave", f"{seat}号 {p.alias}", at=call.now)
         await txn.say("reply", f"已退出报名。后面的玩家座位号依次前移，现有 {len(txn.players)} 人。", call.origin)
-        txn.refresh_directory = True
+        txn.refresh_directory = txn.roster_kept = True  # txn.players was changed with the rows
 
     await in_game(gid, _superusers(), work)
 
