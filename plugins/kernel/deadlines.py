@@ -34,6 +34,7 @@ async def fire_timer(timer_id: int, superusers: set[str]) -> None:
         if current.status != "armed" or now + timedelta(seconds=1) < current.ends_at:
             return  # paused, cancelled, fired, or moved later (the new job will fire it)
         n = await Timer.filter(id=timer_id, status="armed").update(status="fired", fired_at=now)
+        txn.timers_changed()
         if n != 1:
             return
         if txn.game.status != "running":
@@ -58,6 +59,7 @@ async def _deadline_failed(game_id: int, timer_id: int, superusers: set[str], ex
         t = await Timer.get(id=timer_id)
         if t.status != "armed":
             return
+        txn.timers_changed()
         t.attempts += 1
         t.last_error = error[:500]
         label = txn.game.phase_label or t.key

@@ -62,6 +62,7 @@ class Loaded:
     hosts: list[str]
     chats: list[Chat]
     texts: Texts
+    timers: list[Timer] | None  # its armed, paused and stuck timers (None: read them next time)
 
 
 _cache: dict[int, Loaded] = {}
@@ -99,7 +100,7 @@ class Txn(Effects):
         held = _cache.get(game_id)
         if held is not None and leases.owns(game_id):
             return cls(held.game, get_kind(held.game.kind), list(held.players), list(held.hosts), superusers,  # type: ignore[arg-type]  # checked when it was loaded
-                       chats=list(held.chats), texts=held.texts)
+                       chats=list(held.chats), texts=held.texts, _timers=held.timers)
         forget(game_id)
         game = await Game.get(id=game_id)
         kind = get_kind(game.kind)
@@ -117,7 +118,8 @@ class Txn(Effects):
         if (self.refresh_directory and not self.roster_kept) or self.game.status == "ended" or not leases.owns(self.game.id):
             forget(self.game.id)  # roster, hosts or chats changed: read them afresh next time
         else:
-            _cache[self.game.id] = Loaded(self.game, list(self.players), list(self.hosts), list(self.chats), self.texts)
+            _cache[self.game.id] = Loaded(self.game, list(self.players), list(self.hosts), list(self.chats), self.texts,
+                                          self._timers)
 
     @property
     def roster(self) -> Roster:
@@ -198,11 +200,15 @@ class Txn(Effects):
         await Audit.create(game_id=self.game.id, seq=seq, actor=actor, action=action, detail=detail, at=at or utcnow())
 
     async def _open_timers(self) -> list[Timer]:
-        """The game's armed, paused and stuck timers, read once per transaction (on first use;
-        every change in this transaction goes through these rows)."""
+        """The game's armed, paused and stuck timers: read on first use and held with the game;
+        the kernel changes timers through these rows (or calls ``timers_changed``)."""
         if self._timers is None:
             self._timers = list(await Timer.filter(game_id=self.game.id, status__in=OPEN_TIMERS).order_by("id"))
         return self._timers
+
+    def timers_changed(self) -> None:
+        """Timer rows were changed by a query, not through ``_open_timers``: read them afresh."""
+        self._timers = None
 
     async def timers(self) -> list[Timer]:
         return [t for t in await self._open_timers() if t.status in ("armed", "paused")]

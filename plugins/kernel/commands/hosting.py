@@ -82,6 +82,7 @@ async def extend(call: Call) -> None:
         if stuck:  # a deadline whose work failed: try it again in N minutes
             if minutes <= 0:
                 raise Rejected("出错停下的截止要往后延：/延时 <正数分钟>，或用 /推进 立即重试。")
+            txn.timers_changed()
             for t in stuck:
                 t.status, t.attempts, t.ends_at = "armed", 0, call.now + timedelta(minutes=minutes)
                 await t.save()
