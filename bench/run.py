@@ -522,6 +522,10 @@ async def game_start(b: Bench, gid: int) -> str:
     are rows of the outbound queue, then the pace at which they leave."""
     ob, db = b.ob, b.db
     assert ob is not None
+    # the 88th sign-up reaches this freshly started process, as a host starts when the table is
+    # full: the game is then held in memory as in a bot that took the sign-ups (runs before
+    # 2026-12-01 07:30 UTC started it cold, all 88 sign-ups having gone to bot A)
+    await b.signup_private(GROUP_START, START_PLAYERS[-1:])
     await db.drained()
     # floor: one private /在吗 until its reply row is in the queue (same polling), ×10
     floor: list[float] = []
@@ -560,7 +564,7 @@ async def game_start(b: Bench, gid: int) -> str:
     gaps = [b_ - a for a, b_ in itertools.pairwise(priv)]
     pace = (priv[-1] - priv[0]) / (len(priv) - 1)
     gpace = f", group {(grp[-1] - grp[0]) / (len(grp) - 1):.3f} s vs {PACE_GROUP} s ({len(grp)} msgs)" if len(grp) > 1 else ""
-    return (f"mafia88 start (88 players, /开始): 88 role messages in the outbound queue {ms(handed)} after /开始 "
+    return (f"mafia88 start (88 players, /开始 after the 88th sign-up): 88 role messages in the outbound queue {ms(handed)} after /开始 "
             f"({ratio(handed, f50)} floor {ms(f50)}: one /在吗 reply row), {rows} rows in one transaction; "
             f"queue SEND_INTERVAL={PACE_PRIVATE}±{PACE_JITTER}: private pace {pace:.3f} s/msg vs {PACE_PRIVATE} s "
             f"configured ({pace / PACE_PRIVATE:.2f}×; gaps {min(gaps):.3f}–{max(gaps):.3f} s, {len(priv)} msgs){gpace}; "
@@ -703,7 +707,7 @@ async def run(args: argparse.Namespace) -> None:
         return str(exc) if isinstance(exc, Skip) else f"{type(exc).__name__}: {exc}"[:300]
 
     async def start_setup(gid: int) -> None:
-        await b.signup_private(GROUP_START, START_PLAYERS)
+        await b.signup_private(GROUP_START, START_PLAYERS[:-1])  # the 88th signs up with bot B (game_start)
         await b.db.drained()
 
     setups = (("m88", GROUP_M88, HOST_M88, "88人场", lambda gid: b.m88_round1(GROUP_M88, HOST_M88, M88_PLAYERS, gid)),
