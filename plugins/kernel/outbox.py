@@ -254,7 +254,9 @@ class OutboxWorker:
             self.failures_in_a_row = 0
             async with in_transaction():
                 await Outbox.filter(id=row.id).update(status="sent", sent_at=now, attempts=row.attempts + 1)
-                await Outbox.filter(id__in=[row.id] + [r.id for r in batch], scrub=True).update(text=SCRUBBED)
+                secret = [r.id for r in [row, *batch] if r.scrub]
+                if secret:  # a web password: its text is cleared once sent
+                    await Outbox.filter(id__in=secret).update(text=SCRUBBED)
                 if batch:
                     await Outbox.filter(id__in=[r.id for r in batch]).update(status="sent", sent_at=now, attempts=1)
         self.wake.set()

@@ -8,19 +8,11 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 from demo_game.engine import DemoEngine
-from harness import texts
+from harness import demo_running, texts
 
 from plugins.kernel.contract import Actor, Command, Ctx, Finish, GameEngine
 from plugins.kernel.models import CommandLog, Game
 from plugins.kernel.txn import forget
-
-
-async def _running(h):
-    await h.group("1", "/创建 测试局", role="owner")
-    await h.group("31", "/报名 甲")
-    await h.group("32", "/报名 乙")
-    await h.group("1", "/开始")
-    return await Game.get(group_id=h.group_id, status="running")
 
 
 async def _row(game_id: int) -> dict:
@@ -29,7 +21,7 @@ async def _row(game_id: int) -> dict:
 
 async def test_query_is_answered_but_not_logged_and_writes_nothing(harness):
     h = harness
-    g = await _running(h)
+    g = await demo_running(h)
     await h.group("31", "/票 2")
     logged, row = await CommandLog.filter(game_id=g.id).count(), await _row(g.id)
     out = await h.group("32", "/查票")
@@ -42,7 +34,7 @@ async def test_query_is_answered_but_not_logged_and_writes_nothing(harness):
 
 async def test_query_rule_with_more_than_replies_is_refused(harness, monkeypatch):
     h = harness
-    g = await _running(h)
+    g = await demo_running(h)
     orig = DemoEngine.rule
     monkeypatch.setattr(DemoEngine, "rule", lambda self, name: (lambda *a: [Finish("不该结束")]) if name == "votes" else orig(self, name))
     row = await _row(g.id)
@@ -53,7 +45,7 @@ async def test_query_rule_with_more_than_replies_is_refused(harness, monkeypatch
 
 async def test_newer_state_version_refuses_to_load_and_nothing_is_written(harness):
     h = harness
-    g = await _running(h)
+    g = await demo_running(h)
     await Game.filter(id=g.id).update(state={**g.state, "version": DemoEngine.STATE_VERSION + 1})
     forget(g.id)  # as after a restart: the held copy is gone, the row is read again
     logged, row = await CommandLog.filter(game_id=g.id).count(), await _row(g.id)
@@ -66,7 +58,7 @@ async def test_newer_state_version_refuses_to_load_and_nothing_is_written(harnes
 
 async def test_older_state_is_upgraded_at_load(harness, monkeypatch):
     h = harness
-    g = await _running(h)
+    g = await demo_running(h)
     assert g.state["version"] == DemoEngine.STATE_VERSION  # the kernel marks what it writes
 
     def upgrade(self, state):

@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from demo_game.engine import DemoEngine
-from harness import texts
+from harness import demo_running, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,14 +78,6 @@ def test_property_written_then_read_back_is_the_same_state(first, second):
 # ---- through the bot ------------------------------------------------------------------
 
 
-async def _running(h):
-    await h.group("1", "/创建 测试局", role="owner")
-    await h.group("31", "/报名 甲")
-    await h.group("32", "/报名 乙")
-    await h.group("1", "/开始")
-    return await Game.get(group_id=h.group_id, status="running")
-
-
 async def _stored_notes(game_id: int) -> list:
     return (await Game.filter(id=game_id).values("state"))[0]["state"]["notes"]
 
@@ -93,7 +85,7 @@ async def _stored_notes(game_id: int) -> list:
 async def test_notes_are_rows_of_their_own_and_read_back_everywhere(harness):
     assert DemoEngine.TEXTS == (("notes", "*"),)
     h = harness
-    g = await _running(h)
+    g = await demo_running(h)
     long = "记" + "长" * 3000
     assert texts(await h.private("31", long)) == "已记下。"
     assert texts(await h.private("32", "记第二条")) == "已记下。"
@@ -112,7 +104,7 @@ async def test_a_refused_rule_is_undone_with_the_texts_read_back(harness, monkey
     """A rule works on the held state; when it refuses after changing it, the stored state
     is read back for the rest of the transaction, texts in place of their refs."""
     h = harness
-    g = await _running(h)
+    g = await demo_running(h)
     assert texts(await h.private("31", "记一条")) == "已记下。"
 
     def refuse(s, actor, args, ctx):
