@@ -13,9 +13,15 @@ import sys
 
 import nonebot
 from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
+from nonebot.log import default_filter, default_format, logger, logger_id
 
 nonebot.init()
 driver = nonebot.get_driver()
+# NoneBot's console handler takes every level and drops records below LOG_LEVEL in a filter, so
+# each debug and trace call (several per message) first builds a whole record: give the handler
+# the level itself, and those calls return at once.
+logger.remove(logger_id)
+logger.add(sys.stdout, level=driver.config.log_level, diagnose=False, filter=default_filter, format=default_format)
 driver.register_adapter(OneBotV11Adapter)
 nonebot.load_from_toml("pyproject.toml")
 # Developers/tests only: extra plugin modules, comma-separated (e.g. the demo game).
