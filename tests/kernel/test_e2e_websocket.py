@@ -3,6 +3,7 @@ real reverse WebSocket (issue 2 item 12), and a hard kill between a deadline
 and its firing (item 5)."""
 
 import asyncio
+import json
 import sqlite3
 from datetime import datetime, timedelta, timezone
 
@@ -31,6 +32,19 @@ async def database_url(request, tmp_path):
     con = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/postgres")
     await con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     await con.close()
+
+
+async def _rows(database_url: str, sql: str) -> list[tuple]:
+    if database_url.startswith("sqlite://"):
+        with sqlite3.connect(database_url.removeprefix("sqlite://")) as con:
+            return con.execute(sql).fetchall()
+    import asyncpg
+
+    con = await asyncpg.connect(database_url)
+    try:
+        return [tuple(r) for r in await con.fetch(sql)]
+    finally:
+        await con.close()
 
 
 @pytest.fixture
@@ -69,6 +83,14 @@ async def test_game_over_real_websocket(bot_process, database_url):
         await ob.wait_for("投给 2号")
         await asyncio.sleep(0.5)
         assert len([t for *_, t in ob.sent() if "投给 2号" in t]) == 1
+        # texts live in rows of their own, the stored state holds refs (issue 19), on both databases
+        note = "记" + "长" * 400
+        await ob.private_message("11", note)
+        await ob.private_message("12", note)  # the same text: the same row
+        await ob.wait_for("已记下。", count=2)
+        assert await _rows(database_url, "SELECT ref, text FROM game_text") == [(1, note)]
+        (stored,) = await _rows(database_url, "SELECT state FROM game")
+        assert json.loads(stored[0])["notes"] == [{"$text": 1}, {"$text": 1}]
         # user text is sent as a plain text segment, never as CQ code
         await ob.group_message(GROUP, "11", "/报名 [CQ:at,qq=all]")
         await ob.wait_for("游戏已经开始")
