@@ -20,7 +20,7 @@ require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 from .commands import admin, discipline, hosting, info, lobby, speech, web  # noqa: E402,F401
 from .config import Config, kernel_config  # noqa: E402
 from .db import close_db, open_db  # noqa: E402
-from .directory import directory  # noqa: E402
+from .directory import directory, load_contacts  # noqa: E402
 from .gate import Gate, check_bind  # noqa: E402
 from .leases import leases  # noqa: E402
 from .routing import events, notices, router  # noqa: E402,F401
@@ -61,6 +61,7 @@ async def _acquired(game_id: int) -> None:
 async def _startup() -> None:
     await open_db(_cfg.database_url)
     await directory.load()
+    await load_contacts()
     leases.configure(ttl=_cfg.lease_seconds, shared=not _cfg.database_url.startswith("sqlite"), on_acquire=_acquired)
     await leases.renew()  # take the games nobody serves (all of them when alone); arms their deadlines
     leases.start()

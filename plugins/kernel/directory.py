@@ -111,6 +111,11 @@ directory = Directory()
 _contact_seen: dict[str, str] = {}
 
 
+async def load_contacts() -> None:
+    """At start-up: every stored contact, so a restart does not look each one up again."""
+    _contact_seen.update(dict(await Contact.all().values_list("user_id", "self_id")))
+
+
 def last_account(user_id: str) -> str | None:
     """The bot account this process last saw the user write to privately."""
     return _contact_seen.get(user_id)

@@ -191,8 +191,8 @@ class Txn(Effects):
         known = last_account(user_id)
         if known:
             return known
-        if self._contacts is None:
-            users = [p.user_id for p in self.players] + self.hosts
+        if self._contacts is None:  # one query for everyone of the game this process has not seen write
+            users = [u for u in [p.user_id for p in self.players] + self.hosts if not last_account(u)]
             self._contacts = dict(await Contact.filter(user_id__in=users).values_list("user_id", "self_id"))
         return self._contacts.get(user_id) or self.game.self_id
 

@@ -21,3 +21,18 @@ async def test_private_messages_use_the_account_last_written_to(harness):
     await h.private("31", "/密 再见")
     row = await Outbox.filter(target_type="private", target_id="1", text__contains="再见").first()
     assert row is not None and row.self_id == "999"
+
+
+async def test_a_restart_remembers_which_account_each_user_wrote_to(harness):
+    """Start-up reads every stored contact: after a restart the bot still answers a player
+    through the account they last wrote to, without looking them up again."""
+    from datetime import datetime, timezone
+
+    from plugins.kernel.directory import _contact_seen, last_account, load_contacts
+    from plugins.kernel.models import Contact
+
+    await Contact.update_or_create(defaults={"self_id": "778", "at": datetime.now(timezone.utc)}, user_id="40401")
+    _contact_seen.clear()  # as after a restart
+    assert last_account("40401") is None
+    await load_contacts()
+    assert last_account("40401") == "778"
