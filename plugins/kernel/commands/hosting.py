@@ -27,11 +27,8 @@ async def start(call: Call) -> None:
             raise Rejected("游戏已经开始了。")
         if len(txn.players) < kind.min_players:
             raise Rejected(f"人数不足：{kind.title}至少需要 {kind.min_players} 人，现在 {len(txn.players)} 人。")
+        g.status, g.started_at = "running", call.now  # saved with the dealt state by the step
         await txn.step("start", origin=call.origin, now=call.now)
-        if g.status == "signup":
-            g.status = "running"
-        g.started_at = call.now
-        await txn.save_game()
         await txn.audit(call.origin.user_id, "start", f"{len(txn.players)} 人", at=call.now)
 
     await _host_txn(call, work)
