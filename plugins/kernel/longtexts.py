@@ -31,10 +31,6 @@ class Texts:
         self.new: list[tuple[int, str]] = []
         self.next = max(self.by_ref, default=0) + 1
 
-    @classmethod
-    async def read(cls, game_id: int) -> Texts:
-        return cls(list(await GameText.filter(game_id=game_id).values_list("ref", "text")))
-
     def ref(self, text: str) -> int:
         """The row holding ``text`` (one row per distinct text of a game)."""
         r = self.by_text.get(text)
@@ -113,11 +109,20 @@ def inflate(state: Any, paths: tuple[Path, ...], texts: Texts) -> Any:
     return state
 
 
+async def read_texts(game: Game, paths: tuple[Path, ...]) -> Texts:
+    """The texts of a game just read from the database, put in place in its state."""
+    if not paths or game.state is None:
+        return Texts()
+    texts = Texts(list(await GameText.filter(game_id=game.id).values_list("ref", "text")))
+    inflate(game.state, paths, texts)
+    return texts
+
+
 async def game_with_texts(game_id: int) -> Game:
     """A game read from the database for a page, an export or an answer outside a
     command's transaction: its state with the texts in place."""
     g = await Game.get(id=game_id)
     kind = get_kind(g.kind)
-    if kind is not None and kind.engine.TEXTS and g.state is not None:
-        inflate(g.state, kind.engine.TEXTS, await Texts.read(game_id))
+    if kind is not None:
+        await read_texts(g, kind.engine.TEXTS)
     return g

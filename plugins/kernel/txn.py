@@ -37,7 +37,7 @@ from .delivery import claim_delivery, delivery_committed
 from .directory import alt_of, directory, last_account
 from .effects import Effects
 from .leases import leases
-from .longtexts import Texts, inflate, stored
+from .longtexts import Texts, inflate, read_texts, stored
 from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
 from .order import game_turn, utcnow
 from .origin import Origin, _reply_target
@@ -109,8 +109,7 @@ class Txn(Effects):
         players = list(await Player.filter(game_id=game_id).order_by("seat"))
         hosts = [h.user_id for h in await Host.filter(game_id=game_id).order_by("id")]
         chats = list(await Chat.filter(game_id=game_id).order_by("id"))
-        texts = await Texts.read(game_id) if kind.engine.TEXTS else Texts()
-        inflate(game.state, kind.engine.TEXTS, texts)
+        texts = await read_texts(game, kind.engine.TEXTS)
         return cls(game, kind, players, hosts, superusers, chats=chats, texts=texts)
 
     def keep(self) -> None:
@@ -199,27 +198,26 @@ class Txn(Effects):
     async def audit(self, actor: str, action: str, detail: str, seq: int | None = None, at: datetime | None = None) -> None:
         await Audit.create(game_id=self.game.id, seq=seq, actor=actor, action=action, detail=detail, at=at or utcnow())
 
-    async def _open_timers(self) -> list[Timer]:
-        """The game's armed, paused and stuck timers: read on first use and held with the game;
-        the kernel changes timers through these rows (or calls ``timers_changed``)."""
+    async def _open_timers(self, key: str | None = None) -> list[Timer]:
+        """The game's armed, paused and stuck timers (of one ``key``, or all): read on first use and
+        held with the game; the kernel changes timers through these rows (or calls ``timers_changed``)."""
         if self._timers is None:
             self._timers = list(await Timer.filter(game_id=self.game.id, status__in=OPEN_TIMERS).order_by("id"))
-        return self._timers
+        return [t for t in self._timers if t.status in OPEN_TIMERS and key in (None, t.key)]
 
     def timers_changed(self) -> None:
         """Timer rows were changed by a query, not through ``_open_timers``: read them afresh."""
         self._timers = None
 
     async def timers(self) -> list[Timer]:
-        return [t for t in await self._open_timers() if t.status in ("armed", "paused")]
+        return [t for t in await self._open_timers() if t.status != "stuck"]
 
     async def set_timer(self, key: str, ends_at: datetime, now: datetime) -> None:
         paused = self.game.status == "paused"
-        rows = await self._open_timers()
-        existing = next((t for t in rows if t.key == key and t.status in OPEN_TIMERS), None)
-        t = existing or Timer(game_id=self.game.id, key=key)
-        if existing is None:
-            rows.append(t)
+        existing = await self._open_timers(key)
+        t = existing[0] if existing else Timer(game_id=self.game.id, key=key)
+        if not existing and self._timers is not None:  # read by _open_timers just above
+            self._timers.append(t)
         t.ends_at = ends_at
         t.status = "paused" if paused else "armed"
         t.attempts = 0
@@ -229,7 +227,7 @@ class Txn(Effects):
         self.changed_timers.append(t)
 
     async def cancel_timer(self, key: str) -> None:
-        for t in [t for t in await self._open_timers() if t.key == key and t.status in OPEN_TIMERS]:
+        for t in await self._open_timers(key):
             t.status = "cancelled"
             await t.save()
             self.changed_timers.append(t)
