@@ -1,6 +1,7 @@
 """The one outbound queue. Every message the bot sends is a row first.
 
-One worker sends rows oldest first, keeping order per recipient, pacing
+One worker sends rows oldest first, keeping order per recipient, taking
+games in turns (one game's backlog never holds up another's), pacing
 private messages globally (QQ punishes bursts) and group messages on their
 own pace, retrying failures with back-off, giving a message up after
 ``send_max_attempts`` (and telling the hosts), and pausing the whole queue
@@ -15,6 +16,7 @@ import random
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from datetime import datetime, timedelta, timezone
+from functools import partial
 from typing import Any
 
 from nonebot.log import logger
@@ -24,11 +26,13 @@ from .bulk import insert_rows
 from .config import KernelConfig
 from .leases import PROCESS
 from .models import Host, Outbox
+from .outbox_heads import first_head, ranked_heads
 
 SCRUBBED = "（已发送；内容含密码，不保留）"
 MAX_CHUNK = 2000  # characters per QQ message
 IDLE = 30.0
 TARGET_TYPES = ("private", "group", "api")
+UNPACED_IN_FLIGHT = 8  # sends to different recipients at once when a type has no pace
 
 
 class NoBot(Exception):
@@ -168,6 +172,8 @@ class OutboxWorker:
         self.paused_until: datetime | None = None
         self.nobot_until: datetime | None = None
         self.inflight: dict[tuple[str, str], asyncio.Future] = {}
+        self.served: dict[int | None, int] = {}  # game id -> the turn it was last served
+        self.turn = 0
         self.wake = asyncio.Event()
         self._task: asyncio.Task | None = None
 
@@ -178,51 +184,55 @@ class OutboxWorker:
         return max(0.0, self.cfg.send_interval + self.rng.uniform(-j, j))
 
     async def tick(self) -> float:
-        """Start sending at most one message; return seconds to wait before the
-        next tick. A send still unanswered after ``send_wait`` seconds goes on in
-        the background while other recipients' messages continue (one slow
-        recipient never blocks the queue)."""
+        """Start sending the next message (with no pace: the next few, to different
+        recipients); return seconds to wait before the next tick. A send still unanswered
+        after ``send_wait`` seconds goes on in the background while other recipients'
+        messages continue (one slow recipient never blocks the queue)."""
         now = self.clock()
         if self.paused_until and now < self.paused_until:
             return (self.paused_until - now).total_seconds()
         if self.nobot_until and now < self.nobot_until:
             return (self.nobot_until - now).total_seconds()
         # the oldest pending message of each recipient (order is kept per recipient), chosen by
-        # the database: one row comes back per tick, however many recipients wait
+        # the database with games in turns, however many recipients wait
         epoch = datetime.min.replace(tzinfo=timezone.utc)
         open_types = [t for t in TARGET_TYPES if self.free_at.get(t, epoch) <= now]
-        row = await self._head(open_types, due=now, order="priority, id") if open_types else None
-        if row is None:
+        unpaced = all(self._unpaced(t) for t in open_types)
+        room = UNPACED_IN_FLIGHT - len(self.inflight) if unpaced else 1
+        rows = await self._fair_heads(open_types, now, max(1, room)) if open_types else []
+        if not rows:
             return await self._next_due(now, epoch)
-        batch = await self._replies_after(row, now)
-        recipient = (row.target_type, row.target_id)
-        task = asyncio.ensure_future(self._deliver(row, batch, now))
-        self.inflight[recipient] = task
-        task.add_done_callback(lambda _t: self.inflight.pop(recipient, None))
-        await asyncio.wait({task}, timeout=self.cfg.send_wait)
-        self.free_at[row.target_type] = now + timedelta(seconds=self.interval(row.target_type))
+        for row in rows:
+            batch = await self._replies_after(row, now)
+            recipient = (row.target_type, row.target_id)
+            task = asyncio.ensure_future(self._deliver(row, batch, now))
+            self.inflight[recipient] = task
+            task.add_done_callback(partial(self._landed, recipient))
+            pace = self.interval(row.target_type)
+            self.free_at[row.target_type] = now + timedelta(seconds=pace)
+            if not unpaced or len(self.inflight) >= UNPACED_IN_FLIGHT:
+                await asyncio.wait({task}, timeout=self.cfg.send_wait)
         return 0.0
 
-    async def _head(self, types: list[str], *, due: datetime | None, order: str) -> Outbox | None:
-        """The first, in ``order``, of each recipient's oldest pending row of this process
-        (recipients in flight left out) among ``types``, due by ``due``. One statement written
-        here: building the same query through the ORM on every tick cost more than running it."""
-        db = Outbox._meta.db
-        numbered = db.capabilities.dialect == "postgres"
-        params: list[Any] = []
+    def _landed(self, recipient: tuple[str, str], _task: object) -> None:
+        self.inflight.pop(recipient, None)
 
-        def p(value: Any) -> str:
-            params.append(value)
-            return f"${len(params)}" if numbered else "?"
+    def _unpaced(self, target_type: str) -> bool:
+        if target_type in ("group", "api"):
+            return self.cfg.group_send_interval == 0
+        return self.cfg.send_interval == 0 and self.cfg.send_jitter == 0
 
-        where = [f"id IN (SELECT MIN(id) FROM outbox WHERE status = {p('pending')} AND owner = {p(PROCESS)} "
-                 "GROUP BY target_type, target_id)",
-                 f"target_type IN ({', '.join(p(t) for t in types)})"]
-        if due is not None:
-            where.append(f"next_try_at <= {p(due)}")
-        where += [f"NOT (target_type = {p(kind)} AND target_id = {p(target)})" for kind, target in list(self.inflight)]
-        _, rows = await db.execute_query(f"SELECT * FROM outbox WHERE {' AND '.join(where)} ORDER BY {order} LIMIT 1", params)
-        return Outbox._init_from_db(**dict(rows[0])) if rows else None
+    async def _fair_heads(self, types: list[str], now: datetime, limit: int) -> list[Outbox]:
+        """The next ``limit`` rows to send: replies before announcements, games in turns (the
+        game served least recently first), then the oldest. One game's backlog (a royale
+        night's 60 replies) never holds up another's (a vote burst's confirmations)."""
+        ranked = await ranked_heads(types, now, list(self.inflight), limit)
+        ranked.sort(key=lambda rr: (rr[1].priority, rr[0], self.served.get(rr[1].game_id, 0), rr[1].id))
+        rows = [row for _, row in ranked[:limit]]
+        for row in rows:
+            self.turn += 1
+            self.served[row.game_id] = self.turn
+        return rows
 
     async def _next_due(self, now: datetime, epoch: datetime) -> float:
         """Nothing to send now: seconds until the next head is due. A type whose pace has
@@ -233,7 +243,7 @@ class OutboxWorker:
         for types in groups:  # one query when no type is paced (an unpaced queue, or idle)
             if not types:
                 continue
-            head = await self._head(types, due=None, order="next_try_at, id")
+            head = await first_head(types, None, list(self.inflight), "next_try_at, id")
             if head is not None:
                 free = max(self.free_at.get(t, epoch) for t in types)
                 due.append((max(head.next_try_at, free) - now).total_seconds())

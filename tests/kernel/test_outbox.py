@@ -230,3 +230,65 @@ async def test_batched_rows_are_the_rows_one_create_writes(harness):
     _, rows = await connections.get("default").execute_query("SELECT * FROM outbox WHERE target_id='7770' ORDER BY id")
     one, batch = ({k: v for k, v in dict(r).items() if k != "id"} for r in rows)
     assert one == batch and one["status"] == "pending" and one["text"] == "一条"
+
+
+async def test_games_take_turns_so_one_games_backlog_never_holds_up_another(nonebug_init):
+    """Issue 19 item 3: a royale night's 60 waiting replies do not stand in front of a vote's
+    confirmation in another game; each game keeps its own order."""
+    await _fresh()
+    royale = await Game.create(group_id="9201", kind="demo", seed="s", created_by="h")
+    votes = await Game.create(group_id="9202", kind="demo", seed="s", created_by="h")
+    clock = Clock()
+    rec = Recorder(clock)
+    w = OutboxWorker(KernelConfig(send_interval=1.0, send_jitter=0), rec, clock=clock)
+    for i in range(6):
+        await enqueue("private", f"r{i}", f"行动{i}", game_id=royale.id, priority=0, now=clock.now)
+    for i in range(2):
+        await enqueue("private", f"v{i}", f"已投票{i}", game_id=votes.id, priority=0, now=clock.now)
+    await enqueue("private", "host", "公告", game_id=royale.id, priority=1, now=clock.now)
+    await _run(w, clock)
+    order = [x[3] for x in rec.sent]
+    assert order[:5] == ["行动0", "已投票0", "行动1", "已投票1", "行动2"]  # in turns, each game oldest first
+    assert [x for x in order if x.startswith("行动")] == [f"行动{i}" for i in range(6)]
+    assert order[-1] == "公告"  # replies of every game still come before announcements
+
+
+class HeldRecorder(Recorder):
+    """Sends that stay unanswered until ``release`` is set."""
+
+    def __init__(self, clock):
+        super().__init__(clock)
+        import asyncio
+
+        self.release = asyncio.Event()
+        self.started: list[str] = []
+
+    async def __call__(self, self_id, target_type, target_id, text):
+        self.started.append(text)
+        await self.release.wait()
+        await super().__call__(self_id, target_type, target_id, text)
+
+
+async def test_with_no_pace_sends_to_different_recipients_overlap_in_order_per_recipient(nonebug_init):
+    import asyncio
+
+    from plugins.kernel.outbox import UNPACED_IN_FLIGHT
+
+    await _fresh()
+    clock = Clock()
+    rec = HeldRecorder(clock)
+    w = OutboxWorker(KernelConfig(send_interval=0, send_jitter=0, group_send_interval=0), rec, clock=clock)
+    for i in range(UNPACED_IN_FLIGHT + 2):
+        await enqueue("private", f"u{i}", f"第一条{i}", priority=0, now=clock.now)
+    await enqueue("private", "u0", "第二条0", priority=0, now=clock.now)
+    await w.tick()
+    await asyncio.sleep(0)
+    assert sorted(rec.started) == sorted(f"第一条{i}" for i in range(UNPACED_IN_FLIGHT))  # at once, up to the cap
+    assert "第二条0" not in rec.started  # u0's second waits for its first
+    rec.release.set()
+    await _run(w, clock)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    texts = [x[3] for x in rec.sent]
+    assert texts.index("第一条0") < texts.index("第二条0") and len(texts) == UNPACED_IN_FLIGHT + 3
+    assert not await Outbox.exists(status="pending", target_id__startswith="u")
