@@ -8,6 +8,7 @@ WebSocket at ws://HOST:PORT/onebot/v11/ws (defaults 127.0.0.1:8080).
 """
 
 import asyncio
+import gc
 import os
 import sys
 
@@ -29,6 +30,15 @@ for _name in filter(None, os.environ.get("EXTRA_PLUGINS", "").split(",")):
     nonebot.load_plugin(_name.strip())
 
 app = nonebot.get_asgi()
+
+
+@driver.on_startup
+async def _freeze_startup_objects() -> None:
+    """Runs after the plugins' start-up. Everything loaded so far (NoneBot, pydantic, the
+    plugins' tables) lives as long as the process: keep it out of the garbage collector's
+    full passes, which otherwise walk it all every few seconds (a 60 ms pause here)."""
+    gc.collect()
+    gc.freeze()
 
 
 def _manage(cmd: str) -> None:
