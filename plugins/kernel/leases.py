@@ -24,6 +24,7 @@ PROCESS = f"{socket.gethostname()[:24]}:{os.getpid()}:{secrets.token_hex(3)}"
 """This process's name in lease rows and outbox rows."""
 
 LIVE = ("signup", "running", "paused")
+THEIRS_RECHECK = 1.0  # seconds: a game served by another process is asked about again after this
 
 
 def utcnow() -> datetime:
@@ -42,6 +43,7 @@ class Leases:
         self.ttl = 30.0
         self.shared = False  # True on PostgreSQL: other processes may serve the same database
         self.valid_until: dict[int, datetime] = {}  # games we own -> lease expiry as last written
+        self.theirs_until: dict[int, datetime] = {}  # games another process serves -> when to ask again
         self.on_acquire: Callable[[int], Awaitable[None]] | None = None
         self._task: asyncio.Task | None = None
 
@@ -58,6 +60,9 @@ class Leases:
         now = utcnow()
         if self.owns(game_id, now):
             return True
+        theirs = self.theirs_until.get(game_id)
+        if theirs is not None and now < theirs:
+            return False  # every event reaches every process: the owner's game costs the others no query
         return await self._take(game_id, now)
 
     async def _take(self, game_id: int, now: datetime) -> bool:
@@ -76,6 +81,7 @@ class Leases:
                 if n == 0:
                     if await Lease.exists(key=key):
                         self.valid_until.pop(game_id, None)
+                        self.theirs_until[game_id] = now + timedelta(seconds=min(THEIRS_RECHECK, self.ttl / 3))
                         return False
                     if not await Game.exists(id=game_id, status__in=LIVE):
                         return False
@@ -86,6 +92,7 @@ class Leases:
         except IntegrityError:  # another process inserted it at the same moment
             return False
         self.valid_until[game_id] = until
+        self.theirs_until.pop(game_id, None)
         if fresh:
             logger.info(f"kernel: this process now serves game {game_id}")
             if self.on_acquire:
