@@ -5,9 +5,10 @@ what another process may have changed."""
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 
-from .leases import leases
+from .leases import THEIRS_RECHECK, leases
 from .models import Chat, Contact, Focus, Game, Host, Player
 
 LIVE = ("signup", "running", "paused")
@@ -29,10 +30,12 @@ class Directory:
         self.kind: dict[int, str] = {}
         self.members: dict[int, set[str]] = {}
         self.focus: dict[str, int] = {}
+        self._looked: dict[str, float] = {}  # "g<group>" / "u<user>" -> when last read (ensure_*)
 
     async def load(self) -> None:
         for table in (self.group_game, self.chat_label, self.main_group, self.kind, self.members, self.focus):
             table.clear()
+        self._looked.clear()
         for g in await Game.filter(status__in=LIVE):
             await self.refresh(g.id)
         for f in await Focus.all():
@@ -69,14 +72,15 @@ class Directory:
         if not leases.shared or not group:
             return
         known = self.group_game.get(group)
-        if known is not None and leases.owns(known):
+        if known is not None and (leases.owns(known) or self._looked_lately(f"g{group}")):
             return
         ids = {int(str(i)) for i in await Game.filter(group_id=group, status__in=LIVE).values_list("id", flat=True)}
         ids |= {int(str(i)) for i in await Chat.filter(group_id=group, game__status__in=LIVE).values_list("game_id", flat=True)}
         if known is not None:
             ids.add(known)
         for gid in sorted(ids):
-            await self.refresh(gid)
+            await self._refresh_seen(gid)
+        self._looked[f"g{group}"] = time.monotonic()
 
     async def ensure_user(self, user_id: str) -> None:
         """The same for the games a user plays or hosts (private routing)."""
@@ -85,10 +89,31 @@ class Directory:
         known = self.games_of(user_id)
         if known and all(leases.owns(g) for g in known):
             return
+        if known and not any(leases.owns(g) for g in known) and (
+                self._looked_lately(f"u{user_id}") or all(self._looked_lately(f"r{g}") for g in known)):
+            return  # only in games another process serves, read lately
         ids = {int(str(i)) for i in await Player.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True)}
         ids |= {int(str(i)) for i in await Host.filter(user_id=user_id, game__status__in=LIVE).values_list("game_id", flat=True)}
         for gid in sorted(ids | set(known)):
-            await self.refresh(gid)
+            await self._refresh_seen(gid, user_id)
+        self._looked[f"u{user_id}"] = time.monotonic()
+
+    def _looked_lately(self, key: str) -> bool:
+        """Looked up lately (a third of a lease): a group or user of games another process
+        serves (every event reaches every process) is not read again for each of its events.
+        Only their owner changes them; our own games are refreshed as we change them."""
+        at = self._looked.get(key)
+        return at is not None and time.monotonic() - at < leases.ttl / 3
+
+    async def _refresh_seen(self, game_id: int, user_id: str | None = None) -> None:
+        """Refresh a game's routes for ensure_*: another process's game at most once a second
+        while it already lists ``user_id`` (88 voters seen for the first time read it once)."""
+        at = self._looked.get(f"r{game_id}")
+        if (at is not None and time.monotonic() - at < THEIRS_RECHECK and not leases.owns(game_id)
+                and (user_id is None or user_id in self.members.get(game_id, ()))):
+            return
+        await self.refresh(game_id)
+        self._looked[f"r{game_id}"] = time.monotonic()
 
     def games_of(self, user_id: str) -> list[int]:
         return sorted(gid for gid, users in self.members.items() if user_id in users)

@@ -38,3 +38,34 @@ async def test_a_game_served_elsewhere_is_asked_about_once_a_second(nonebug_init
     assert await mine.ensure(game.id)  # taken over at the next event after the recheck
     assert await Lease.get(key=game_key(game.id)).values_list("owner", flat=True) == PROCESS
     await Lease.filter(key=game_key(game.id)).delete()
+
+
+async def test_users_of_a_game_served_elsewhere_are_routed_without_reading_it_again(nonebug_init, monkeypatch):
+    """The royale night's 60 players and the 88 voters, seen by the process that does not
+    serve their game: one read of the game, not one per event (nor per first-seen user)."""
+    from plugins.kernel.directory import Directory
+    from plugins.kernel.leases import leases
+    from plugins.kernel.models import Player
+
+    game = await Game.create(group_id="9302", kind="demo", seed="s", created_by="h", status="running")
+    for seat in (1, 2, 3):
+        await Player.create(game=game, seat=seat, user_id=f"93020{seat}", alias=f"甲{seat}")
+    await Lease.create(key=game_key(game.id), owner="other-process",
+                       expires_at=datetime.now(timezone.utc) + timedelta(seconds=30))
+    monkeypatch.setattr(leases, "shared", True)
+    d = Directory()
+    reads = []
+    real = d.refresh
+
+    async def refresh(game_id):
+        reads.append(game_id)
+        await real(game_id)
+
+    monkeypatch.setattr(d, "refresh", refresh)
+    for _ in range(20):
+        for seat in (1, 2, 3):
+            await d.ensure_user(f"93020{seat}")
+        await d.ensure_group("9302")
+    assert reads == [game.id]
+    assert d.games_of("930202") == [game.id] and d.group_game["9302"] == game.id  # routed: its owner answers
+    await Lease.filter(key=game_key(game.id)).delete()
