@@ -110,7 +110,8 @@ class Txn(Effects):
         hosts = [h.user_id for h in await Host.filter(game_id=game_id).order_by("id")]
         chats = list(await Chat.filter(game_id=game_id).order_by("id"))
         texts = await read_texts(game, kind.engine.TEXTS)
-        return cls(game, kind, players, hosts, superusers, chats=chats, texts=texts)
+        timers = list(await Timer.filter(game_id=game_id, status__in=OPEN_TIMERS).order_by("id"))
+        return cls(game, kind, players, hosts, superusers, chats=chats, texts=texts, _timers=timers)
 
     def keep(self) -> None:
         """After commit: hold this game for the next command (only while we serve it)."""
