@@ -17,13 +17,16 @@ GROUP_SEND_INTERVAL=0) so they measure processing; the queue's real pace is
 measured in the start-of-game figure. Benchmarks are not tests: nothing here
 asserts a time.
 
-The run: bot A (queue unpaced) -- three games are set up through chat like
-players would (mafia88: 88 private sign-ups, /开始, 88 报道; royale: 60 group
-sign-ups, /开始, /推进 to night 1; a second mafia88 with 88 sign-ups), then the
-vote burst and the royale night, each right after its floor. Bot B (the same
-database, queue paced) -- /开始 of the second mafia88 game, then a vote burst
-whose replies leave at the production group pace. Then the whole simulated
-games in process (bench/sims.py, one subprocess each). Each line ends with the
+The run: bot A (queue unpaced) -- games are set up through chat like players
+would (mafia88: 88 private sign-ups, /开始, 88 报道; royale: 60 group sign-ups,
+/开始, /推进 to night 1; three more mafia88 games with 87 sign-ups each; a second
+mafia88 and royale pair for the side-by-side figure), then the vote burst and the
+royale night, each right after its floor, then both at once in two groups. Bot B
+(the same database, queue paced) -- the 88th sign-up and /开始 of each of the
+three games (the median of three samples), then a vote burst whose replies leave
+at the production group pace. Then the same figures on PostgreSQL (one process,
+then two processes each serving one game), and the whole simulated games in
+process (bench/sims.py, one subprocess each). Each line ends with the
 CPU other processes used meanwhile (the machine may be shared): ratios to the
 floor hold up better than absolute numbers when that is not 0.
 """
@@ -57,6 +60,9 @@ HOST_M88, HOST_ROYALE, HOST_START = "101", "102", "103"
 M88_PLAYERS = [str(20001 + i) for i in range(88)]
 ROYALE_PLAYERS = [str(30001 + i) for i in range(60)]
 START_PLAYERS = [str(40001 + i) for i in range(88)]
+# /开始 is one sample per game: three games, each 88 players of its own (median reported)
+STARTS = [(GROUP_START, START_PLAYERS), ("880008", [str(41001 + i) for i in range(88)]),
+          ("880009", [str(42001 + i) for i in range(88)])]
 M88_PLAYERS_2 = [str(50001 + i) for i in range(88)]
 ROYALE_PLAYERS_2 = [str(60001 + i) for i in range(60)]
 M88_PLAYERS_3 = [str(70001 + i) for i in range(88)]
@@ -517,16 +523,12 @@ async def side_by_side(b: Bench, m88: int, royale: int, vb: Bench | None = None,
             f"p99 {ms(r99)}{vs_r}; both done in {wall:.1f} s (votes {vwall:.1f} s, night {rwall:.1f} s)")
 
 
-async def game_start(b: Bench, gid: int) -> str:
-    """/开始 of an 88-player mafia88 game in a paced bot: time until the 88 role messages
-    are rows of the outbound queue, then the pace at which they leave."""
+async def game_start(b: Bench, gids: list[int]) -> str:
+    """/开始 of 88-player mafia88 games in a paced bot: time until the 88 role messages
+    are rows of the outbound queue (one sample per game: the median of the games), then
+    the pace at which they leave."""
     ob, db = b.ob, b.db
     assert ob is not None
-    # the 88th sign-up reaches this freshly started process, as a host starts when the table is
-    # full: the game is then held in memory as in a bot that took the sign-ups (runs before
-    # 2026-12-01 07:30 UTC started it cold, all 88 sign-ups having gone to bot A)
-    await b.signup_private(GROUP_START, START_PLAYERS[-1:])
-    await db.drained()
     # floor: one private /在吗 until its reply row is in the queue (same polling), ×10
     floor: list[float] = []
     for _ in range(10):
@@ -539,36 +541,45 @@ async def game_start(b: Bench, gid: int) -> str:
         await asyncio.wait_for(sent, 30)
     await db.drained()
     f50 = statistics.median(floor)
-    base = db.one("SELECT coalesce(max(id),0) FROM outbox")
-    players = set(START_PLAYERS)
-    t0 = await ob.send_group(GROUP_START, HOST_START, "/开始", role="owner")
-    sql = ("SELECT count(*) FROM outbox WHERE id>? AND game_id=? AND target_type='private' "
-           "AND target_id IN (SELECT user_id FROM player WHERE game_id=?)")
-    deadline = time.monotonic() + 120
-    while (db.one(sql, base, gid, gid) or 0) < len(players):
-        if time.monotonic() > deadline:
-            raise TimeoutError("role messages never reached the queue")
-        await asyncio.sleep(0.001)
-    handed = time.perf_counter() - t0
-    rows = db.one("SELECT count(*) FROM outbox WHERE id>?", base)
-    # wait until every role message was sent
-    deadline = time.monotonic() + len(players) * (PACE_PRIVATE + PACE_JITTER) * 2 + 60
-    while sum(1 for t, k, g, _ in ob.received if t >= t0 and k == "private" and g in players) < len(players):
-        if time.monotonic() > deadline:
-            raise TimeoutError("role messages never all sent")
-        await asyncio.sleep(0.05)
-    await db.drained()
+    handed: list[float] = []
+    for gid, (group, users) in zip(gids, STARTS):
+        # the 88th sign-up reaches this freshly started process, as a host starts when the table
+        # is full: the game is then held in memory as in a bot that took the sign-ups
+        await b.signup_private(group, users[-1:])
+        await db.drained()
+        base = db.one("SELECT coalesce(max(id),0) FROM outbox")
+        players = set(users)
+        t0 = await ob.send_group(group, HOST_START, "/开始", role="owner")
+        sql = ("SELECT count(*) FROM outbox WHERE id>? AND game_id=? AND target_type='private' "
+               "AND target_id IN (SELECT user_id FROM player WHERE game_id=?)")
+        deadline = time.monotonic() + 120
+        while (db.one(sql, base, gid, gid) or 0) < len(players):
+            if time.monotonic() > deadline:
+                raise TimeoutError("role messages never reached the queue")
+            await asyncio.sleep(0.001)
+        handed.append(time.perf_counter() - t0)
+        rows = db.one("SELECT count(*) FROM outbox WHERE id>?", base)
+        # wait until every role message was sent
+        deadline = time.monotonic() + len(players) * (PACE_PRIVATE + PACE_JITTER) * 2 + 60
+        while sum(1 for t, k, g, _ in ob.received if t >= t0 and k == "private" and g in players) < len(players):
+            if time.monotonic() > deadline:
+                raise TimeoutError("role messages never all sent")
+            await asyncio.sleep(0.05)
+        await db.drained()
     priv = sorted(t for t, k, _, _ in ob.received if t >= t0 and k == "private")
     grp = sorted(t for t, k, _, _ in ob.received if t >= t0 and k == "group")
     role_times = sorted(t for t, k, g, _ in ob.received if t >= t0 and k == "private" and g in players)
     gaps = [b_ - a for a, b_ in itertools.pairwise(priv)]
     pace = (priv[-1] - priv[0]) / (len(priv) - 1)
     gpace = f", group {(grp[-1] - grp[0]) / (len(grp) - 1):.3f} s vs {PACE_GROUP} s ({len(grp)} msgs)" if len(grp) > 1 else ""
-    return (f"mafia88 start (88 players, /开始 after the 88th sign-up): 88 role messages in the outbound queue {ms(handed)} after /开始 "
-            f"({ratio(handed, f50)} floor {ms(f50)}: one /在吗 reply row), {rows} rows in one transaction; "
+    h50 = statistics.median(handed)
+    each = " / ".join(ms(h) for h in handed)
+    return (f"mafia88 start (88 players, /开始 after the 88th sign-up; {len(handed)} games): 88 role messages in the "
+            f"outbound queue {ms(h50)} after /开始, median of {each} ({ratio(h50, f50)} floor {ms(f50)}: one /在吗 "
+            f"reply row), {rows} rows in one transaction; "
             f"queue SEND_INTERVAL={PACE_PRIVATE}±{PACE_JITTER}: private pace {pace:.3f} s/msg vs {PACE_PRIVATE} s "
             f"configured ({pace / PACE_PRIVATE:.2f}×; gaps {min(gaps):.3f}–{max(gaps):.3f} s, {len(priv)} msgs){gpace}; "
-            f"first role message sent {ms(role_times[0] - t0)}, last {role_times[-1] - t0:.1f} s after /开始")
+            f"first role message sent {ms(role_times[0] - t0)}, last {role_times[-1] - t0:.1f} s after /开始 (last game)")
 
 
 def with_load(line: str, load: Load) -> str:
@@ -700,20 +711,24 @@ async def run(args: argparse.Namespace) -> None:
     print(f"# {commit_probe(work)}", flush=True)
     began = time.perf_counter()
     whole = Load()
-    ids: dict[str, int | None] = {"m88": None, "royale": None, "start": None, "m88_2": None, "royale_2": None}
+    ids: dict[str, int | None] = {"m88": None, "royale": None, "start": None, "start_2": None, "start_3": None,
+                                  "m88_2": None, "royale_2": None}
     why: dict[str, str] = {}
 
     def problem(exc: BaseException) -> str:
         return str(exc) if isinstance(exc, Skip) else f"{type(exc).__name__}: {exc}"[:300]
 
-    async def start_setup(gid: int) -> None:
-        await b.signup_private(GROUP_START, START_PLAYERS[:-1])  # the 88th signs up with bot B (game_start)
-        await b.db.drained()
+    def start_setup(group: str, users: list[str]):
+        async def setup(gid: int) -> None:
+            await b.signup_private(group, users[:-1])  # the 88th signs up with bot B (game_start)
+            await b.db.drained()
+        return setup
 
     setups = (("m88", GROUP_M88, HOST_M88, "88人场", lambda gid: b.m88_round1(GROUP_M88, HOST_M88, M88_PLAYERS, gid)),
               ("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀",
                lambda gid: b.royale_night1(GROUP_ROYALE, HOST_ROYALE, ROYALE_PLAYERS, gid)),
-              ("start", GROUP_START, HOST_START, "88人场", start_setup),
+              *((key, group, HOST_START, "88人场", start_setup(group, users))
+                for key, (group, users) in zip(("start", "start_2", "start_3"), STARTS)),
               ("m88_2", GROUP_M88_2, HOST_M88, "88人场", lambda gid: b.m88_round1(GROUP_M88_2, HOST_M88, M88_PLAYERS_2, gid)),
               ("royale_2", GROUP_ROYALE_2, HOST_ROYALE, "大逃杀",
                lambda gid: b.royale_night1(GROUP_ROYALE_2, HOST_ROYALE, ROYALE_PLAYERS_2, gid)))
@@ -747,18 +762,20 @@ async def run(args: argparse.Namespace) -> None:
         await b.down()
 
         # ---- bot B: the same database, the queue paced
-        if ids["start"]:
+        starts = [gid for gid in (ids["start"], ids["start_2"], ids["start_3"]) if gid]
+        if len(starts) == len(STARTS):
             await b.up(PACED)
-            for name, fn in (("mafia88 start", game_start), ("vote burst at the production group pace", vote_burst_paced)):
+            for name, fn, arg in (("mafia88 start", game_start, starts),
+                                  ("vote burst at the production group pace", vote_burst_paced, starts[0])):
                 try:
                     load = Load(b.bot.proc.pid)
-                    print(with_load(await fn(b, ids["start"]), load), flush=True)
+                    print(with_load(await fn(b, arg), load), flush=True)
                 except Exception as exc:  # noqa: BLE001
                     print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
                     break
             await b.down()
         else:
-            print(f"mafia88 start: SKIPPED ({why.get('start')})", flush=True)
+            print(f"mafia88 start: SKIPPED ({why.get('start') or why.get('start_2') or why.get('start_3')})", flush=True)
     finally:
         await b.down()
     print(await postgres_burst(work), flush=True)
