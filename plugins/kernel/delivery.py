@@ -7,12 +7,13 @@ from __future__ import annotations
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tortoise.exceptions import IntegrityError
 
+from .bulk import Statement, WriteFailed, insert_statement, write_at_once
 from .contract import Ignored
-from .models import Delivery
+from .models import Delivery, Outbox
 
 if TYPE_CHECKING:
     from .origin import Origin
@@ -50,3 +51,19 @@ def delivery_committed() -> None:
     if c is not None:
         c.owned = True
 
+
+
+async def commit_at_once(now: datetime, stmts: list[Statement], queued: list[dict[str, Any]]) -> None:
+    """The delivery key, ``stmts`` and the ``queued`` outbox rows written in one transaction
+    (``bulk.write_at_once``: on SQLite one trip to the database); Ignored if the message was
+    already acted on (a repeated delivery), and then nothing is written."""
+    c = _claim.get()
+    claim = [] if c is None or c.owned else [insert_statement(Delivery, [{"key": c.key, "at": now}])]
+    tail = [insert_statement(Outbox, queued)] if queued else []
+    try:
+        await write_at_once(claim + stmts + tail)
+    except WriteFailed as exc:
+        if claim and exc.index == 0:
+            raise Ignored() from None
+        raise
+    delivery_committed()

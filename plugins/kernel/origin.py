@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tortoise.transactions import in_transaction
-
 from .contract import Ignored
-from .delivery import claim_delivery, delivery_committed
+from .delivery import commit_at_once
 from .directory import directory
 from .order import utcnow
-from .outbox import enqueue
+from .outbox import collected, enqueue
 from .registry import get_kind
 from .sending import wake_outbox
 
@@ -47,12 +45,11 @@ class Origin:
 async def reply(origin: Origin, text: str, *, game_id: int | None = None) -> None:
     """Answer where the command came from (through the queue, high priority)."""
     try:
-        async with in_transaction():
-            await claim_delivery(utcnow())
+        with collected() as rows:
             await _reply_rows(origin, text, game_id)
+        await commit_at_once(utcnow(), [], rows)
     except Ignored:
         return  # already answered (a repeated delivery)
-    delivery_committed()
     wake_outbox()
 
 

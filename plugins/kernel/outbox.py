@@ -137,6 +137,19 @@ class batched:
             await insert_rows(Outbox, rows)
 
 
+class collected:
+    """``with collected() as rows:`` — the rows queued meanwhile are only gathered, for the
+    caller to write with what caused them (``delivery.commit_at_once``)."""
+
+    def __enter__(self) -> list[dict[str, Any]]:
+        self.rows: list[dict[str, Any]] = []
+        self.token = _batch.set(self.rows)
+        return self.rows
+
+    def __exit__(self, *exc: object) -> None:
+        _batch.reset(self.token)
+
+
 async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int | None, self_id: str = "",
                       now: datetime | None = None, once: bool = False, fallback: tuple[str, str, str] | None = None) -> None:
     """Queue a OneBot API call (group management, file uploads), paced and retried

@@ -46,6 +46,7 @@ from .registry import GameKind, get_kind
 from .roster import Entry, Roster
 from .sending import wake_outbox
 from .settings import engine_settings
+from .writes import commit_step
 
 T = TypeVar("T")
 
@@ -94,6 +95,8 @@ class Txn(Effects):
     chats: list[Chat] = field(default_factory=list)
     texts: Texts = field(default_factory=Texts)  # the game's texts out of the stored state (longtexts.py)
     _timers: list[Timer] | None = None  # see _open_timers
+    quick: bool = False  # the next step writes in a transaction of its own (in_game(quick=True))
+    committed: bool = False  # … and it did
 
     @classmethod
     async def open(cls, game_id: int, superusers: set[str]) -> Txn:
@@ -284,10 +287,13 @@ class Txn(Effects):
             name, args = f"timer:{key}", {}
         g.state = outcome.state
         g.last_seq = seq
-        await insert_rows(CommandLog, [{
-            "game_id": g.id, "seq": seq, "user_id": origin.user_id, "name": name, "args": args,
-            "received_at": now, "source": origin.source, "dedup_key": origin.dedup_key,
-        }])
+        log = {"game_id": g.id, "seq": seq, "user_id": origin.user_id, "name": name, "args": args,
+               "received_at": now, "source": origin.source, "dedup_key": origin.dedup_key}
+        if self.quick:  # in_game(quick=True): no transaction is open yet; write now (writes.py)
+            self.quick, self.committed = False, True
+            await commit_step(self, outcome, log, seq, origin, now)
+            return outcome
+        await insert_rows(CommandLog, [log])
         await self.apply_effects(outcome.effects, seq, origin, now)
         await self.save_game()
         return outcome
@@ -336,14 +342,19 @@ class NotOwner(Ignored):
     """Another process serves this game: stay silent, it answers."""
 
 
-async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]) -> T:
+async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]], *,
+                  quick: bool = False) -> T:
     """Run ``work`` for one game in one transaction (the caller holds the
     arrival-order lock). A Rejected raised by ``work`` rolls everything back;
     the delivery key of the message being handled is recorded first, in the
-    same transaction, so a repeated delivery changes nothing."""
+    same transaction, so a repeated delivery changes nothing. With ``quick``,
+    ``work`` checks and runs one ``Txn.step`` that writes everything the
+    command causes at its end (writes.py), and nothing else."""
     if not await leases.ensure(game_id):
         raise NotOwner()
     async with game_turn(game_id):  # the game's arrival order (already held when routed here)
+        if quick:
+            return await _quick(game_id, superusers, work)
         try:
             async with in_transaction(), batched():
                 txn = await Txn.open(game_id, superusers)
@@ -353,6 +364,20 @@ async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awai
             forget(game_id)  # what was changed in memory was rolled back in the database
             raise
         delivery_committed()
+        txn.keep()
+        await after_commit(txn)
+    return result
+
+
+async def _quick(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]) -> T:
+    try:
+        txn = await Txn.open(game_id, superusers)
+        txn.quick = True
+        result = await work(txn)
+    except BaseException:
+        forget(game_id)  # the rule may have changed the held state before the write failed
+        raise
+    if txn.committed:
         txn.keep()
         await after_commit(txn)
     return result

@@ -13,20 +13,19 @@ from nonebot.adapters.onebot.v11 import Bot, MessageEvent
 from nonebot.log import logger
 from nonebot.matcher import Matcher
 from nonebot.typing import T_State
-from tortoise.transactions import in_transaction
 
 from ..commands.info import asker_of
 from ..commands.speech import _speak
 from ..commands.table import KERNEL, Call, _game_for, _kind_of, _need_game, _superusers
 from ..config import kernel_config
 from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
-from ..delivery import claim_delivery, delivery_committed, handling
+from ..delivery import commit_at_once, handling
 from ..directory import directory, note_contact
 from ..helptext import unknown_text
 from ..leases import leases
 from ..order import game_lock, game_turn, ordered, stamp, utcnow
 from ..origin import Origin, reply
-from ..outbox import batched, enqueue_api
+from ..outbox import collected, enqueue_api
 from ..parse import parse_args, split_command
 from ..registry import GameKind, kinds
 from ..sending import wake_outbox
@@ -250,10 +249,11 @@ async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None
         actor = _check_who_where(spec, txn, call)
         args = parse_args(spec, call.rest, txn.roster)
         await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(spec.name, args))
-        if spec.extra.get("audit"):  # a game's command that belongs in the audit log (/日志)
+        if audited:  # a game's command that belongs in the audit log (/日志)
             await txn.audit(call.origin.user_id, spec.name, f"/{spec.words[0]} {call.rest.strip()}"[:200], at=call.now)
 
-    await in_game(game_id, _superusers(), work)
+    audited = bool(spec.extra.get("audit"))
+    await in_game(game_id, _superusers(), work, quick=not audited)  # quick: the step writes everything, at its end
 
 
 async def _run_query(call: Call, game_id: int, spec: CommandSpec) -> None:
@@ -264,10 +264,9 @@ async def _run_query(call: Call, game_id: int, spec: CommandSpec) -> None:
     txn = await Txn.open(game_id, _superusers())
     actor = _check_who_where(spec, txn, call)
     args = parse_args(spec, call.rest, txn.roster)
-    async with in_transaction(), batched():
-        await claim_delivery(call.now)
+    with collected() as queued:
         await txn.query(actor, Command(spec.name, args), call.origin, call.now)
-    delivery_committed()
+    await commit_at_once(call.now, [], queued)
     wake_outbox()
 
 
