@@ -69,3 +69,26 @@ async def test_users_of_a_game_served_elsewhere_are_routed_without_reading_it_ag
     assert reads == [game.id]
     assert d.games_of("930202") == [game.id] and d.group_game["9302"] == game.id  # routed: its owner answers
     await Lease.filter(key=game_key(game.id)).delete()
+
+
+async def test_a_player_of_a_game_served_elsewhere_signs_up_privately_for_ours(harness, monkeypatch):
+    """Two processes: a player of a game the other process serves privately signs up
+    (/报名 <群号> <马甲>) for a secret-alias game this process serves: this process answers
+    (the sign-up names its game), the other stays silent (it does not serve that game)."""
+    from harness import demo_running, texts
+
+    from plugins.kernel.leases import leases
+
+    h = harness
+    theirs = await demo_running(h)  # players 31, 32 in the other process's game
+    ours = str(int(h.group_id) + 500)
+    out = await h.group("1", "/创建 88人场", role="owner", group=ours)
+    assert "88人场" in texts(out)
+    monkeypatch.setattr(leases, "shared", True)
+    monkeypatch.setitem(leases.valid_until, theirs.id, leases.valid_until[theirs.id])
+    del leases.valid_until[theirs.id]  # the other process serves it now
+    await Lease.filter(key=game_key(theirs.id)).update(owner="other-process")
+    out = await h.private("31", f"/报名 {ours} 远方来客")
+    assert "报名成功" in texts(out) and "远方来客" in texts(out)
+    assert not texts(await h.private("32", "/我的身份"))  # the other game's own commands: its process answers
+    await Lease.filter(key=game_key(theirs.id)).delete()

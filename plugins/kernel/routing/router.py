@@ -36,6 +36,10 @@ router = on_message(priority=1, block=False)
 BARE_HELP = ("帮助", "菜单")  # the only plain words answered: other plain text may be a game's (drafts, relays)
 
 
+NAMES_ITS_GAME = frozenset({"报名"})
+"""Private kernel commands that name the group of the game they act on (/报名 <群号> <马甲>): not
+the sender's own game (which another process may serve) but the named one decides who answers."""
+
 ROUTING_WORDS = frozenset({"创建", "报名", "退出报名", "小号", "切换", "加主持", "结束", "绑定群", "解绑群"})
 """Kernel commands that change where later messages go: they run inside the routing step."""
 
@@ -113,7 +117,8 @@ async def _dispatch(call: Call, word: str, game_id: int | list[int] | None) -> b
     """Run the command for the game routing chose; False when the word is not ours."""
     kind = _kind_of(game_id)
     spec = _game_spec(kind, word, call.in_group) if kind else None
-    if isinstance(game_id, int) and not await leases.ensure(game_id):
+    names_its_game = word in NAMES_ITS_GAME and not call.in_group  # its handler checks that game's lease
+    if isinstance(game_id, int) and not names_its_game and not await leases.ensure(game_id):
         return True  # another process serves this game and answers
     try:
         if spec is not None or word in KERNEL:
