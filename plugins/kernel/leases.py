@@ -54,6 +54,11 @@ class Leases:
         until = self.valid_until.get(game_id)
         return until is not None and until - timedelta(seconds=self.ttl / 3) > (now or utcnow())
 
+    def theirs(self, game_id: int) -> bool:
+        """Another process served ``game_id`` when last asked, under a second ago."""
+        until = self.theirs_until.get(game_id)
+        return until is not None and utcnow() < until and not self.owns(game_id)
+
     async def ensure(self, game_id: int) -> bool:
         """True when this process serves ``game_id`` (taking a free or expired
         lease of a live game if needed)."""

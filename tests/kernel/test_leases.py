@@ -92,3 +92,33 @@ async def test_a_player_of_a_game_served_elsewhere_signs_up_privately_for_ours(h
     assert "报名成功" in texts(out) and "远方来客" in texts(out)
     assert not texts(await h.private("32", "/我的身份"))  # the other game's own commands: its process answers
     await Lease.filter(key=game_key(theirs.id)).delete()
+
+
+async def test_events_of_a_game_served_elsewhere_are_dropped_before_the_matchers(harness, monkeypatch):
+    """Every event reaches every process: once this one knows another serves the game, that game's
+    messages go no further than the arrival stamp here (its owner answers them)."""
+    import plugins.kernel.routing.router as router
+    from harness import demo_running, texts
+
+    from plugins.kernel.leases import leases
+
+    h = harness
+    theirs = await demo_running(h)
+    monkeypatch.setattr(leases, "shared", True)
+    monkeypatch.setitem(leases.valid_until, theirs.id, leases.valid_until[theirs.id])
+    del leases.valid_until[theirs.id]
+    await Lease.filter(key=game_key(theirs.id)).update(owner="other-process")
+    routed = []
+    real = router._dispatch
+
+    async def dispatch(call, word, game_id):
+        routed.append(word)
+        return await real(call, word, game_id)
+
+    monkeypatch.setattr(router, "_dispatch", dispatch)
+    assert not texts(await h.private("31", "/密 一"))  # asks once: the game is theirs
+    assert not texts(await h.private("31", "/密 二"))
+    assert not texts(await h.group("32", "/票 1"))
+    assert not texts(await h.private("32", "随便说说"))
+    assert routed == ["密"]
+    await Lease.filter(key=game_key(theirs.id)).delete()

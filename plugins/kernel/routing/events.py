@@ -1,16 +1,29 @@
 """Every message, the moment it arrives: a repeated delivery is dropped, an
-arrival ticket and a fine receive time are taken; its text is cleaned once."""
+arrival ticket and a fine receive time are taken; its text is cleaned once. A
+message for a game another process serves is dropped here too (that process
+answers), before NoneBot's matchers run."""
 
 from __future__ import annotations
 
+from nonebot import get_driver
 from nonebot.adapters.onebot.v11 import GroupMessageEvent, MessageEvent
 from nonebot.exception import IgnoredException
 from nonebot.message import event_preprocessor
 from nonebot.typing import T_State
 
 from ..clean import clean_text, fold_alias
+from ..directory import directory
+from ..leases import leases
 from ..order import stamp
 from ..origin import Origin
+from ..parse import split_command
+
+NAMES_ITS_GAME = frozenset({"报名"})
+"""Private kernel commands that name the group of the game they act on (/报名 <群号> <马甲>): not
+the sender's own game (which another process may serve) but the named one decides who answers."""
+
+ROUTING_WORDS = frozenset({"创建", "报名", "退出报名", "小号", "切换", "加主持", "结束", "绑定群", "解绑群"})
+"""Kernel commands that change where later messages go: they run inside the routing step."""
 
 _SEEN: dict[str, None] = {}
 
@@ -35,6 +48,31 @@ async def _stamp(event: MessageEvent, state: T_State) -> None:
         for k in list(_SEEN)[: _SEEN_MAX // 2]:
             del _SEEN[k]
     state["kernel_ticket"], state["kernel_recv"] = stamp()
+    if leases.shared and _served_elsewhere(event):
+        raise IgnoredException("another process serves this game")
+
+
+def _served_elsewhere(event: MessageEvent) -> bool:
+    """The message goes to a game another process serves (known from an earlier event): with
+    several processes every event reaches each of them, and this one would only drop it after
+    NoneBot's matchers. A command that changes routing or names its game goes the usual way."""
+    if isinstance(event, GroupMessageEvent):
+        game_id: object = directory.group_game.get(str(event.group_id))
+    else:
+        game_id = directory.private_game(str(event.user_id))
+    if not isinstance(game_id, int) or not leases.theirs(game_id):
+        return False
+    parsed = split_command(_text_of(event)[0], command_starts())
+    return parsed is None or parsed.word not in ROUTING_WORDS
+
+
+def command_starts() -> tuple[str, ...]:
+    """NoneBot's COMMAND_START (default "/"), plus the fullwidth "／" when "/" is one;
+    an empty prefix is ignored (it would make every message a command)."""
+    starts = [s for s in get_driver().config.command_start if s] or ["/"]
+    if "/" in starts:
+        starts.append("／")
+    return tuple(sorted(set(starts), key=len, reverse=True))
 
 
 def _text_of(event: MessageEvent) -> tuple[str, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from nonebot import get_driver, on_message
+from nonebot import on_message
 from nonebot.adapters.onebot.v11 import Bot, MessageEvent
 from nonebot.log import logger
 from nonebot.matcher import Matcher
@@ -30,18 +30,10 @@ from ..parse import parse_args, split_command
 from ..registry import GameKind, kinds
 from ..sending import wake_outbox
 from ..txn import Txn, in_game
-from .events import _origin, _text_of
+from .events import NAMES_ITS_GAME, ROUTING_WORDS, _origin, _text_of, command_starts
 
 router = on_message(priority=1, block=False)
 BARE_HELP = ("帮助", "菜单")  # the only plain words answered: other plain text may be a game's (drafts, relays)
-
-
-NAMES_ITS_GAME = frozenset({"报名"})
-"""Private kernel commands that name the group of the game they act on (/报名 <群号> <马甲>): not
-the sender's own game (which another process may serve) but the named one decides who answers."""
-
-ROUTING_WORDS = frozenset({"创建", "报名", "退出报名", "小号", "切换", "加主持", "结束", "绑定群", "解绑群"})
-"""Kernel commands that change where later messages go: they run inside the routing step."""
 
 
 @router.handle()
@@ -89,15 +81,6 @@ async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher
         handled = await _dispatch(call, call.word, target)
     if handled:
         matcher.stop_propagation()
-
-
-def command_starts() -> tuple[str, ...]:
-    """NoneBot's COMMAND_START (default "/"), plus the fullwidth "／" when "/" is one;
-    an empty prefix is ignored (it would make every message a command)."""
-    starts = [s for s in get_driver().config.command_start if s] or ["/"]
-    if "/" in starts:
-        starts.append("／")
-    return tuple(sorted(set(starts), key=len, reverse=True))
 
 
 def _cap(spec: CommandSpec | None) -> int:
