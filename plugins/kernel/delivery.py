@@ -52,7 +52,6 @@ def delivery_committed() -> None:
         c.owned = True
 
 
-
 async def commit_at_once(now: datetime, stmts: list[Statement], queued: list[dict[str, Any]]) -> None:
     """The delivery key, ``stmts`` and the ``queued`` outbox rows written in one transaction
     (``bulk.write_at_once``: on SQLite one trip to the database); Ignored if the message was
