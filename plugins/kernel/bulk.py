@@ -5,8 +5,9 @@ command's few statements written in one transaction with one trip to the databas
 
 from __future__ import annotations
 
+import re
 import sqlite3
-from typing import Any
+from typing import Any, NamedTuple
 
 from tortoise import connections
 from tortoise.backends.base.client import TransactionalDBClient
@@ -15,8 +16,15 @@ from tortoise.exceptions import IntegrityError
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
-Statement = tuple[str, list[list[Any]]]
-"""SQL with its parameter rows (one execution per row)."""
+
+class Statement(NamedTuple):
+    """SQL run once per parameter row; an INSERT also keeps its head (``INSERT INTO t (…)``) so
+    that its rows can go in one VALUES list."""
+
+    sql: str
+    rows: list[list[Any]]
+    table: str
+    head: str = ""
 
 
 def insert_statement(model: type[Model], rows: list[dict[str, Any]]) -> Statement:
@@ -25,14 +33,15 @@ def insert_statement(model: type[Model], rows: list[dict[str, Any]]) -> Statemen
     ex = db.executor_class(model=model, db=db)  # its SQL and columns are cached per table
     fields_map = model._meta.fields_map
     columns = [(c, fields_map[c].to_db_value, fields_map[c].default) for c in ex.regular_columns]
-    return ex.insert_query, [[conv(r.get(c, default), model) for c, conv, default in columns] for r in rows]
+    values = [[conv(r.get(c, default), model) for c, conv, default in columns] for r in rows]
+    return Statement(ex.insert_query, values, model._meta.db_table, ex.insert_query.split(" VALUES ", 1)[0])
 
 
 async def insert_rows(model: type[Model], rows: list[dict[str, Any]]) -> None:
     """INSERT ``rows`` in one statement, on the connection of the current transaction."""
     if rows:
-        sql, params = insert_statement(model, rows)
-        await model._meta.db.execute_many(sql, params)
+        st = insert_statement(model, rows)
+        await model._meta.db.execute_many(st.sql, st.rows)
 
 
 def update_statement(obj: Model, fields: tuple[str, ...]) -> Statement:
@@ -43,7 +52,8 @@ def update_statement(obj: Model, fields: tuple[str, ...]) -> Statement:
     sets = ", ".join(f'"{c}" = ' + (f"${i}" if numbered else "?") for i, c in enumerate(cols, 1))
     pk = "$" + str(len(cols) + 1) if numbered else "?"
     sql = f'UPDATE "{meta.db_table}" SET {sets} WHERE "{meta.db_pk_column}" = {pk}'
-    return sql, [[meta.fields_map[f].to_db_value(getattr(obj, f), obj) for f in fields] + [obj.pk]]
+    return Statement(sql, [[meta.fields_map[f].to_db_value(getattr(obj, f), obj) for f in fields] + [obj.pk]],
+                     meta.db_table)
 
 
 class WriteFailed(IntegrityError):
@@ -59,8 +69,9 @@ async def write_at_once(stmts: list[Statement]) -> None:
     transaction (BEGIN … COMMIT) is one trip to the connection's thread, under the lock
     Tortoise's own transactions take: the connection is held for the writes only, not for
     the round trips of seven statements (other games' commands wait for it that much less).
-    Elsewhere: one transaction, a statement at a time."""
-    stmts = [s for s in stmts if s[1]]
+    On PostgreSQL outside a transaction: one statement (each write a part of one WITH).
+    Inside a transaction: part of it, a statement at a time."""
+    stmts = [s for s in stmts if s.rows]
     db = connections.get("default")  # a transaction's own connection when one is open in this task
     if isinstance(db, SqliteClient) and not isinstance(db, TransactionalDBClient):
         async with db._lock:
@@ -70,21 +81,51 @@ async def write_at_once(stmts: list[Statement]) -> None:
             assert conn is not None
             await conn._execute(_run_all, conn._conn, stmts)
         return
+    if db.capabilities.dialect == "postgres" and not isinstance(db, TransactionalDBClient) and stmts:
+        sql, params = _one_statement(stmts)
+        try:
+            await db.execute_query(sql, params)
+        except IntegrityError as exc:  # which write: the table of the constraint PostgreSQL names
+            table = getattr(exc.__cause__, "table_name", None)
+            raise WriteFailed(next((i for i, s in enumerate(stmts) if s.table == table), -1), exc) from exc
+        return
     async with in_transaction() as tx:
-        for i, (sql, params) in enumerate(stmts):
+        for i, st in enumerate(stmts):
             try:
-                await tx.execute_many(sql, params)
+                await tx.execute_many(st.sql, st.rows)
             except IntegrityError as exc:
                 raise WriteFailed(i, exc) from exc
+
+
+_PARAM = re.compile(r"\$(\d+)")
+
+
+def _one_statement(stmts: list[Statement]) -> tuple[str, list[Any]]:
+    """PostgreSQL: the writes as data-modifying parts of one WITH (run once each, all or nothing)."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for i, st in enumerate(stmts):
+        if st.head:
+            values = []
+            for row in st.rows:
+                values.append("(" + ", ".join(f"${len(params) + k}" for k in range(1, len(row) + 1)) + ")")
+                params.extend(row)
+            body = f"{st.head} VALUES {', '.join(values)}"
+        else:
+            assert len(st.rows) == 1, "an UPDATE of one row"
+            body = _PARAM.sub(lambda m, off=len(params): f"${int(m.group(1)) + off}", st.sql)  # type: ignore[misc]
+            params.extend(st.rows[0])
+        parts.append(f"w{i} AS ({body})")
+    return "WITH " + ", ".join(parts) + " SELECT 1", params
 
 
 def _run_all(raw: sqlite3.Connection, stmts: list[Statement]) -> None:
     """In the connection's thread: BEGIN, every statement, COMMIT (ROLLBACK on any error)."""
     raw.execute("BEGIN")
     try:
-        for i, (sql, params) in enumerate(stmts):
+        for i, st in enumerate(stmts):
             try:
-                raw.executemany(sql, params)
+                raw.executemany(st.sql, st.rows)
             except sqlite3.IntegrityError as exc:
                 raise WriteFailed(i, exc) from exc
         raw.execute("COMMIT")

@@ -3,9 +3,11 @@ of one trip to the database (issue 19 item 4: writes proportional to the change)
 nothing: a failed write leaves the game as it was, and the next command starts from the
 stored state."""
 
+import os
 from datetime import datetime, timezone
 
 import pytest
+from fake_onebot import PostgresDatabase, postgres_skip_reason
 from harness import demo_running, group_payload, texts
 from nonebot.adapters.onebot.v11 import Adapter
 from nonebot.message import handle_event
@@ -74,3 +76,74 @@ async def test_a_vote_is_one_trip_to_the_database(harness, monkeypatch):
     monkeypatch.setattr(aiosqlite.Connection, "_execute", real)
     assert len(trips) == 1  # delivery key, log row, state and answer: one transaction, one trip
     assert "投给 1号" in texts(await h.drain())
+
+
+PG_SCRIPT = r"""
+import asyncio, json, sys
+from datetime import datetime, timezone
+sys.path.insert(0, sys.argv[2])
+import nonebot
+from nonebot.adapters.onebot.v11 import Adapter
+nonebot.init(driver="~fastapi", log_level="WARNING")
+nonebot.get_driver().register_adapter(Adapter)
+nonebot.load_from_toml(sys.argv[2] + "/pyproject.toml")
+from tortoise import Tortoise
+from plugins.kernel.bulk import WriteFailed, insert_statement, update_statement, write_at_once
+from plugins.kernel.db import tortoise_config, upgrade
+from plugins.kernel.models import Delivery, Game, Outbox
+
+async def main():
+    url = sys.argv[1]
+    await upgrade(url)
+    await Tortoise.init(config=tortoise_config(url))
+    from tortoise import connections
+    client = type(connections.get("default"))
+    seen, real = [], client.execute_query
+    async def recorded(self, query, values=None):
+        seen.append(query)
+        return await real(self, query, values)
+    client.execute_query = recorded
+    now = datetime.now(timezone.utc)
+    g = await Game.create(group_id="1", kind="demo", seed="s", created_by="h", state={"n": 0})
+    g.state, g.last_seq = {"n": 1, "text": "长文"}, 7
+    rows = [{"target_type": "private", "target_id": str(i), "text": f"第{i}条", "next_try_at": now,
+             "created_at": now, "game_id": g.id} for i in range(3)]
+    key = [insert_statement(Delivery, [{"key": "k1", "at": now}])]
+    await write_at_once(key + [update_statement(g, ("state", "last_seq")), insert_statement(Outbox, rows)])
+    out = {"first": [(await Game.get(id=g.id)).state, (await Game.get(id=g.id)).last_seq,
+                     await Outbox.filter(game_id=g.id).count()]}
+    g.state = {"n": 2}
+    try:
+        await write_at_once(key + [update_statement(g, ("state", "last_seq")), insert_statement(Outbox, rows)])
+    except WriteFailed as exc:
+        out["again"] = exc.index
+    out["after"] = [(await Game.get(id=g.id)).state, await Outbox.filter(game_id=g.id).count()]
+    out["one"] = sum(q.startswith("WITH w0 AS (INSERT INTO") for q in seen)
+    print(json.dumps(out, ensure_ascii=False))
+    await Tortoise.close_connections()
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(postgres_skip_reason() is not None, reason=postgres_skip_reason() or "")
+async def test_on_postgresql_the_writes_are_one_statement_all_or_nothing(tmp_path):
+    """PostgreSQL: the writes go as one statement (parts of one WITH); a repeated delivery key
+    is told apart (the failed part's index) and nothing of the statement is written."""
+    import json
+    import subprocess
+    import sys
+
+    from fake_onebot import ROOT
+
+    async with PostgresDatabase("writes") as url:
+        script = tmp_path / "pg_writes.py"
+        script.write_text(PG_SCRIPT, "utf-8")
+        run = subprocess.run([sys.executable, str(script), url, str(ROOT)], capture_output=True, text=True,
+                             timeout=120, env={**os.environ, "DATA_DIR": str(tmp_path)})
+        assert run.returncode == 0, run.stderr[-2000:]
+        out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["first"] == [{"n": 1, "text": "长文"}, 7, 3]
+    assert out["again"] == 0  # the delivery key: a repeated delivery, to be ignored
+    assert out["after"] == [{"n": 1, "text": "长文"}, 3]  # nothing of the second write
+    assert out["one"] == 2  # each write was one statement
