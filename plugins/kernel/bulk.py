@@ -130,5 +130,6 @@ def _run_all(raw: sqlite3.Connection, stmts: list[Statement]) -> None:
                 raise WriteFailed(i, exc) from exc
         raw.execute("COMMIT")
     except BaseException:
-        raw.execute("ROLLBACK")
+        if raw.in_transaction:  # (a failed BEGIN left none to roll back)
+            raw.execute("ROLLBACK")
         raise
