@@ -46,13 +46,20 @@ async def insert_rows(model: type[Model], rows: list[dict[str, Any]]) -> None:
 
 def update_statement(obj: Model, fields: tuple[str, ...]) -> Statement:
     """``UPDATE`` of these fields of one row, as the model converts them."""
-    meta = obj._meta
+    return update_rows(type(obj), fields, [(obj.pk, {f: getattr(obj, f) for f in fields})])
+
+
+def update_rows(model: type[Model], fields: tuple[str, ...], rows: list[tuple[Any, dict[str, Any]]]) -> Statement:
+    """``UPDATE`` of these fields, row by row: (primary key, field -> value), converted as the
+    model converts them."""
+    meta = model._meta
     numbered = meta.db.capabilities.dialect == "postgres"
     cols = [meta.fields_db_projection[f] for f in fields]
     sets = ", ".join(f'"{c}" = ' + (f"${i}" if numbered else "?") for i, c in enumerate(cols, 1))
     pk = "$" + str(len(cols) + 1) if numbered else "?"
     sql = f'UPDATE "{meta.db_table}" SET {sets} WHERE "{meta.db_pk_column}" = {pk}'
-    return Statement(sql, [[meta.fields_map[f].to_db_value(getattr(obj, f), obj) for f in fields] + [obj.pk]],
+    conv = [meta.fields_map[f].to_db_value for f in fields]
+    return Statement(sql, [[c(values[f], model) for c, f in zip(conv, fields)] + [key] for key, values in rows],
                      meta.db_table)
 
 
@@ -111,11 +118,12 @@ def _one_statement(stmts: list[Statement]) -> tuple[str, list[Any]]:
                 values.append("(" + ", ".join(f"${len(params) + k}" for k in range(1, len(row) + 1)) + ")")
                 params.extend(row)
             body = f"{st.head} VALUES {', '.join(values)}"
-        else:
-            assert len(st.rows) == 1, "an UPDATE of one row"
+            parts.append(f"w{i} AS ({body})")
+            continue
+        for k, row in enumerate(st.rows):  # an UPDATE: a part per row (each row once in a statement)
             body = _PARAM.sub(lambda m, off=len(params): f"${int(m.group(1)) + off}", st.sql)  # type: ignore[misc]
-            params.extend(st.rows[0])
-        parts.append(f"w{i} AS ({body})")
+            params.extend(row)
+            parts.append(f"w{i}_{k} AS ({body})")
     return "WITH " + ", ".join(parts) + " SELECT 1", params
 
 

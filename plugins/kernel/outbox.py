@@ -22,7 +22,7 @@ from typing import Any
 from nonebot.log import logger
 from tortoise.transactions import in_transaction
 
-from .bulk import insert_rows
+from .bulk import Statement, insert_rows, update_rows, write_at_once
 from .config import KernelConfig
 from .leases import PROCESS
 from .models import Host, Outbox
@@ -167,6 +167,15 @@ async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int 
     })
 
 
+def _marked_sent(rows: list[Outbox], now: datetime) -> list[Statement]:
+    """Sent: each row's status, time and attempts; a web password's text is cleared once sent."""
+    plain = [(r.id, {"status": "sent", "sent_at": now, "attempts": r.attempts + 1}) for r in rows if not r.scrub]
+    secret = [(r.id, {"status": "sent", "sent_at": now, "attempts": r.attempts + 1, "text": SCRUBBED})
+              for r in rows if r.scrub]
+    return [update_rows(Outbox, ("status", "sent_at", "attempts"), plain),
+            update_rows(Outbox, ("status", "sent_at", "attempts", "text"), secret)]
+
+
 class OutboxWorker:
     def __init__(
         self,
@@ -278,13 +287,7 @@ class OutboxWorker:
                 logger.opt(exception=e2).error("outbound queue: recording a failure failed")
         else:
             self.failures_in_a_row = 0
-            async with in_transaction():
-                await Outbox.filter(id=row.id).update(status="sent", sent_at=now, attempts=row.attempts + 1)
-                secret = [r.id for r in [row, *batch] if r.scrub]
-                if secret:  # a web password: its text is cleared once sent
-                    await Outbox.filter(id__in=secret).update(text=SCRUBBED)
-                if batch:
-                    await Outbox.filter(id__in=[r.id for r in batch]).update(status="sent", sent_at=now, attempts=1)
+            await write_at_once(_marked_sent([row, *batch], now))  # one trip
         self.wake.set()
 
     async def _replies_after(self, row: Outbox, now: datetime) -> list[Outbox]:
