@@ -5,9 +5,12 @@ command's few statements written in one transaction with one trip to the databas
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple, TypeVar
 
 from tortoise import connections
 from tortoise.backends.base.client import TransactionalDBClient
@@ -15,6 +18,8 @@ from tortoise.backends.sqlite.client import SqliteClient
 from tortoise.exceptions import IntegrityError
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
+
+T = TypeVar("T")
 
 
 class Statement(NamedTuple):
@@ -81,12 +86,7 @@ async def write_at_once(stmts: list[Statement]) -> None:
     stmts = [s for s in stmts if s.rows]
     db = connections.get("default")  # a transaction's own connection when one is open in this task
     if isinstance(db, SqliteClient) and not isinstance(db, TransactionalDBClient):
-        async with db._lock:
-            if not db._connection:
-                await db.create_connection(with_db=True)
-            conn = db._connection
-            assert conn is not None
-            await conn._execute(_run_all, conn._conn, stmts)
+        await on_sqlite_thread(db, _run_all, stmts)
         return
     if db.capabilities.dialect == "postgres" and not isinstance(db, TransactionalDBClient) and stmts:
         sql, params = _one_statement(stmts)
@@ -102,6 +102,40 @@ async def write_at_once(stmts: list[Statement]) -> None:
                 await tx.execute_many(st.sql, st.rows)
             except IntegrityError as exc:
                 raise WriteFailed(i, exc) from exc
+
+
+async def on_sqlite_thread(db: SqliteClient, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(raw connection, *args)`` in the SQLite connection's own thread, after everything
+    queued there before it. Tortoise's lock is held only while queueing, not until this task
+    runs again: the thread runs one queued call at a time (nothing else runs inside ``fn``'s
+    transaction), and a Tortoise transaction, which holds the lock from BEGIN to COMMIT, is
+    never open when ``fn`` is queued (its BEGIN comes after ``fn`` in the queue)."""
+    async with db._lock:
+        if not db._connection:
+            await db.create_connection(with_db=True)
+        conn = db._connection
+        assert conn is not None
+        if not conn._running:
+            raise ValueError("Connection closed")
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        conn._tx.put_nowait((done, partial(fn, conn._conn, *args)))  # aiosqlite's own queue (Connection._execute)
+    return await done
+
+
+async def fetch_rows(sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    """A query's rows as dicts; on SQLite outside a transaction without holding the connection's
+    lock while this task waits for its turn (``on_sqlite_thread``)."""
+    db = connections.get("default")
+    if isinstance(db, SqliteClient) and not isinstance(db, TransactionalDBClient):
+        return await on_sqlite_thread(db, _fetch, sql, params)
+    _, rows = await db.execute_query(sql, params)
+    return [dict(r) for r in rows]
+
+
+def _fetch(raw: sqlite3.Connection, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    cur = raw.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
 
 
 _PARAM = re.compile(r"\$(\d+)")

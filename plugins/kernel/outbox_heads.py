@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from .bulk import fetch_rows
 from .leases import PROCESS
 from .models import Outbox
 
@@ -35,8 +36,8 @@ def heads_sql(types: list[str], due: datetime | None, busy: Iterable[tuple[str, 
 async def first_head(types: list[str], due: datetime | None, busy: Iterable[tuple[str, str]], order: str) -> Outbox | None:
     """The first head in ``order``."""
     sql, params = heads_sql(types, due, busy)
-    _, rows = await Outbox._meta.db.execute_query(f"{sql} ORDER BY {order} LIMIT 1", params)
-    return Outbox._init_from_db(**dict(rows[0])) if rows else None
+    rows = await fetch_rows(f"{sql} ORDER BY {order} LIMIT 1", params)
+    return Outbox._init_from_db(**rows[0]) if rows else None
 
 
 async def ranked_heads(types: list[str], due: datetime, busy: Iterable[tuple[str, str]],
@@ -45,10 +46,9 @@ async def ranked_heads(types: list[str], due: datetime, busy: Iterable[tuple[str
     rank in its game (1: the game's first)."""
     sql, params = heads_sql(types, due, busy)
     ranked = f"SELECT h.*, ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY priority, id) AS turn_rank FROM ({sql}) h"
-    _, rows = await Outbox._meta.db.execute_query(f"SELECT * FROM ({ranked}) r WHERE turn_rank <= {int(per_game)}", params)
+    rows = await fetch_rows(f"SELECT * FROM ({ranked}) r WHERE turn_rank <= {int(per_game)}", params)
     out = []
-    for r in rows:
-        values = dict(r)
+    for values in rows:
         rank = int(values.pop("turn_rank"))
         out.append((rank, Outbox._init_from_db(**values)))
     return out

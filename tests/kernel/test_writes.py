@@ -60,21 +60,29 @@ async def test_a_vote_whose_write_fails_changes_nothing(harness, monkeypatch):
 async def test_a_vote_is_one_trip_to_the_database(harness, monkeypatch):
     import aiosqlite
 
+    import plugins.kernel.bulk as bulk
+
     h = harness
     await demo_running(h)
     await h.group("31", "/票 2")  # the game is held in memory from here on
     trips = []
-    real = aiosqlite.Connection._execute
+    real, real_ours = aiosqlite.Connection._execute, bulk.on_sqlite_thread
 
-    async def counted(self, fn, *args, **kwargs):
+    async def counted(self, fn, *args, **kwargs):  # Tortoise's own statements
         trips.append(fn)
         return await real(self, fn, *args, **kwargs)
 
+    async def ours(db, fn, *args):  # the kernel's one-trip writes and queue reads
+        trips.append(fn)
+        return await real_ours(db, fn, *args)
+
     monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    monkeypatch.setattr(bulk, "on_sqlite_thread", ours)
     ev = Adapter.json_to_event(group_payload(h.bot.self_id, h.group_id, "32", "/票 1"))
     await handle_event(h.bot, ev)
     monkeypatch.setattr(aiosqlite.Connection, "_execute", real)
-    assert len(trips) == 1  # delivery key, log row, state and answer: one transaction, one trip
+    monkeypatch.setattr(bulk, "on_sqlite_thread", real_ours)
+    assert trips == [bulk._run_all]  # delivery key, log row, state and answer: one transaction, one trip
     assert "投给 1号" in texts(await h.drain())
 
 
@@ -147,3 +155,30 @@ async def test_on_postgresql_the_writes_are_one_statement_all_or_nothing(tmp_pat
     assert out["again"] == 0  # the delivery key: a repeated delivery, to be ignored
     assert out["after"] == [{"n": 1, "text": "长文"}, 3]  # nothing of the second write
     assert out["one"] == 2  # each write was one statement
+
+
+async def test_a_one_trip_write_never_lands_inside_another_tasks_transaction(nonebug_init):
+    """SQLite has one connection: a one-trip write waits for a transaction another task has open
+    (it holds the connection's lock from BEGIN to COMMIT), and both land whole."""
+    import asyncio
+
+    now = datetime.now(timezone.utc)
+    order: list[str] = []
+
+    async def long_transaction():
+        async with in_transaction():
+            await Delivery.create(key="t-a1", at=now)
+            order.append("a begun")
+            await asyncio.sleep(0.05)
+            await Delivery.create(key="t-a2", at=now)
+        order.append("a committed")
+
+    async def one_trip():
+        while "a begun" not in order:
+            await asyncio.sleep(0)
+        await write_at_once([insert_statement(Delivery, [{"key": "t-b", "at": now}])])
+        order.append("b written")
+
+    await asyncio.gather(long_transaction(), one_trip())
+    assert order == ["a begun", "a committed", "b written"]
+    assert await Delivery.filter(key__in=["t-a1", "t-a2", "t-b"]).count() == 3
