@@ -4,7 +4,8 @@ order and database transaction, running an engine call and applying it."""
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeVar
@@ -292,23 +293,29 @@ class Txn(Effects):
         if self.quick:  # in_game(quick=True): no transaction is open yet; write now (writes.py)
             self.quick, self.committed = False, True
             await commit_step(self, outcome, log, seq, origin, now)
-            return outcome
+        else:
+            await self.write_step(outcome, log, seq, origin, now)
+        return outcome
+
+    async def write_step(self, outcome: Outcome, log: dict, seq: int, origin: Origin, now: datetime) -> None:
+        """In the open transaction: the log row, the effects, the game row."""
         await insert_rows(CommandLog, [log])
         await self.apply_effects(outcome.effects, seq, origin, now)
         await self.save_game()
-        return outcome
 
     async def save_game(self) -> None:
         """Write the game row; its state's texts go to rows of their own (longtexts.py)."""
-        g, paths = self.game, self.kind.engine.TEXTS
-        if not paths or g.state is None:
-            await g.save()
-            return
-        held = g.state
-        g.state = stored(held, paths, self.texts)
+        with self.stored_form():
+            await self.texts.flush(self.game.id)
+            await self.game.save()
+
+    @contextmanager
+    def stored_form(self) -> Iterator[None]:
+        """Meanwhile the row holds the state as stored (texts as refs, new ones in ``texts.new``)."""
+        g, held = self.game, self.game.state
+        g.state = stored(held, self.kind.engine.TEXTS, self.texts)
         try:
-            await self.texts.flush(g.id)
-            await g.save()
+            yield
         finally:
             g.state = held
 
@@ -344,12 +351,11 @@ class NotOwner(Ignored):
 
 async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]], *,
                   quick: bool = False) -> T:
-    """Run ``work`` for one game in one transaction (the caller holds the
-    arrival-order lock). A Rejected raised by ``work`` rolls everything back;
-    the delivery key of the message being handled is recorded first, in the
-    same transaction, so a repeated delivery changes nothing. With ``quick``,
-    ``work`` checks and runs one ``Txn.step`` that writes everything the
-    command causes at its end (writes.py), and nothing else."""
+    """Run ``work`` for one game in one transaction (the caller holds the arrival-order
+    lock). A Rejected raised by ``work`` rolls everything back; the delivery key of the
+    message being handled is recorded first, in the same transaction, so a repeated
+    delivery changes nothing. With ``quick``, ``work`` checks and runs one ``Txn.step``
+    that writes everything the command causes at its end (writes.py), and nothing else."""
     if not await leases.ensure(game_id):
         raise NotOwner()
     async with game_turn(game_id):  # the game's arrival order (already held when routed here)

@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from tortoise.transactions import in_transaction
 
-from .bulk import Statement, insert_rows, insert_statement, update_statement
+from .bulk import Statement, insert_statement, update_statement
 from .contract import Outcome, Say
 from .delivery import claim_delivery, commit_at_once, delivery_committed
-from .longtexts import stored
 from .models import CommandLog, GameText
 from .order import utcnow
 from .origin import Origin
@@ -33,21 +32,14 @@ async def commit_step(txn: Txn, outcome: Outcome, log: dict[str, Any], seq: int,
     else:
         async with in_transaction(), batched():
             await claim_delivery(utcnow())
-            await insert_rows(CommandLog, [log])
-            await txn.apply_effects(outcome.effects, seq, origin, now)
-            await txn.save_game()
+            await txn.write_step(outcome, log, seq, origin, now)
         delivery_committed()
 
 
 def state_writes(txn: Txn) -> list[Statement]:
     """The game's new texts and its state and arrival number (nothing else of the row changed)."""
-    g, paths = txn.game, txn.kind.engine.TEXTS
-    held = g.state
-    if paths and held is not None:
-        g.state = stored(held, paths, txn.texts)
-    try:
+    g = txn.game
+    with txn.stored_form():
         update = update_statement(g, ("state", "last_seq"))
-    finally:
-        g.state = held
     rows = [{"game_id": g.id, "ref": r, "text": t} for r, t in txn.texts.new]
     return ([insert_statement(GameText, rows)] if rows else []) + [update]
