@@ -85,10 +85,11 @@ async def write_at_once(stmts: list[Statement]) -> None:
     Inside a transaction: part of it, a statement at a time."""
     stmts = [s for s in stmts if s.rows]
     db = connections.get("default")  # a transaction's own connection when one is open in this task
-    if isinstance(db, SqliteClient) and not isinstance(db, TransactionalDBClient):
+    outside = not isinstance(db, TransactionalDBClient)
+    if outside and isinstance(db, SqliteClient):
         await on_sqlite_thread(db, _run_all, stmts)
         return
-    if db.capabilities.dialect == "postgres" and not isinstance(db, TransactionalDBClient) and stmts:
+    if outside and db.capabilities.dialect == "postgres" and stmts:
         sql, params = _one_statement(stmts)
         try:
             await db.execute_query(sql, params)

@@ -98,18 +98,17 @@ class Directory:
             await self._refresh_seen(gid, user_id)
         self._looked[f"u{user_id}"] = time.monotonic()
 
-    def _looked_lately(self, key: str) -> bool:
-        """Looked up lately (a third of a lease): a group or user of games another process
-        serves (every event reaches every process) is not read again for each of its events.
-        Only their owner changes them; our own games are refreshed as we change them."""
+    def _looked_lately(self, key: str, within: float | None = None) -> bool:
+        """Looked up within ``within`` seconds (a third of a lease): a group or user of games
+        another process serves (every event reaches every process) is not read again for each
+        of its events. Only their owner changes them; our own games are refreshed as we change them."""
         at = self._looked.get(key)
-        return at is not None and time.monotonic() - at < leases.ttl / 3
+        return at is not None and time.monotonic() - at < (leases.ttl / 3 if within is None else within)
 
     async def _refresh_seen(self, game_id: int, user_id: str | None = None) -> None:
         """Refresh a game's routes for ensure_*: another process's game at most once a second
         while it already lists ``user_id`` (88 voters seen for the first time read it once)."""
-        at = self._looked.get(f"r{game_id}")
-        if (at is not None and time.monotonic() - at < THEIRS_RECHECK and not leases.owns(game_id)
+        if (self._looked_lately(f"r{game_id}", THEIRS_RECHECK) and not leases.owns(game_id)
                 and (user_id is None or user_id in self.members.get(game_id, ()))):
             return
         await self.refresh(game_id)

@@ -54,10 +54,11 @@ class Leases:
         until = self.valid_until.get(game_id)
         return until is not None and until - timedelta(seconds=self.ttl / 3) > (now or utcnow())
 
-    def theirs(self, game_id: int) -> bool:
+    def theirs(self, game_id: int, now: datetime | None = None) -> bool:
         """Another process served ``game_id`` when last asked, under a second ago."""
+        now = now or utcnow()
         until = self.theirs_until.get(game_id)
-        return until is not None and utcnow() < until and not self.owns(game_id)
+        return until is not None and now < until and not self.owns(game_id, now)
 
     async def ensure(self, game_id: int) -> bool:
         """True when this process serves ``game_id`` (taking a free or expired
@@ -65,8 +66,7 @@ class Leases:
         now = utcnow()
         if self.owns(game_id, now):
             return True
-        theirs = self.theirs_until.get(game_id)
-        if theirs is not None and now < theirs:
+        if self.theirs(game_id, now):
             return False  # every event reaches every process: the owner's game costs the others no query
         return await self._take(game_id, now)
 

@@ -122,21 +122,6 @@ async def _put(row: dict[str, Any]) -> None:
         rows.append(row)
 
 
-class batched:
-    """``async with batched():`` inside a transaction — the rows queued meanwhile are
-    written with one INSERT at the end (88 role messages of a /开始 in one statement),
-    in the order they were queued."""
-
-    async def __aenter__(self) -> None:
-        self.token = _batch.set([])
-
-    async def __aexit__(self, exc_type: object, *exc: object) -> None:
-        rows = _batch.get()
-        _batch.reset(self.token)
-        if exc_type is None and rows:
-            await insert_rows(Outbox, rows)
-
-
 class collected:
     """``with collected() as rows:`` — the rows queued meanwhile are only gathered, for the
     caller to write with what caused them (``delivery.commit_at_once``)."""
@@ -148,6 +133,20 @@ class collected:
 
     def __exit__(self, *exc: object) -> None:
         _batch.reset(self.token)
+
+
+class batched(collected):
+    """``async with batched():`` inside a transaction — the rows queued meanwhile are
+    written with one INSERT at the end (88 role messages of a /开始 in one statement),
+    in the order they were queued."""
+
+    async def __aenter__(self) -> None:
+        self.__enter__()
+
+    async def __aexit__(self, exc_type: object, *exc: object) -> None:
+        self.__exit__()
+        if exc_type is None and self.rows:
+            await insert_rows(Outbox, self.rows)
 
 
 async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int | None, self_id: str = "",
