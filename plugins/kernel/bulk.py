@@ -42,6 +42,17 @@ def insert_statement(model: type[Model], rows: list[dict[str, Any]]) -> Statemen
     return Statement(ex.insert_query, values, model._meta.db_table, ex.insert_query.split(" VALUES ", 1)[0])
 
 
+def upsert_statement(model: type[Model], rows: list[dict[str, Any]]) -> Statement:
+    """The INSERT of ``rows`` that, where the primary key exists, updates the other columns
+    (SQLite and PostgreSQL: ``ON CONFLICT … DO UPDATE``); the rows' keys must differ."""
+    st = insert_statement(model, rows)
+    meta = model._meta
+    pk = meta.db_pk_column
+    cols = [meta.fields_db_projection[f] for f in meta.fields_db_projection if f != meta.pk_attr]
+    sets = ", ".join(f'"{c}" = excluded."{c}"' for c in cols)
+    return Statement(f'{st.sql} ON CONFLICT ("{pk}") DO UPDATE SET {sets}', st.rows, st.table)
+
+
 async def insert_rows(model: type[Model], rows: list[dict[str, Any]]) -> None:
     """INSERT ``rows`` in one statement, on the connection of the current transaction."""
     if rows:

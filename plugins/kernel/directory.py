@@ -5,9 +5,11 @@ what another process may have changed."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import datetime
 
+from .bulk import upsert_statement, write_at_once
 from .leases import THEIRS_RECHECK, leases
 from .models import Chat, Contact, Focus, Game, Host, Player
 
@@ -146,9 +148,33 @@ def last_account(user_id: str) -> str | None:
 
 
 async def note_contact(user_id: str, self_id: str, now: datetime) -> None:
-    """Remember which bot account a user writes to privately (written on change)."""
+    """Remember which bot account a user writes to privately (written on change). The
+    contacts noted in the same turn of the event loop go to the database in one write
+    (a night's first private actions: 60 new contacts at once, one trip instead of 60
+    transactions before other games' writes)."""
+    global _writing
     if _contact_seen.get(user_id) == self_id:
         return
-    await Contact.update_or_create(defaults={"self_id": self_id, "at": now}, user_id=user_id)
     _contact_seen[user_id] = self_id
+    _unwritten[user_id] = {"user_id": user_id, "self_id": self_id, "at": now}
+    if _writing is None:
+        _writing = asyncio.ensure_future(_write_contacts())
+    await asyncio.shield(_writing)
 
+
+_unwritten: dict[str, dict] = {}
+_writing: asyncio.Future[None] | None = None
+
+
+async def _write_contacts() -> None:
+    global _writing
+    await asyncio.sleep(0)  # the contacts noted in this turn of the loop join this write
+    rows, _writing = list(_unwritten.values()), None
+    _unwritten.clear()
+    try:
+        await write_at_once([upsert_statement(Contact, rows)])
+    except BaseException:
+        for r in rows:  # not written: noted again by the user's next message
+            if _contact_seen.get(r["user_id"]) == r["self_id"]:
+                del _contact_seen[r["user_id"]]
+        raise

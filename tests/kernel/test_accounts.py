@@ -36,3 +36,34 @@ async def test_a_restart_remembers_which_account_each_user_wrote_to(harness):
     assert last_account("40401") is None
     await load_contacts()
     assert last_account("40401") == "778"
+
+
+async def test_contacts_noted_at_once_are_written_in_one_trip(nonebug_init, monkeypatch):
+    """A night's first private actions: 60 players write at once and their contacts go to the
+    database in one write, not 60 transactions ahead of other games' writes (issue 19)."""
+    import asyncio
+    import importlib
+    from datetime import datetime, timezone
+
+    from plugins.kernel.models import Contact
+
+    directory = importlib.import_module("plugins.kernel.directory")  # (the package's ``directory`` is the instance)
+
+    now = datetime.now(timezone.utc)
+    writes = []
+    real = directory.write_at_once
+
+    async def counted(stmts):
+        writes.append(stmts)
+        await real(stmts)
+
+    monkeypatch.setattr(directory, "write_at_once", counted)
+    users = [str(40500 + i) for i in range(60)]
+    await asyncio.gather(*(directory.note_contact(u, "777", now) for u in users))
+    assert len(writes) == 1
+    assert dict(await Contact.filter(user_id__in=users).values_list("user_id", "self_id")) == dict.fromkeys(users, "777")
+    await directory.note_contact(users[0], "777", now)  # unchanged: nothing written
+    assert len(writes) == 1
+    await directory.note_contact(users[0], "778", now)  # the player now writes to another account
+    assert await Contact.get(user_id=users[0]).values_list("self_id", flat=True) == "778"
+    assert directory.last_account(users[0]) == "778"

@@ -96,9 +96,9 @@ nonebot.init(driver="~fastapi", log_level="WARNING")
 nonebot.get_driver().register_adapter(Adapter)
 nonebot.load_from_toml(sys.argv[2] + "/pyproject.toml")
 from tortoise import Tortoise
-from plugins.kernel.bulk import WriteFailed, insert_statement, update_statement, write_at_once
+from plugins.kernel.bulk import WriteFailed, insert_statement, update_statement, upsert_statement, write_at_once
 from plugins.kernel.db import tortoise_config, upgrade
-from plugins.kernel.models import Delivery, Game, Outbox
+from plugins.kernel.models import Contact, Delivery, Game, Outbox
 
 async def main():
     url = sys.argv[1]
@@ -127,6 +127,10 @@ async def main():
         out["again"] = exc.index
     out["after"] = [(await Game.get(id=g.id)).state, await Outbox.filter(game_id=g.id).count()]
     out["one"] = sum(q.startswith("WITH w0 AS (INSERT INTO") for q in seen)
+    for self_id in ("901", "902"):  # a new contact, then the same user through another account
+        await write_at_once([upsert_statement(Contact, [{"user_id": "7", "self_id": self_id, "at": now},
+                                                        {"user_id": f"8{self_id}", "self_id": self_id, "at": now}])])
+    out["contacts"] = sorted(await Contact.all().values_list("user_id", "self_id"))
     print(json.dumps(out, ensure_ascii=False))
     await Tortoise.close_connections()
 
@@ -155,6 +159,7 @@ async def test_on_postgresql_the_writes_are_one_statement_all_or_nothing(tmp_pat
     assert out["again"] == 0  # the delivery key: a repeated delivery, to be ignored
     assert out["after"] == [{"n": 1, "text": "长文"}, 3]  # nothing of the second write
     assert out["one"] == 2  # each write was one statement
+    assert out["contacts"] == [["7", "902"], ["8901", "901"], ["8902", "902"]]  # upserts: inserted, then updated
 
 
 async def test_a_one_trip_write_never_lands_inside_another_tasks_transaction(nonebug_init):
