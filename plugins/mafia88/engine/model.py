@@ -184,10 +184,11 @@ def role_message(state: State, cfg: Settings, seat: int) -> str:
         lines.append(shown["brief"])
     if shown is real and p["code"]:
         lines.append(T.ROLE_CODE.format(code=p["code"]))
+    everyone = seats(state) if shown is real and shown["knows"] else []
     for key in shown["knows"]:
         if shown is not real:
             break
-        mates = [s for s in sorted(int(x) for x in state["players"]) if state["players"][str(s)]["role"] == key and s != seat]
+        mates = [s for s in everyone if state["players"][str(s)]["role"] == key and s != seat]
         label = role(cfg, key)["name"]
         lines.append(T.ROLE_MATES.format(label=label, mates=T.LIST_SEP.join(name(state, s) for s in mates) if mates else T.NONE))
     if shown is real and p["signal"]:
@@ -200,7 +201,7 @@ def role_message(state: State, cfg: Settings, seat: int) -> str:
     if shown is real and real["signals"] and state["signals"]:
         pairs = T.SEMI_SEP.join(T.SIGNAL_PAIR.format(seek=a, reply=b) for a, b in state["signals"])
         lines.append(T.ROLE_ALL_SIGNALS.format(pairs=pairs))
-    if shown is real and posting_roles(cfg).count(real["key"]):
+    if shown is real and real["key"] in posting_roles(cfg):
         lines.append(T.ROLE_HOW_TO_POST)
     return "\n".join(lines)
 

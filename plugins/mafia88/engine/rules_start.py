@@ -39,8 +39,11 @@ def start(roster: list[Seat], ctx: Ctx) -> Outcome:
             "report": None,
         }
     # code names: shuffled within each role so code order says nothing about seats
+    by_role: dict[str, list[int]] = {r["key"]: [] for r in roles}
+    for entry, key in zip(ordered, deck):
+        by_role[key].append(entry.seat)  # in seat order
     for r in roles:
-        members = [s.seat for s in ordered if players[str(s.seat)]["role"] == r["key"]]
+        members = by_role[r["key"]]
         ctx.rng.shuffle(members)
         for seat, code in zip(members, r["codes"]):
             players[str(seat)]["code"] = code
