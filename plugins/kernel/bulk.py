@@ -30,16 +30,27 @@ class Statement(NamedTuple):
     rows: list[list[Any]]
     table: str
     head: str = ""
+    ids: list[Any] | None = None  # given: the new primary key of each row inserted is appended, in order
 
 
-def insert_statement(model: type[Model], rows: list[dict[str, Any]]) -> Statement:
-    """The INSERT of ``rows`` (field name -> value; a missing field takes its default)."""
+def insert_statement(model: type[Model], rows: list[dict[str, Any]], ids: list[Any] | None = None) -> Statement:
+    """The INSERT of ``rows`` (field name -> value; a missing field takes its default); with
+    ``ids``, their new primary keys are appended to it once written."""
     db = model._meta.db
     ex = db.executor_class(model=model, db=db)  # its SQL and columns are cached per table
     fields_map = model._meta.fields_map
-    columns = [(c, fields_map[c].to_db_value, fields_map[c].default) for c in ex.regular_columns]
-    values = [[conv(r.get(c, default), model) for c, conv, default in columns] for r in rows]
-    return Statement(ex.insert_query, values, model._meta.db_table, ex.insert_query.split(" VALUES ", 1)[0])
+    columns = [_column(fields_map[c].to_db_value, model, [r.get(c, fields_map[c].default) for r in rows])
+               for c in ex.regular_columns]
+    values = [list(row) for row in zip(*columns)]
+    return Statement(ex.insert_query, values, model._meta.db_table, ex.insert_query.split(" VALUES ", 1)[0], ids)
+
+
+def _column(conv: Callable[[Any, Any], Any], model: type[Model], raw: list[Any]) -> list[Any]:
+    """One column of the rows, as the model converts it: once when every row holds the same
+    object (88 role messages share their game, sender, times and flags)."""
+    if len(set(map(id, raw))) == 1:
+        return [conv(raw[0], model)] * len(raw)
+    return [conv(v, model) for v in raw]
 
 
 def upsert_statement(model: type[Model], rows: list[dict[str, Any]]) -> Statement:
@@ -92,15 +103,16 @@ async def write_at_once(stmts: list[Statement]) -> None:
     transaction (BEGIN … COMMIT) is one trip to the connection's thread, under the lock
     Tortoise's own transactions take: the connection is held for the writes only, not for
     the round trips of seven statements (other games' commands wait for it that much less).
-    On PostgreSQL outside a transaction: one statement (each write a part of one WITH).
-    Inside a transaction: part of it, a statement at a time."""
+    On PostgreSQL outside a transaction: one statement (each write a part of one WITH), unless
+    new keys are asked for (``Statement.ids``). Inside a transaction: part of it, a statement
+    at a time."""
     stmts = [s for s in stmts if s.rows]
     db = connections.get("default")  # a transaction's own connection when one is open in this task
     outside = not isinstance(db, TransactionalDBClient)
     if outside and isinstance(db, SqliteClient):
         await on_sqlite_thread(db, _run_all, stmts)
         return
-    if outside and db.capabilities.dialect == "postgres" and stmts:
+    if outside and db.capabilities.dialect == "postgres" and stmts and all(s.ids is None for s in stmts):
         sql, params = _one_statement(stmts)
         try:
             await db.execute_query(sql, params)
@@ -111,7 +123,10 @@ async def write_at_once(stmts: list[Statement]) -> None:
     async with in_transaction() as tx:
         for i, st in enumerate(stmts):
             try:
-                await tx.execute_many(st.sql, st.rows)
+                if st.ids is None:
+                    await tx.execute_many(st.sql, st.rows)
+                else:
+                    st.ids.extend([await tx.execute_insert(st.sql, row) for row in st.rows])
             except IntegrityError as exc:
                 raise WriteFailed(i, exc) from exc
 
@@ -179,7 +194,10 @@ def _run_all(raw: sqlite3.Connection, stmts: list[Statement]) -> None:
     try:
         for i, st in enumerate(stmts):
             try:
-                raw.executemany(st.sql, st.rows)
+                if st.ids is None:
+                    raw.executemany(st.sql, st.rows)
+                else:
+                    st.ids.extend([raw.execute(st.sql, row).lastrowid for row in st.rows])
             except sqlite3.IntegrityError as exc:
                 raise WriteFailed(i, exc) from exc
         raw.execute("COMMIT")

@@ -138,7 +138,9 @@ _contact_seen: dict[str, str] = {}
 
 
 async def load_contacts() -> None:
-    """At start-up: every stored contact, so a restart does not look each one up again."""
+    """At start-up: every stored contact, so a restart does not look each one up again (a
+    process alone on its database then knows them all; with a shared one, ``Txn.account_for``
+    also asks the database for those another process noted)."""
     _contact_seen.update(dict(await Contact.all().values_list("user_id", "self_id")))
 
 

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from tortoise.transactions import in_transaction
 
 from . import timers
-from .bulk import insert_rows
+from .bulk import insert_rows, insert_statement
 from .clock import game_tz
 from .contract import (
     GROUP,
@@ -37,6 +37,7 @@ from .contract import Timer as TimerInfo
 from .delivery import claim_delivery, delivery_committed
 from .directory import alt_of, directory, last_account
 from .effects import Effects
+from .held import OPEN_TIMERS, Loaded, _cache, forget
 from .leases import leases
 from .longtexts import Texts, inflate, read_texts, stored
 from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
@@ -47,36 +48,9 @@ from .registry import GameKind, get_kind
 from .roster import Entry, Roster
 from .sending import wake_outbox
 from .settings import engine_settings
-from .writes import commit_step
+from .writes import Deferred, commit_step
 
 T = TypeVar("T")
-
-
-@dataclass
-class Loaded:
-    """A game as its serving process holds it between commands (issue 19): the
-    row with its decoded state, the roster, the hosts and the linked chats.
-    Written through in each command's transaction; dropped on any failure, on
-    a roster/host/chat change, and whenever this process does not own the game."""
-
-    game: Game
-    players: list[Player]
-    hosts: list[str]
-    chats: list[Chat]
-    texts: Texts
-    timers: list[Timer] | None  # its armed, paused and stuck timers (None: read them next time)
-
-
-_cache: dict[int, Loaded] = {}
-OPEN_TIMERS = ("armed", "paused", "stuck")
-
-
-def forget(game_id: int | None = None) -> None:
-    """Drop the held copy of one game (or all): the next command reads the database."""
-    if game_id is None:
-        _cache.clear()
-    else:
-        _cache.pop(game_id, None)
 
 
 @dataclass
@@ -97,6 +71,7 @@ class Txn(Effects):
     texts: Texts = field(default_factory=Texts)  # the game's texts out of the stored state (longtexts.py)
     _timers: list[Timer] | None = None  # see _open_timers
     quick: bool = False  # the next step writes in a transaction of its own (in_game(quick=True))
+    deferred: Deferred | None = None  # meanwhile audit rows and timers wait for that write (writes.py)
     committed: bool = False  # … and it did
 
     @classmethod
@@ -195,13 +170,25 @@ class Txn(Effects):
         known = last_account(user_id)
         if known:
             return known
+        if self._contacts is None and not leases.shared:  # alone: every contact is known (directory.py)
+            self._contacts = {}
         if self._contacts is None:  # one query for everyone of the game this process has not seen write
             users = [u for u in [p.user_id for p in self.players] + self.hosts if not last_account(u)]
             self._contacts = dict(await Contact.filter(user_id__in=users).values_list("user_id", "self_id"))
         return self._contacts.get(user_id) or self.game.self_id
 
     async def audit(self, actor: str, action: str, detail: str, seq: int | None = None, at: datetime | None = None) -> None:
-        await Audit.create(game_id=self.game.id, seq=seq, actor=actor, action=action, detail=detail, at=at or utcnow())
+        row = {"game_id": self.game.id, "seq": seq, "actor": actor, "action": action, "detail": detail, "at": at or utcnow()}
+        if self.deferred is not None:
+            self.deferred.stmts.append(insert_statement(Audit, [row]))
+        else:
+            await insert_rows(Audit, [row])
+
+    async def _save_timer(self, t: Timer) -> None:
+        if self.deferred is not None:
+            self.deferred.save(t, ("ends_at", "status", "attempts", "last_error", "remaining"))
+        else:
+            await t.save()
 
     async def _open_timers(self, key: str | None = None) -> list[Timer]:
         """The game's armed, paused and stuck timers (of one ``key``, or all): read on first use and
@@ -228,13 +215,13 @@ class Txn(Effects):
         t.attempts = 0
         t.last_error = None  # a nullable TextField (tortoise types it str)
         t.remaining = max(0.0, (ends_at - now).total_seconds()) if paused else None
-        await t.save()
+        await self._save_timer(t)
         self.changed_timers.append(t)
 
     async def cancel_timer(self, key: str) -> None:
         for t in await self._open_timers(key):
             t.status = "cancelled"
-            await t.save()
+            await self._save_timer(t)
             self.changed_timers.append(t)
 
     async def ctx(self, seq: int, now: datetime) -> Ctx:
@@ -354,8 +341,8 @@ async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awai
     """Run ``work`` for one game in one transaction (the caller holds the arrival-order
     lock). A Rejected raised by ``work`` rolls everything back; the delivery key of the
     message being handled is recorded first, in the same transaction, so a repeated
-    delivery changes nothing. With ``quick``, ``work`` checks and runs one ``Txn.step``
-    that writes everything the command causes at its end (writes.py), and nothing else."""
+    delivery changes nothing. With ``quick``, ``work`` checks (and audits) and runs one
+    ``Txn.step`` that writes everything the command causes at its end (writes.py)."""
     if not await leases.ensure(game_id):
         raise NotOwner()
     async with game_turn(game_id):  # the game's arrival order (already held when routed here)
@@ -378,7 +365,7 @@ async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awai
 async def _quick(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]) -> T:
     try:
         txn = await Txn.open(game_id, superusers)
-        txn.quick = True
+        txn.quick, txn.deferred = True, Deferred()
         result = await work(txn)
     except BaseException:
         forget(game_id)  # the rule may have changed the held state before the write failed

@@ -1,17 +1,20 @@
-"""A command's writes after its rule ran (``in_game(quick=True)``): when it only answers
-and changes the state, its delivery key, log row, state and queued answers go to the
-database in one transaction of one trip (``bulk.write_at_once``), the state's two columns
-only; anything more is written in a transaction of its own, as every other command is."""
+"""A command's writes after its rule ran (``in_game(quick=True)``): when it only answers,
+changes the state, the phase and timers (and was audited before its step), its delivery key,
+log row, timers, audit rows, state and queued answers go to the database in one transaction
+of one trip (``bulk.write_at_once``); anything more is written in a transaction of its own,
+as every other command is."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
-from .bulk import Statement, insert_statement, update_statement
-from .contract import Outcome, Say
+from .bulk import Statement, insert_statement, update_statement, write_at_once
+from .contract import CancelTimer, Outcome, Say, SetPhase, SetTimer
 from .delivery import claim_delivery, commit_at_once, delivery_committed
 from .models import CommandLog, GameText
 from .order import utcnow
@@ -21,25 +24,60 @@ from .outbox import batched, collected
 if TYPE_CHECKING:
     from .txn import Txn
 
+QUICK_EFFECTS = (Say, SetPhase, SetTimer, CancelTimer)
+GAME_FIELDS = ("state", "last_seq", "phase_key", "phase_label", "status", "started_at")  # what a quick command changes
+
+
+@dataclass
+class Deferred:
+    """Rows of a quick command held for its one write: the statements, and the new rows
+    whose keys come back from it (a new timer is armed by its key)."""
+
+    stmts: list[Statement] = field(default_factory=list)
+    _new: list[tuple[Model, list[Any]]] = field(default_factory=list)
+
+    def save(self, obj: Model, fields: tuple[str, ...]) -> None:
+        """``obj.save()``, deferred: an UPDATE of ``fields``, or the INSERT of a new row."""
+        if obj._saved_in_db:
+            self.stmts.append(update_statement(obj, fields))
+            return
+        ids: list[Any] = []
+        names = [f for f in obj._meta.fields_db_projection if f != obj._meta.pk_attr]
+        self.stmts.append(insert_statement(type(obj), [{f: getattr(obj, f) for f in names}], ids))
+        self._new.append((obj, ids))
+
+    def written(self) -> None:
+        for obj, ids in self._new:
+            obj.pk, obj._saved_in_db = ids[0], True
+
 
 async def commit_step(txn: Txn, outcome: Outcome, log: dict[str, Any], seq: int, origin: Origin, now: datetime) -> None:
-    if all(isinstance(e, Say) for e in outcome.effects):
-        with collected() as queued:
-            await txn.apply_effects(outcome.effects, seq, origin, now)
-        writes = [insert_statement(CommandLog, [log]), *state_writes(txn)]
+    deferred, txn.deferred = txn.deferred or Deferred(), None
+    if all(isinstance(e, QUICK_EFFECTS) for e in outcome.effects):
+        txn.deferred = deferred
+        try:
+            with collected() as queued:
+                await txn.apply_effects(outcome.effects, seq, origin, now)
+        finally:
+            txn.deferred = None
+        writes = [insert_statement(CommandLog, [log]), *deferred.stmts, *state_writes(txn)]
         await commit_at_once(utcnow(), writes, queued)
+        deferred.written()
         txn.texts.new.clear()  # written (on a failure the held game is dropped with them)
     else:
         async with in_transaction(), batched():
             await claim_delivery(utcnow())
+            await write_at_once(deferred.stmts)  # what was audited before the step
+            deferred.written()
             await txn.write_step(outcome, log, seq, origin, now)
         delivery_committed()
 
 
 def state_writes(txn: Txn) -> list[Statement]:
-    """The game's new texts and its state and arrival number (nothing else of the row changed)."""
+    """The game's new texts, and its state, arrival number, phase and status (nothing else of
+    the row changes in a quick command)."""
     g = txn.game
     with txn.stored_form():
-        update = update_statement(g, ("state", "last_seq"))
+        update = update_statement(g, GAME_FIELDS)
     rows = [{"game_id": g.id, "ref": r, "text": t} for r, t in txn.texts.new]
     return ([insert_statement(GameText, rows)] if rows else []) + [update]

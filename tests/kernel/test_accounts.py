@@ -67,3 +67,26 @@ async def test_contacts_noted_at_once_are_written_in_one_trip(nonebug_init, monk
     await directory.note_contact(users[0], "778", now)  # the player now writes to another account
     assert await Contact.get(user_id=users[0]).values_list("self_id", flat=True) == "778"
     assert directory.last_account(users[0]) == "778"
+
+
+async def test_with_a_shared_database_a_contact_another_process_noted_is_used(harness, monkeypatch):
+    """Several processes on one PostgreSQL: the host wrote to the second account through the
+    other process, so only the database knows it; alone on SQLite every contact is known
+    from start-up and the database is not asked (one query less per game command)."""
+    from datetime import datetime, timezone
+
+    from plugins.kernel.directory import _contact_seen
+    from plugins.kernel.leases import leases
+    from plugins.kernel.models import Contact
+
+    h = harness
+    await h.group("1", "/创建 测试局", role="owner")
+    await h.group("31", "/报名 甲")
+    await h.group("32", "/报名 乙")
+    await Contact.update_or_create(defaults={"self_id": "997", "at": datetime.now(timezone.utc)}, user_id="1")  # by the other process
+    _contact_seen.pop("1", None)
+    monkeypatch.setattr(leases, "shared", True)
+    await h.group("1", "/开始")
+    await h.private("31", "/密 你好")
+    row = await Outbox.filter(target_type="private", target_id="1", text__contains="密语").order_by("-id").first()
+    assert row is not None and row.self_id == "997"

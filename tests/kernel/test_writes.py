@@ -187,3 +187,100 @@ async def test_a_one_trip_write_never_lands_inside_another_tasks_transaction(non
     await asyncio.gather(long_transaction(), one_trip())
     assert order == ["a begun", "a committed", "b written"]
     assert await Delivery.filter(key__in=["t-a1", "t-a2", "t-b"]).count() == 3
+
+
+async def _signed_up(h):
+    await h.group("1", "/创建 测试局", role="owner")
+    await h.group("31", "/报名 甲")
+    await h.group("32", "/报名 乙")
+    return await Game.get(group_id=h.group_id, status="signup")
+
+
+async def test_a_start_is_one_trip_and_its_deadline_is_armed(harness, monkeypatch):
+    """/开始 (the deal, its role messages, the phase, its deadline and the audit rows) is one
+    transaction of one trip; the new deadline row's key comes back from it and arms the job."""
+    import aiosqlite
+    from nonebot_plugin_apscheduler import scheduler
+
+    import plugins.kernel.bulk as bulk
+    from plugins.kernel.models import Audit, Timer
+
+    h = harness
+    g = await _signed_up(h)
+    trips = []
+    real, real_ours = aiosqlite.Connection._execute, bulk.on_sqlite_thread
+
+    async def counted(self, fn, *args, **kwargs):
+        trips.append(fn)
+        return await real(self, fn, *args, **kwargs)
+
+    async def ours(db, fn, *args):
+        trips.append(fn)
+        return await real_ours(db, fn, *args)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    monkeypatch.setattr(bulk, "on_sqlite_thread", ours)
+    await handle_event(h.bot, Adapter.json_to_event(group_payload(h.bot.self_id, h.group_id, "1", "/开始", role="owner")))
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", real)
+    monkeypatch.setattr(bulk, "on_sqlite_thread", real_ours)
+    assert trips == [bulk._run_all]
+    g = await Game.get(id=g.id)
+    assert (g.status, g.phase_key, g.phase_label, g.last_seq) == ("running", "day1", "第1天", 1) and g.started_at
+    t = await Timer.get(game_id=g.id, key="phase", status="armed")
+    assert scheduler.get_job(f"timer-{t.id}") is not None
+    assert await Audit.filter(game_id=g.id, action__in=["start", "phase"]).count() == 2
+    out = await h.drain()
+    assert "你是 1号「甲」" in texts(out) and "你是 2号「乙」" in texts(out) and "游戏开始，第1天。" in texts(out)
+    out = await h.group("1", "/推进")  # the held timer row is the stored one: it is updated, not inserted again
+    assert "天亮了，第2天" in texts(out)
+    assert (await Timer.get(id=t.id)).status == "cancelled"
+    assert await Timer.filter(game_id=g.id, status="armed").count() == 1
+
+
+async def test_a_start_whose_effects_need_a_transaction_writes_everything_in_it(harness, monkeypatch):
+    """An effect beyond answers, phase and timers (here a player out at the start): the step
+    goes to an ordinary transaction, with the audit row written before it."""
+    from plugins.kernel.contract import Eliminate
+    from plugins.kernel.models import Audit, Player, Timer
+    from plugins.kernel.registry import get_kind
+
+    h = harness
+    g = await _signed_up(h)
+    eng = get_kind(g.kind).engine
+    real = eng.start
+
+    def start(roster, ctx):
+        out = real(roster, ctx)
+        out.effects.append(Eliminate(2, "开局即出局"))
+        return out
+
+    monkeypatch.setattr(eng, "start", start)
+    await h.group("1", "/开始")
+    assert not (await Player.get(game_id=g.id, seat=2)).alive
+    assert await Audit.filter(game_id=g.id, action="start").count() == 1
+    assert await Timer.filter(game_id=g.id, status="armed").count() == 1
+    assert (await Game.get(id=g.id)).status == "running"
+
+
+async def test_a_start_whose_write_fails_changes_nothing(harness, monkeypatch):
+    from plugins.kernel.models import Audit, Timer
+
+    h = harness
+    g = await _signed_up(h)
+    real = delivery.write_at_once
+    failures = [RuntimeError("disk full")]
+
+    async def broken(stmts):
+        if failures:
+            raise failures.pop()
+        await real(stmts)
+
+    monkeypatch.setattr(delivery, "write_at_once", broken)
+    out = await h.group("1", "/开始")
+    assert "机器人出错了" in texts(out)
+    monkeypatch.setattr(delivery, "write_at_once", real)
+    assert (await Game.get(id=g.id)).status == "signup"
+    assert not await Timer.filter(game_id=g.id).exists() and not await Audit.filter(game_id=g.id, action="start").exists()
+    out = await h.group("1", "/开始")
+    assert "游戏开始，第1天。" in texts(out)
+    assert await Timer.filter(game_id=g.id, status="armed").count() == 1

@@ -28,10 +28,10 @@ async def start(call: Call) -> None:
         if len(txn.players) < kind.min_players:
             raise Rejected(f"人数不足：{kind.title}至少需要 {kind.min_players} 人，现在 {len(txn.players)} 人。")
         g.status, g.started_at = "running", call.now  # saved with the dealt state by the step
+        await txn.audit(call.origin.user_id, "start", f"{len(txn.players)} 人", at=call.now)  # written with it
         await txn.step("start", origin=call.origin, now=call.now)
-        await txn.audit(call.origin.user_id, "start", f"{len(txn.players)} 人", at=call.now)
 
-    await _host_txn(call, work)
+    await _host_txn(call, work, quick=True)  # the deal, its timers and 88 role messages: one write
 
 
 @kernel_command(("加主持",), "/加主持 @某人", "添加副主持", who="host", phases=("signup", *LIVE))

@@ -101,7 +101,9 @@ def _is_group_admin(call: Call) -> bool:
     return isinstance(ev, GroupMessageEvent) and ev.sender.role in ("owner", "admin")
 
 
-async def _host_txn(call: Call, work: Callable[[Txn], Awaitable[None]], *, game_id: int | None = None) -> None:
+async def _host_txn(call: Call, work: Callable[[Txn], Awaitable[None]], *, game_id: int | None = None,
+                    quick: bool = False) -> None:
+    """``work`` for the game of a host's command (``quick``: see ``in_game``)."""
     gid = game_id if game_id is not None else _need_game(call, _game_for(call))
 
     async def guarded(txn: Txn) -> None:
@@ -109,5 +111,5 @@ async def _host_txn(call: Call, work: Callable[[Txn], Awaitable[None]], *, game_
             raise Rejected("只有主持可以这样做。")
         await work(txn)
 
-    await in_game(gid, _superusers(), guarded)
+    await in_game(gid, _superusers(), guarded, quick=quick)
 
