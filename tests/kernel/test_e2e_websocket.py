@@ -98,6 +98,10 @@ async def test_game_over_real_websocket(bot_process, database_url):
             if action.startswith("send_"):
                 msg = params["message"]
                 assert isinstance(msg, list) and all(seg["type"] == "text" for seg in msg)
+        # at LOG_LEVEL=INFO the bot's log holds its own lines, not players' (private) messages
+        log = bp.log.read_text(errors="replace")
+        assert "deadlines armed" in log
+        assert note not in log and "/我的身份" not in log and "Event will be handled" not in log
     finally:
         await ob.close()
 
