@@ -613,6 +613,18 @@ def simulated_games(floor_p50: float | None, traced: bool) -> Iterator[str]:
 # ---- main ------------------------------------------------------------------------
 
 
+def cpu_probe() -> float:
+    """A fixed Python loop (median of 5, ms): this host's speed moved by half within minutes on
+    2026-12-01 with nothing else running, so runs are comparable only next to this figure."""
+    xs = []
+    for _ in range(5):
+        t, acc = time.perf_counter(), 0
+        for i in range(500_000):
+            acc += i * i
+        xs.append(time.perf_counter() - t)
+    return statistics.median(xs) * 1000
+
+
 def commit_probe(folder: Path, n: int = 100) -> str:
     """What one SQLite commit costs on this disk, with the bot's settings (WAL; Tortoise
     leaves synchronous at SQLite's default FULL: one fsync per commit)."""
@@ -709,6 +721,7 @@ async def run(args: argparse.Namespace) -> None:
     print(f"# bench: {machine()}", flush=True)
     print(f"# bot.py on loopback, SQLite file and log under {work}", flush=True)
     print(f"# {commit_probe(work)}", flush=True)
+    print(f"# CPU probe (a fixed Python loop, lower is faster): {cpu_probe():.0f} ms at the start", flush=True)
     began = time.perf_counter()
     whole = Load()
     ids: dict[str, int | None] = {"m88": None, "royale": None, "start": None, "start_2": None, "start_3": None,
@@ -782,6 +795,7 @@ async def run(args: argparse.Namespace) -> None:
     for line in simulated_games(b.floors.get("group_p50"), args.tracemalloc):
         print(line, flush=True)
     other = whole.other()
+    print(f"# CPU probe: {cpu_probe():.0f} ms at the end", flush=True)
     print(f"# total {time.perf_counter() - began:.0f} s; other processes kept {other:.1f} of the "
           f"{os.cpu_count()} CPUs busy on average during the run{' (figures inflated: rerun on a quiet machine)' if other > 0.25 else ''}",
           flush=True)
