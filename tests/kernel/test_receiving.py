@@ -66,3 +66,21 @@ async def test_burst_of_200_concurrent_commands_keeps_arrival_order(harness):
     assert times == sorted(times)
     assert any(t.microsecond for t in times)  # finer than OneBot's whole seconds
     await h.drain()
+
+
+async def test_a_handled_message_is_not_checked_against_the_notice_matchers(harness, monkeypatch):
+    """NoneBot checks each matcher of a priority in a task of its own for every event: the join
+    request and member notice matchers come after the router, which stops a handled message."""
+    import nonebot.message as nm
+
+    checked = []
+    real = nm._check_matcher
+
+    async def recorded(Matcher, *args, **kwargs):
+        checked.append(Matcher.type)
+        return await real(Matcher, *args, **kwargs)
+
+    monkeypatch.setattr(nm, "_check_matcher", recorded)
+    out = await harness.private("31", "/在吗")
+    assert "在。" in texts(out)
+    assert checked == ["message"]

@@ -25,7 +25,9 @@ def _group_of_game(group: str) -> tuple[int | None, GameEngine | None, str]:
     return game_id, kind.engine if kind else None, directory.chat_label.get(group, "main")
 
 
-join_requests = on_request(priority=1, block=False)
+# after the router (priority 1): NoneBot checks every matcher of a priority for each event, in a task
+# each, and a message the router handled stops there (a third of NoneBot's cost per message)
+join_requests = on_request(priority=2, block=False)
 
 
 @join_requests.handle()
@@ -58,7 +60,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
     await in_game(game_id, _superusers(), work)  # in the game's arrival order
 
 
-member_joined = on_notice(priority=1, block=False)
+member_joined = on_notice(priority=2, block=False)
 
 
 @member_joined.handle()
