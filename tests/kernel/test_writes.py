@@ -57,14 +57,12 @@ async def test_a_vote_whose_write_fails_changes_nothing(harness, monkeypatch):
     assert "已投 1 票" in texts(await h.group("31", "/查票"))  # the failed vote left nothing in memory either
 
 
-async def test_a_vote_is_one_trip_to_the_database(harness, monkeypatch):
+async def _trips(h, payload: dict, monkeypatch) -> list:
+    """What each trip to SQLite's connection thread ran while ``payload`` was handled."""
     import aiosqlite
 
     import plugins.kernel.bulk as bulk
 
-    h = harness
-    await demo_running(h)
-    await h.group("31", "/票 2")  # the game is held in memory from here on
     trips = []
     real, real_ours = aiosqlite.Connection._execute, bulk.on_sqlite_thread
 
@@ -76,12 +74,20 @@ async def test_a_vote_is_one_trip_to_the_database(harness, monkeypatch):
         trips.append(fn)
         return await real_ours(db, fn, *args)
 
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
-    monkeypatch.setattr(bulk, "on_sqlite_thread", ours)
-    ev = Adapter.json_to_event(group_payload(h.bot.self_id, h.group_id, "32", "/票 1"))
-    await handle_event(h.bot, ev)
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", real)
-    monkeypatch.setattr(bulk, "on_sqlite_thread", real_ours)
+    with monkeypatch.context() as m:
+        m.setattr(aiosqlite.Connection, "_execute", counted)
+        m.setattr(bulk, "on_sqlite_thread", ours)
+        await handle_event(h.bot, Adapter.json_to_event(payload))
+    return trips
+
+
+async def test_a_vote_is_one_trip_to_the_database(harness, monkeypatch):
+    import plugins.kernel.bulk as bulk
+
+    h = harness
+    await demo_running(h)
+    await h.group("31", "/票 2")  # the game is held in memory from here on
+    trips = await _trips(h, group_payload(h.bot.self_id, h.group_id, "32", "/票 1"), monkeypatch)
     assert trips == [bulk._run_all]  # delivery key, log row, state and answer: one transaction, one trip
     assert "投给 1号" in texts(await h.drain())
 
@@ -199,7 +205,6 @@ async def _signed_up(h):
 async def test_a_start_is_one_trip_and_its_deadline_is_armed(harness, monkeypatch):
     """/开始 (the deal, its role messages, the phase, its deadline and the audit rows) is one
     transaction of one trip; the new deadline row's key comes back from it and arms the job."""
-    import aiosqlite
     from nonebot_plugin_apscheduler import scheduler
 
     import plugins.kernel.bulk as bulk
@@ -207,22 +212,7 @@ async def test_a_start_is_one_trip_and_its_deadline_is_armed(harness, monkeypatc
 
     h = harness
     g = await _signed_up(h)
-    trips = []
-    real, real_ours = aiosqlite.Connection._execute, bulk.on_sqlite_thread
-
-    async def counted(self, fn, *args, **kwargs):
-        trips.append(fn)
-        return await real(self, fn, *args, **kwargs)
-
-    async def ours(db, fn, *args):
-        trips.append(fn)
-        return await real_ours(db, fn, *args)
-
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
-    monkeypatch.setattr(bulk, "on_sqlite_thread", ours)
-    await handle_event(h.bot, Adapter.json_to_event(group_payload(h.bot.self_id, h.group_id, "1", "/开始", role="owner")))
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", real)
-    monkeypatch.setattr(bulk, "on_sqlite_thread", real_ours)
+    trips = await _trips(h, group_payload(h.bot.self_id, h.group_id, "1", "/开始", role="owner"), monkeypatch)
     assert trips == [bulk._run_all]
     g = await Game.get(id=g.id)
     assert (g.status, g.phase_key, g.phase_label, g.last_seq) == ("running", "day1", "第1天", 1) and g.started_at
