@@ -25,6 +25,7 @@ PROCESS = f"{socket.gethostname()[:24]}:{os.getpid()}:{secrets.token_hex(3)}"
 
 LIVE = ("signup", "running", "paused")
 THEIRS_RECHECK = 1.0  # seconds: a game served by another process is asked about again after this
+ALONE_FULL_EVERY = 300.0  # seconds: alone on the database, the whole renewal runs this often (else one UPDATE)
 
 
 def utcnow() -> datetime:
@@ -109,12 +110,17 @@ class Leases:
         self.valid_until.pop(game_id, None)
         await Lease.filter(key=game_key(game_id), owner=PROCESS).delete()
 
-    async def renew(self) -> None:
+    async def renew(self, full: bool = True) -> None:
         """Renew our leases, notice lost ones, take over orphaned games, adopt
-        the unsent messages of dead processes, prune old delivery keys."""
+        the unsent messages of dead processes, prune old delivery keys. Not ``full``
+        (alone on the database, between full passes): only renew, one statement."""
         now = utcnow()
         until = now + timedelta(seconds=self.ttl)
         await Lease.filter(owner=PROCESS).update(expires_at=until)
+        if not full and not self.shared:  # nobody else takes, leaves or dies meanwhile
+            for gid in self.valid_until:
+                self.valid_until[gid] = until
+            return
         if not await Lease.exists(key=NODE_KEY):
             await Lease.create(key=NODE_KEY, owner=PROCESS, expires_at=until)
         mine = {int(str(k).split(":", 1)[1]) for k in await Lease.filter(owner=PROCESS, key__startswith="game:").values_list("key", flat=True)}
@@ -138,9 +144,13 @@ class Leases:
         await Delivery.filter(at__lt=now - timedelta(days=7)).delete()
 
     async def _loop(self) -> None:
+        full_at = utcnow()  # start-up ran a full pass
         while True:
+            now = utcnow()
+            full = self.shared or (now - full_at).total_seconds() >= ALONE_FULL_EVERY
             try:
-                await self.renew()
+                await self.renew(full=full)
+                full_at = now if full else full_at
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
