@@ -67,8 +67,9 @@ async def commit_step(txn: Txn, outcome: Outcome, log: dict[str, Any], seq: int,
     else:
         async with in_transaction(), batched():
             await claim_delivery(utcnow())
-            await write_at_once(deferred.stmts)  # what was audited before the step
-            deferred.written()
+            if deferred.stmts:  # what was audited before the step
+                await write_at_once(deferred.stmts)
+                deferred.written()
             await txn.write_step(outcome, log, seq, origin, now)
         delivery_committed()
 
