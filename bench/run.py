@@ -19,11 +19,11 @@ asserts a time.
 
 The run: bot A (queue unpaced) -- games are set up through chat like players
 would (mafia88: 88 private sign-ups, /开始, 88 报道; royale: 60 group sign-ups,
-/开始, /推进 to night 1; three more mafia88 games with 87 sign-ups each; a second
+/开始, /推进 to night 1; five more mafia88 games with 87 sign-ups each; a second
 mafia88 and royale pair for the side-by-side figure), then the vote burst and the
 royale night, each right after its floor, then both at once in two groups. Bot B
 (the same database, queue paced) -- the 88th sign-up and /开始 of each of the
-three games (the median of three samples), then a vote burst whose replies leave
+five games (the median of five samples), then a vote burst whose replies leave
 at the production group pace. Then the same figures on PostgreSQL (one process,
 then two processes each serving one game), and the whole simulated games in
 process (bench/sims.py, one subprocess each). Each line ends with the
@@ -60,9 +60,11 @@ HOST_M88, HOST_ROYALE, HOST_START = "101", "102", "103"
 M88_PLAYERS = [str(20001 + i) for i in range(88)]
 ROYALE_PLAYERS = [str(30001 + i) for i in range(60)]
 START_PLAYERS = [str(40001 + i) for i in range(88)]
-# /开始 is one sample per game: three games, each 88 players of its own (median reported)
-STARTS = [(GROUP_START, START_PLAYERS), ("880008", [str(41001 + i) for i in range(88)]),
-          ("880009", [str(42001 + i) for i in range(88)])]
+# /开始 is one sample per game: five games, each 88 players of its own (median reported; three before
+# 2026-12-01 13:00, whose single samples spread 7–13 ms)
+STARTS = [(GROUP_START, START_PLAYERS)] + [(str(880007 + k), [str(40001 + 1000 * k + i) for i in range(88)])
+                                           for k in range(1, 5)]
+START_KEYS = [f"start_{k}" for k in range(len(STARTS))]
 M88_PLAYERS_2 = [str(50001 + i) for i in range(88)]
 ROYALE_PLAYERS_2 = [str(60001 + i) for i in range(60)]
 M88_PLAYERS_3 = [str(70001 + i) for i in range(88)]
@@ -728,8 +730,8 @@ async def run(args: argparse.Namespace) -> None:
     print(f"# CPU probe (a fixed Python loop, lower is faster): {cpu_probe():.0f} ms at the start", flush=True)
     began = time.perf_counter()
     whole = Load()
-    ids: dict[str, int | None] = {"m88": None, "royale": None, "start": None, "start_2": None, "start_3": None,
-                                  "m88_2": None, "royale_2": None}
+    ids: dict[str, int | None] = {"m88": None, "royale": None, **dict.fromkeys(START_KEYS), "m88_2": None,
+                                  "royale_2": None}
     why: dict[str, str] = {}
 
     def problem(exc: BaseException) -> str:
@@ -745,7 +747,7 @@ async def run(args: argparse.Namespace) -> None:
               ("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀",
                lambda gid: b.royale_night1(GROUP_ROYALE, HOST_ROYALE, ROYALE_PLAYERS, gid)),
               *((key, group, HOST_START, "88人场", start_setup(group, users))
-                for key, (group, users) in zip(("start", "start_2", "start_3"), STARTS)),
+                for key, (group, users) in zip(START_KEYS, STARTS)),
               ("m88_2", GROUP_M88_2, HOST_M88, "88人场", lambda gid: b.m88_round1(GROUP_M88_2, HOST_M88, M88_PLAYERS_2, gid)),
               ("royale_2", GROUP_ROYALE_2, HOST_ROYALE, "大逃杀",
                lambda gid: b.royale_night1(GROUP_ROYALE_2, HOST_ROYALE, ROYALE_PLAYERS_2, gid)))
@@ -779,7 +781,7 @@ async def run(args: argparse.Namespace) -> None:
         await b.down()
 
         # ---- bot B: the same database, the queue paced
-        starts = [gid for gid in (ids["start"], ids["start_2"], ids["start_3"]) if gid]
+        starts = [gid for gid in (ids[k] for k in START_KEYS) if gid]
         if len(starts) == len(STARTS):
             await b.up(PACED)
             for name, fn, arg in (("mafia88 start", game_start, starts),
@@ -792,7 +794,7 @@ async def run(args: argparse.Namespace) -> None:
                     break
             await b.down()
         else:
-            print(f"mafia88 start: SKIPPED ({why.get('start') or why.get('start_2') or why.get('start_3')})", flush=True)
+            print(f"mafia88 start: SKIPPED ({next((why[k] for k in START_KEYS if k in why), None)})", flush=True)
     finally:
         await b.down()
     print(await postgres_burst(work), flush=True)
