@@ -16,6 +16,8 @@ from nonebot.plugin import PluginMetadata
 require("nonebot_plugin_apscheduler")  # before anything that schedules
 require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 
+from .checkpoint import checkpointer  # noqa: E402
+
 # Importing the rooms registers the router, the notices and the kernel's commands.
 from .commands import admin, discipline, hosting, info, lobby, speech, web  # noqa: E402,F401
 from .config import Config, kernel_config  # noqa: E402
@@ -66,10 +68,13 @@ async def _startup() -> None:
     await leases.renew()  # take the games nobody serves (all of them when alone); arms their deadlines
     leases.start()
     worker.start()
+    if _cfg.database_url.startswith("sqlite://") and _cfg.database_url != "sqlite://:memory:":
+        checkpointer.start()
 
 
 @driver.on_shutdown
 async def _shutdown() -> None:
     await worker.stop()
+    await checkpointer.stop()
     await leases.stop()
     await close_db()

@@ -19,9 +19,14 @@ MODELS = "plugins.kernel.models"
 MIGRATIONS = "plugins.kernel.migrations"
 
 
+SQLITE_WAL_PAGES = 10_000  # ~40 MB of log before SQLite checkpoints inside a commit (its default: 1,000)
+
+
 def tortoise_config(db_url: str) -> dict[str, Any]:
     if db_url.startswith("sqlite://") and db_url != "sqlite://:memory:":
-        Path(db_url.removeprefix("sqlite://")).parent.mkdir(parents=True, exist_ok=True)
+        Path(db_url.removeprefix("sqlite://").split("?", 1)[0]).parent.mkdir(parents=True, exist_ok=True)
+        if "wal_autocheckpoint=" not in db_url:  # SQLite's own checkpoint rarely: checkpoint.py does it when idle
+            db_url += ("&" if "?" in db_url else "?") + f"wal_autocheckpoint={SQLITE_WAL_PAGES}"
     if db_url.startswith("postgresql://") or db_url.startswith("postgres://"):
         db_url = "asyncpg://" + db_url.split("://", 1)[1]
     return {

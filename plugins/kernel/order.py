@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import time
 from contextvars import ContextVar, Token
 from datetime import datetime, timezone
 
@@ -20,11 +21,19 @@ def utcnow() -> datetime:
 
 
 _tickets = itertools.count(1)
+_arrived: tuple[float, int] = (0.0, 0)  # monotonic time of the last arrival, and how many so far
 
 
 def stamp() -> tuple[int, datetime]:
     """An arrival ticket and a receive time finer than a second."""
+    global _arrived
+    _arrived = (time.monotonic(), _arrived[1] + 1)
     return next(_tickets), utcnow()
+
+
+def last_arrival() -> tuple[float, int]:
+    """When the last message arrived (``time.monotonic()``), and how many have so far."""
+    return _arrived
 
 
 class OrderedLock:

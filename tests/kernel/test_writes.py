@@ -274,3 +274,37 @@ async def test_a_start_whose_write_fails_changes_nothing(harness, monkeypatch):
     out = await h.group("1", "/开始")
     assert "游戏开始，第1天。" in texts(out)
     assert await Timer.filter(game_id=g.id, status="armed").count() == 1
+
+
+def test_sqlite_checkpoints_by_itself_only_after_a_long_log():
+    """SQLite checkpoints inside the commit that takes its log past ``wal_autocheckpoint`` pages
+    (a ~10 ms commit every ~80 votes at its default of 1,000): the kernel raises the threshold
+    and checkpoints when idle (checkpoint.py); a threshold in DATABASE_URL is kept."""
+    from plugins.kernel.db import SQLITE_WAL_PAGES, tortoise_config
+
+    url = tortoise_config("sqlite:///srv/bot/bot.sqlite3")["connections"]["default"]
+    assert url == f"sqlite:///srv/bot/bot.sqlite3?wal_autocheckpoint={SQLITE_WAL_PAGES}"
+    assert tortoise_config("sqlite:///tmp/b.sqlite3?wal_autocheckpoint=500")["connections"]["default"].endswith("=500")
+    assert "wal_autocheckpoint" not in tortoise_config("postgresql://u@h/db")["connections"]["default"]
+
+
+async def test_the_log_is_checkpointed_once_messages_stop_arriving(harness, monkeypatch):
+    from tortoise import connections
+
+    import plugins.kernel.checkpoint as checkpoint
+    from plugins.kernel.order import last_arrival
+
+    h = harness
+    await demo_running(h)
+    db = connections.get("default")
+    assert (await db.execute_query("PRAGMA wal_autocheckpoint"))[1][0][0] == 10_000  # set from DATABASE_URL
+    done = []
+    real = checkpoint._checkpoint
+    monkeypatch.setattr(checkpoint, "_checkpoint", lambda raw: done.append(real(raw)) or done[-1])
+    c = checkpoint.Checkpointer()
+    at, _ = last_arrival()
+    assert not await c.step(now=at + checkpoint.IDLE / 2) and not done  # a message arrived a moment ago
+    assert await c.step(now=at + checkpoint.IDLE)
+    (busy, frames, copied), = done
+    assert busy == 0 and frames > 0 and copied == frames  # the log's pages are in the database file
+    assert not await c.step(now=at + 10 * checkpoint.IDLE) and len(done) == 1  # nothing arrived since
