@@ -17,6 +17,7 @@ from nonebot.log import logger
 from tortoise import connections
 from tortoise.backends.sqlite.client import SqliteClient
 
+from .background import Background
 from .bulk import on_sqlite_thread
 from .order import last_arrival
 
@@ -26,10 +27,9 @@ LONG_LOG = 4 << 20  # SQLite's own default threshold: 1,000 pages of 4 KiB
 EVERY = 0.05  # seconds between looks
 
 
-class Checkpointer:
+class Checkpointer(Background):
     def __init__(self) -> None:
         self.seen = 0  # arrivals counted at the last checkpoint
-        self._task: asyncio.Task | None = None
 
     async def step(self, now: float | None = None) -> bool:
         """Checkpoint if messages arrived since the last one and none since ``IDLE`` seconds
@@ -54,16 +54,6 @@ class Checkpointer:
                 raise
             except Exception as exc:  # the next look tries again; SQLite's own checkpoint is the fallback
                 logger.opt(exception=exc).warning("kernel: WAL checkpoint failed")
-
-    def start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._loop())
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
 
 
 def _log_size(db: SqliteClient) -> int:

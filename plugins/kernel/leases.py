@@ -18,6 +18,7 @@ from nonebot.log import logger
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
+from .background import Background
 from .models import Delivery, Game, Lease, Outbox
 
 PROCESS = f"{socket.gethostname()[:24]}:{os.getpid()}:{secrets.token_hex(3)}"
@@ -39,14 +40,13 @@ def game_key(game_id: int) -> str:
 NODE_KEY = f"node:{PROCESS}"
 
 
-class Leases:
+class Leases(Background):
     def __init__(self) -> None:
         self.ttl = 30.0
         self.shared = False  # True on PostgreSQL: other processes may serve the same database
         self.valid_until: dict[int, datetime] = {}  # games we own -> lease expiry as last written
         self.theirs_until: dict[int, datetime] = {}  # games another process serves -> when to ask again
         self.on_acquire: Callable[[int], Awaitable[None]] | None = None
-        self._task: asyncio.Task | None = None
 
     def configure(self, *, ttl: float, shared: bool, on_acquire: Callable[[int], Awaitable[None]]) -> None:
         self.ttl, self.shared, self.on_acquire = ttl, shared, on_acquire
@@ -157,15 +157,8 @@ class Leases:
                 logger.opt(exception=exc).error("kernel: lease renewal failed")
             await asyncio.sleep(self.ttl / 3)
 
-    def start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._loop())
-
     async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        await super().stop()
         await Lease.filter(owner=PROCESS).delete()  # a clean stop hands everything over at once
         self.valid_until.clear()
 
