@@ -21,7 +21,7 @@ from .checkpoint import checkpointer  # noqa: E402
 # Importing the rooms registers the router, the notices and the kernel's commands.
 from .commands import admin, discipline, hosting, info, lobby, speech, web  # noqa: E402,F401
 from .config import Config, kernel_config  # noqa: E402
-from .db import close_db, open_db  # noqa: E402
+from .db import close_db, open_db, sqlite_file  # noqa: E402
 from .directory import directory, load_contacts  # noqa: E402
 from .gate import Gate, check_bind  # noqa: E402
 from .leases import leases  # noqa: E402
@@ -68,7 +68,7 @@ async def _startup() -> None:
     await leases.renew()  # take the games nobody serves (all of them when alone); arms their deadlines
     leases.start()
     worker.start()
-    if _cfg.database_url.startswith("sqlite://") and _cfg.database_url != "sqlite://:memory:":
+    if sqlite_file(_cfg.database_url):
         checkpointer.start()
 
 

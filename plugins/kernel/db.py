@@ -22,8 +22,13 @@ MIGRATIONS = "plugins.kernel.migrations"
 SQLITE_WAL_PAGES = 10_000  # ~40 MB of log before SQLite checkpoints inside a commit (its default: 1,000)
 
 
+def sqlite_file(db_url: str) -> bool:
+    """A SQLite database in a file (not in memory): one process, a write-ahead log."""
+    return db_url.startswith("sqlite://") and db_url != "sqlite://:memory:"
+
+
 def tortoise_config(db_url: str) -> dict[str, Any]:
-    if db_url.startswith("sqlite://") and db_url != "sqlite://:memory:":
+    if sqlite_file(db_url):
         Path(db_url.removeprefix("sqlite://").split("?", 1)[0]).parent.mkdir(parents=True, exist_ok=True)
         if "wal_autocheckpoint=" not in db_url:  # SQLite's own checkpoint rarely: checkpoint.py does it when idle
             db_url += ("&" if "?" in db_url else "?") + f"wal_autocheckpoint={SQLITE_WAL_PAGES}"
@@ -83,7 +88,7 @@ def lock_sqlite(db_url: str) -> None:
     """SQLite cannot be shared safely between bot processes: hold an exclusive
     lock on a file beside the database for the life of this process."""
     global _sqlite_lock
-    if not db_url.startswith("sqlite://") or db_url == "sqlite://:memory:" or _sqlite_lock is not None:
+    if not sqlite_file(db_url) or _sqlite_lock is not None:
         return
     import fcntl
 

@@ -70,9 +70,8 @@ class Txn(Effects):
     chats: list[Chat] = field(default_factory=list)
     texts: Texts = field(default_factory=Texts)  # the game's texts out of the stored state (longtexts.py)
     _timers: list[Timer] | None = None  # see _open_timers
-    quick: bool = False  # the next step writes in a transaction of its own (in_game(quick=True))
-    deferred: Deferred | None = None  # meanwhile audit rows and timers wait for that write (writes.py)
-    committed: bool = False  # … and it did
+    deferred: Deferred | None = None  # in_game(quick=True): rows held for the next step's one write (writes.py)
+    committed: bool = False  # … and that step wrote them
 
     @classmethod
     async def open(cls, game_id: int, superusers: set[str]) -> Txn:
@@ -277,9 +276,9 @@ class Txn(Effects):
         g.last_seq = seq
         log = {"game_id": g.id, "seq": seq, "user_id": origin.user_id, "name": name, "args": args,
                "received_at": now, "source": origin.source, "dedup_key": origin.dedup_key}
-        if self.quick:  # in_game(quick=True): no transaction is open yet; write now (writes.py)
-            self.quick, self.committed = False, True
-            await commit_step(self, outcome, log, seq, origin, now)
+        if self.deferred is not None:  # in_game(quick=True): no transaction is open yet; write now (writes.py)
+            deferred, self.deferred, self.committed = self.deferred, None, True
+            await commit_step(self, deferred, outcome, log, seq, origin, now)
         else:
             await self.write_step(outcome, log, seq, origin, now)
         return outcome
@@ -365,7 +364,7 @@ async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awai
 async def _quick(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]) -> T:
     try:
         txn = await Txn.open(game_id, superusers)
-        txn.quick, txn.deferred = True, Deferred()
+        txn.deferred = Deferred()
         result = await work(txn)
     except BaseException:
         forget(game_id)  # the rule may have changed the held state before the write failed

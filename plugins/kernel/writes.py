@@ -51,8 +51,8 @@ class Deferred:
             obj.pk, obj._saved_in_db = ids[0], True
 
 
-async def commit_step(txn: Txn, outcome: Outcome, log: dict[str, Any], seq: int, origin: Origin, now: datetime) -> None:
-    deferred, txn.deferred = txn.deferred or Deferred(), None
+async def commit_step(txn: Txn, deferred: Deferred, outcome: Outcome, log: dict[str, Any], seq: int,
+                      origin: Origin, now: datetime) -> None:
     if all(isinstance(e, QUICK_EFFECTS) for e in outcome.effects):
         txn.deferred = deferred
         try:
