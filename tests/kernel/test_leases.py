@@ -128,7 +128,7 @@ async def test_alone_a_renewal_between_full_passes_is_one_statement(nonebug_init
     """Alone on its database (SQLite) nobody else takes, leaves or dies: between the full
     passes (every ALONE_FULL_EVERY seconds) a renewal only moves our leases' expiry, in one
     statement instead of seven every ten seconds (they could land inside a vote burst)."""
-    import aiosqlite
+    from harness import sqlite_trips
 
     game = await Game.create(group_id="9303", kind="demo", seed="s", created_by="h", status="running")
     mine = Leases()
@@ -139,16 +139,7 @@ async def test_alone_a_renewal_between_full_passes_is_one_statement(nonebug_init
     assert await mine.ensure(game.id)
     clock[0] = now + timedelta(seconds=25)  # past two thirds of the lease: no longer ours unless renewed
     assert not mine.owns(game.id)
-    trips = []
-    real = aiosqlite.Connection._execute
-
-    async def counted(self, fn, *args, **kwargs):
-        trips.append(fn)
-        return await real(self, fn, *args, **kwargs)
-
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
-    await mine.renew(full=False)
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", real)
+    trips = await sqlite_trips(monkeypatch, mine.renew(full=False))
     assert len(trips) == 1
     assert mine.owns(game.id)
     row = await Lease.get(key=game_key(game.id))

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 import pytest
 from fake_onebot import PostgresDatabase, postgres_skip_reason
-from harness import demo_running, group_payload, texts
+from harness import demo_running, group_payload, sqlite_trips, texts
 from nonebot.adapters.onebot.v11 import Adapter
 from nonebot.message import handle_event
 from tortoise.transactions import in_transaction
@@ -59,26 +59,7 @@ async def test_a_vote_whose_write_fails_changes_nothing(harness, monkeypatch):
 
 async def _trips(h, payload: dict, monkeypatch) -> list:
     """What each trip to SQLite's connection thread ran while ``payload`` was handled."""
-    import aiosqlite
-
-    import plugins.kernel.bulk as bulk
-
-    trips = []
-    real, real_ours = aiosqlite.Connection._execute, bulk.on_sqlite_thread
-
-    async def counted(self, fn, *args, **kwargs):  # Tortoise's own statements
-        trips.append(fn)
-        return await real(self, fn, *args, **kwargs)
-
-    async def ours(db, fn, *args):  # the kernel's one-trip writes and queue reads
-        trips.append(fn)
-        return await real_ours(db, fn, *args)
-
-    with monkeypatch.context() as m:
-        m.setattr(aiosqlite.Connection, "_execute", counted)
-        m.setattr(bulk, "on_sqlite_thread", ours)
-        await handle_event(h.bot, Adapter.json_to_event(payload))
-    return trips
+    return await sqlite_trips(monkeypatch, handle_event(h.bot, Adapter.json_to_event(payload)))
 
 
 async def test_a_vote_is_one_trip_to_the_database(harness, monkeypatch):
