@@ -283,14 +283,15 @@ async def test_the_log_is_checkpointed_once_messages_stop_arriving(harness, monk
     real = checkpoint._checkpoint
     monkeypatch.setattr(checkpoint, "_checkpoint", lambda raw: done.append(real(raw)) or done[-1])
     c = checkpoint.Checkpointer()
+    EPS = 1e-6  # (at + LULL) - at can come out a hair under LULL in floating point
     at, _ = last_arrival()
     assert not await c.step(now=at + checkpoint.IDLE / 2) and not done  # a message arrived a moment ago
-    assert await c.step(now=at + checkpoint.IDLE)
+    assert await c.step(now=at + checkpoint.IDLE + EPS)
     (busy, frames, copied), = done
     assert busy == 0 and frames > 0 and copied == frames  # the log's pages are in the database file
     assert not await c.step(now=at + 10 * checkpoint.IDLE) and len(done) == 1  # nothing arrived since
     await h.group("31", "/票 2")
     at, _ = last_arrival()
-    assert not await c.step(now=at + checkpoint.LULL) and len(done) == 1  # a short log waits for IDLE
+    assert not await c.step(now=at + checkpoint.LULL + EPS) and len(done) == 1  # a short log waits for IDLE
     monkeypatch.setattr(checkpoint, "_log_size", lambda db: checkpoint.LONG_LOG)
-    assert await c.step(now=at + checkpoint.LULL) and len(done) == 2  # a long one for a lull only
+    assert await c.step(now=at + checkpoint.LULL + EPS) and len(done) == 2  # a long one for a lull only
