@@ -14,7 +14,6 @@ import sys
 from typing import TYPE_CHECKING
 
 import nonebot
-from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
 from nonebot.log import default_filter, default_format, logger, logger_id
 
 if TYPE_CHECKING:
@@ -42,11 +41,15 @@ def _filter(record: "Record") -> bool:
 
 logger.remove(logger_id)
 logger.add(sys.stdout, level=_level, diagnose=False, filter=_filter, format=default_format)
-driver.register_adapter(OneBotV11Adapter)
 nonebot.load_from_toml("pyproject.toml")
 # Developers/tests only: extra plugin modules, comma-separated (e.g. the demo game).
 for _name in filter(None, os.environ.get("EXTRA_PLUGINS", "").split(",")):
     nonebot.load_plugin(_name.strip())
+# OneBot v11 with the kernel's fair admission of events (one game's burst does not hold up
+# another game's messages); it lives in the kernel plugin, so it is registered once that is loaded.
+from plugins.kernel.routing.admission import FairAdapter  # noqa: E402
+
+driver.register_adapter(FairAdapter)
 
 app = nonebot.get_asgi()
 

@@ -1,5 +1,7 @@
 """Arrival order: every message gets a ticket and a fine receive time the
-moment it arrives. A short routing step runs under one lock in ticket order
+moment NoneBot takes it (routing/admission.py lets events in per game: in
+arrival order within a game, a routing command after every earlier message
+and before every later one). A short routing step runs under one lock in ticket order
 (which game a message goes to depends on earlier commands, e.g. a sign-up
 arriving with /创建); the command then runs under its game's own lock, whose
 place in line was reserved during routing — so each game sees its commands

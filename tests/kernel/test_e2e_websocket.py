@@ -106,6 +106,25 @@ async def test_game_over_real_websocket(bot_process, database_url):
         await ob.close()
 
 
+async def test_a_sign_up_sent_with_the_create_behind_a_burst_is_taken(bot_process):
+    """bot.py admits events per game (routing/admission.py): a burst read in one go loses
+    nothing, and a private /报名 naming a group, read together with that group's /创建 just before
+    it, is routed after it. (The admission order itself is tested step by step in test_admission.py;
+    here the bot is often quick enough to need none of it.)"""
+    bp = bot_process()
+    bp.start()
+    ob = FakeOneBot(bp.url)
+    await ob.connect()
+    try:
+        ob.send_at_once([*(ob.group_event(GROUP, str(30 + i), f"闲聊 {i}") for i in range(12)),
+                         ob.group_event(GROUP, "1", "/创建 测试局", role="owner"),
+                         ob.private_event("11", f"/报名 {GROUP} 甲"), ob.private_event("12", "/在吗")])
+        await ob.wait_for("报名成功：1号「甲」")
+        await ob.wait_for("在")
+    finally:
+        await ob.close()
+
+
 async def test_send_failure_is_retried(bot_process):
     bp = bot_process(env={"SEND_BACKOFF": "0.2"})
     bp.start()

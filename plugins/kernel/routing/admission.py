@@ -1,0 +1,161 @@
+"""Fair admission: one game's burst does not queue in front of another game's messages.
+
+NoneBot's OneBot adapter turns every frame into an event task the moment it arrives, so
+sixty simultaneous actions of a royale night all go through NoneBot's pipeline (the event
+model, the matcher checks) before a vote that arrived with them in another group is looked
+at, and while they wait for their game's lock every turn of the event loop carries them all.
+Here each event is first read as JSON only and put in its lane (its game, or the group or
+user when there is no game); a lane has at most ``LANE_DEPTH`` events inside NoneBot at a
+time, so the other games' events pass at once.
+
+Order: a lane admits its events in arrival order and they take their arrival tickets then
+(``events.py``), so every game sees its commands in arrival order, as before. A message that
+may change where later messages go (``ROUTING_WORDS``: /创建, /报名, /切换, …) is a barrier:
+it is admitted after every earlier event, and later events are put in lanes only after it has
+been handled. API responses and meta events pass at once. With several processes, an event of
+a game another process serves is dropped here, before NoneBot parses it (as ``events.py`` does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import deque
+from typing import Any, cast
+
+from nonebot import get_bots
+from nonebot.adapters.onebot.v11 import Adapter, Bot, Event
+
+from ..clean import clean_text
+from ..directory import directory
+from ..leases import leases
+from .events import ROUTING_WORDS, command_starts
+
+LANE_DEPTH = 3
+"""Events of one lane inside NoneBot at once: enough to overlap one command's database write
+with the next one's parsing; a game's commands run one at a time under its lock anyway."""
+
+Lane = tuple[str, str]
+
+
+def raw_text(data: dict[str, Any]) -> str:
+    """The text segments of a message event, joined (mentions and pictures left out)."""
+    msg = data.get("message")
+    if isinstance(msg, str):
+        return clean_text(msg)
+    if not isinstance(msg, list):
+        return ""
+    return clean_text("".join(str(seg.get("data", {}).get("text", "")) for seg in msg
+                              if isinstance(seg, dict) and seg.get("type") == "text"))
+
+
+_barrier_re: tuple[tuple[str, ...], re.Pattern[str]] | None = None
+
+
+def is_barrier(text: str) -> bool:
+    """The text holds a routing command anywhere (wider than the router's test: a command
+    after a mention or the bot's nickname counts too; a false alarm only costs a wait)."""
+    global _barrier_re
+    starts = command_starts()
+    if _barrier_re is None or _barrier_re[0] != starts:
+        words = "|".join(sorted(map(re.escape, ROUTING_WORDS), key=len, reverse=True))
+        _barrier_re = (starts, re.compile(f"(?:{'|'.join(map(re.escape, starts))})(?:{words})"))
+    return _barrier_re[1].search(text) is not None
+
+
+def classify(data: dict[str, Any]) -> tuple[Lane | None, bool, bool]:
+    """(lane or None to pass at once, barrier, drop: another process serves its game)."""
+    kind = data.get("post_type")
+    if kind not in ("message", "notice", "request"):
+        return None, False, False
+    group = data.get("group_id")
+    if kind == "message" and is_barrier(raw_text(data)):
+        return None, True, False
+    game: object
+    if group is not None:
+        game = directory.group_game.get(str(group))
+        own: Lane = ("g", str(group))
+    else:
+        user = str(data.get("user_id", ""))
+        game = directory.private_game(user) if kind == "message" else None
+        own = ("u", user)
+    if not isinstance(game, int):
+        return own, False, False
+    if kind == "message" and leases.shared and leases.theirs(game):
+        return None, False, True
+    return ("game", str(game)), False, False
+
+
+class Admission:
+    """The lanes of every connected account (one event loop, one instance)."""
+
+    def __init__(self, depth: int = LANE_DEPTH) -> None:
+        self.depth = depth
+        self.waiting: deque[dict[str, Any]] = deque()  # not yet in a lane (behind a barrier)
+        self.lanes: dict[Lane, deque[dict[str, Any]]] = {}
+        self.inside: dict[Lane, int] = {}
+        self.barrier: asyncio.Task | None = None
+
+    def put(self, data: dict[str, Any]) -> None:
+        self.waiting.append(data)
+        self.pump()
+
+    def pump(self) -> None:
+        for held, queue in list(self.lanes.items()):
+            while queue and self.inside.get(held, 0) < self.depth:
+                self._admit(queue.popleft(), held)
+            if not queue:
+                del self.lanes[held]
+        while self.waiting and self.barrier is None:
+            lane, barrier, drop = classify(self.waiting[0])
+            if barrier and self.lanes:
+                return  # every earlier event goes in first
+            data = self.waiting.popleft()
+            if drop:
+                continue
+            if barrier:
+                self.barrier = self._admit(data, None)
+            elif lane is None or (lane not in self.lanes and self.inside.get(lane, 0) < self.depth):
+                self._admit(data, lane)
+            else:
+                self.lanes.setdefault(lane, deque()).append(data)
+
+    def _admit(self, data: dict[str, Any], lane: Lane | None) -> asyncio.Task | None:
+        event = Adapter.json_to_event(data)
+        bot = cast("Bot | None", get_bots().get(str(data.get("self_id"))))
+        if event is None or bot is None:
+            return None
+        task = asyncio.create_task(bot.handle_event(event))
+        adapter = bot.adapter
+        if isinstance(adapter, FairAdapter):
+            adapter.tasks.add(task)
+            task.add_done_callback(adapter.tasks.discard)
+        if lane is not None:
+            self.inside[lane] = self.inside.get(lane, 0) + 1
+        task.add_done_callback(lambda t: self._done(t, lane))
+        return task
+
+    def _done(self, task: asyncio.Task, lane: Lane | None) -> None:
+        if lane is not None:
+            left = self.inside[lane] - 1
+            if left:
+                self.inside[lane] = left
+            else:
+                del self.inside[lane]
+        if task is self.barrier:
+            self.barrier = None
+        self.pump()
+
+
+admission = Admission()
+
+
+class FairAdapter(Adapter):
+    """The OneBot v11 adapter with fair admission of events (registered by ``bot.py``)."""
+
+    @classmethod
+    def json_to_event(cls, json_data: Any) -> Event | None:
+        if isinstance(json_data, dict) and json_data.get("post_type") in ("message", "notice", "request"):
+            admission.put(json_data)
+            return None  # admitted later, as its own task
+        return super().json_to_event(json_data)
