@@ -30,7 +30,7 @@ def sqlite_file(db_url: str) -> bool:
 def tortoise_config(db_url: str) -> dict[str, Any]:
     if sqlite_file(db_url):
         Path(db_url.removeprefix("sqlite://").split("?", 1)[0]).parent.mkdir(parents=True, exist_ok=True)
-        if "wal_autocheckpoint=" not in db_url:  # SQLite's own checkpoint rarely: checkpoint.py does it when idle
+        if "wal_autocheckpoint=" not in db_url:  # SQLite's own checkpoint rarely: checkpoint.py does it beside the writes
             db_url += ("&" if "?" in db_url else "?") + f"wal_autocheckpoint={SQLITE_WAL_PAGES}"
     if db_url.startswith("postgresql://") or db_url.startswith("postgres://"):
         db_url = "asyncpg://" + db_url.split("://", 1)[1]

@@ -260,7 +260,7 @@ async def test_a_start_whose_write_fails_changes_nothing(harness, monkeypatch):
 def test_sqlite_checkpoints_by_itself_only_after_a_long_log():
     """SQLite checkpoints inside the commit that takes its log past ``wal_autocheckpoint`` pages
     (a ~10 ms commit every ~80 votes at its default of 1,000): the kernel raises the threshold
-    and checkpoints when idle (checkpoint.py); a threshold in DATABASE_URL is kept."""
+    and checkpoints beside the writes (checkpoint.py); a threshold in DATABASE_URL is kept."""
     from plugins.kernel.db import SQLITE_WAL_PAGES, tortoise_config
 
     url = tortoise_config("sqlite:///srv/bot/bot.sqlite3")["connections"]["default"]
@@ -269,29 +269,34 @@ def test_sqlite_checkpoints_by_itself_only_after_a_long_log():
     assert "wal_autocheckpoint" not in tortoise_config("postgresql://u@h/db")["connections"]["default"]
 
 
-async def test_the_log_is_checkpointed_once_messages_stop_arriving(harness, monkeypatch):
+async def test_while_messages_arrive_the_log_is_checkpointed_beside_the_writes_and_restarted(harness, monkeypatch):
     from tortoise import connections
 
     import plugins.kernel.checkpoint as checkpoint
-    from plugins.kernel.order import last_arrival
 
     h = harness
     await demo_running(h)
     db = connections.get("default")
     assert (await db.execute_query("PRAGMA wal_autocheckpoint"))[1][0][0] == 10_000  # set from DATABASE_URL
-    done = []
+    writer = db._connection._conn
+    done: list[tuple[str, tuple[int, int, int]]] = []
     real = checkpoint._checkpoint
-    monkeypatch.setattr(checkpoint, "_checkpoint", lambda raw: done.append(real(raw)) or done[-1])
+    monkeypatch.setattr(checkpoint, "_checkpoint",
+                        lambda raw: done.append(("writer" if raw is writer else "own", real(raw))) or done[-1][1])
     c = checkpoint.Checkpointer()
-    EPS = 1e-6  # (at + LULL) - at can come out a hair under LULL in floating point
-    at, _ = last_arrival()
-    assert not await c.step(now=at + checkpoint.IDLE / 2) and not done  # a message arrived a moment ago
-    assert await c.step(now=at + checkpoint.IDLE + EPS)
-    (busy, frames, copied), = done
-    assert busy == 0 and frames > 0 and copied == frames  # the log's pages are in the database file
-    assert not await c.step(now=at + 10 * checkpoint.IDLE) and len(done) == 1  # nothing arrived since
-    await h.group("31", "/票 2")
-    at, _ = last_arrival()
-    assert not await c.step(now=at + checkpoint.LULL + EPS) and len(done) == 1  # a short log waits for IDLE
-    monkeypatch.setattr(checkpoint, "_log_size", lambda db: checkpoint.LONG_LOG)
-    assert await c.step(now=at + checkpoint.LULL + EPS) and len(done) == 2  # a long one for a lull only
+    try:
+        assert await c.step(now=1000.0)
+        (first, (busy, frames, copied)), (second, after) = done
+        # first on a connection of its own (the writes go on meanwhile), then between two writes
+        assert (first, second) == ("own", "writer")
+        assert busy == 0 and frames > 0 and copied == frames  # the log's pages are in the database file
+        assert after[0] == 0 and after[1] == after[2]
+        assert not await c.step(now=1000.0 + 10 * checkpoint.EVERY) and len(done) == 2  # nothing arrived since
+        await h.group("31", "/票 2")
+        assert not await c.step(now=1000.0 + checkpoint.EVERY / 2) and len(done) == 2  # too soon after the last
+        assert await c.step(now=1000.0 + checkpoint.EVERY) and len(done) == 4
+        # the vote's write started the log afresh: only its own pages were in it
+        assert 0 < done[2][1][1] < frames
+    finally:
+        await c.stop()
+    assert c.side is None
