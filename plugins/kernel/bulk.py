@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from tortoise import connections
 from tortoise.backends.base.client import TransactionalDBClient
@@ -20,6 +20,29 @@ from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
 T = TypeVar("T")
+
+
+class Coalesced(Generic[T]):
+    """What is handed in during one turn of the event loop is written together: the first
+    ``add`` starts a write that waits that turn out, and every caller awaits that one write
+    (and gets its error). Many small writes at once (a night's 60 first private messages,
+    eight sends landing together) become one trip to the database."""
+
+    def __init__(self, write: Callable[[list[T]], Awaitable[None]]) -> None:
+        self.write = write
+        self.items: list[T] = []
+        self.pending: asyncio.Future[None] | None = None
+
+    async def add(self, item: T) -> None:
+        self.items.append(item)
+        if self.pending is None:
+            self.pending = asyncio.ensure_future(self._flush())
+        await asyncio.shield(self.pending)
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)  # what is added in this turn of the loop joins this write
+        items, self.items, self.pending = self.items, [], None
+        await self.write(items)
 
 
 class Statement(NamedTuple):

@@ -5,11 +5,10 @@ what another process may have changed."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from datetime import datetime
 
-from .bulk import upsert_statement, write_at_once
+from .bulk import Coalesced, upsert_statement, write_at_once
 from .leases import THEIRS_RECHECK, leases
 from .models import Chat, Contact, Focus, Game, Host, Player
 
@@ -154,25 +153,14 @@ async def note_contact(user_id: str, self_id: str, now: datetime) -> None:
     contacts noted in the same turn of the event loop go to the database in one write
     (a night's first private actions: 60 new contacts at once, one trip instead of 60
     transactions before other games' writes)."""
-    global _writing
     if _contact_seen.get(user_id) == self_id:
         return
     _contact_seen[user_id] = self_id
-    _unwritten[user_id] = {"user_id": user_id, "self_id": self_id, "at": now}
-    if _writing is None:
-        _writing = asyncio.ensure_future(_write_contacts())
-    await asyncio.shield(_writing)
+    await _contacts.add({"user_id": user_id, "self_id": self_id, "at": now})
 
 
-_unwritten: dict[str, dict] = {}
-_writing: asyncio.Future[None] | None = None
-
-
-async def _write_contacts() -> None:
-    global _writing
-    await asyncio.sleep(0)  # the contacts noted in this turn of the loop join this write
-    rows, _writing = list(_unwritten.values()), None
-    _unwritten.clear()
+async def _write_contacts(noted: list[dict]) -> None:
+    rows = list({r["user_id"]: r for r in noted}.values())  # the last one noted of each user
     try:
         await write_at_once([upsert_statement(Contact, rows)])
     except BaseException:
@@ -180,3 +168,6 @@ async def _write_contacts() -> None:
             if _contact_seen.get(r["user_id"]) == r["self_id"]:
                 del _contact_seen[r["user_id"]]
         raise
+
+
+_contacts: Coalesced[dict] = Coalesced(_write_contacts)

@@ -22,7 +22,7 @@ from typing import Any
 from nonebot.log import logger
 from tortoise.transactions import in_transaction
 
-from .bulk import Statement, insert_rows, update_rows, write_at_once
+from .bulk import Coalesced, insert_rows, update_rows, write_at_once
 from .config import KernelConfig
 from .leases import PROCESS
 from .models import Host, Outbox
@@ -166,13 +166,15 @@ async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int 
     })
 
 
-def _marked_sent(rows: list[Outbox], now: datetime) -> list[Statement]:
-    """Sent: each row's status, time and attempts; a web password's text is cleared once sent."""
-    plain = [(r.id, {"status": "sent", "sent_at": now, "attempts": r.attempts + 1}) for r in rows if not r.scrub]
+async def _write_sent(sent: list[tuple[list[Outbox], datetime]]) -> None:
+    """Sent: each row's status, time and attempts; a web password's text is cleared once sent.
+    The sends that land in one turn of the loop are marked in one trip."""
+    rows = [(r, now) for group, now in sent for r in group]
+    plain = [(r.id, {"status": "sent", "sent_at": now, "attempts": r.attempts + 1}) for r, now in rows if not r.scrub]
     secret = [(r.id, {"status": "sent", "sent_at": now, "attempts": r.attempts + 1, "text": SCRUBBED})
-              for r in rows if r.scrub]
-    return [update_rows(Outbox, ("status", "sent_at", "attempts"), plain),
-            update_rows(Outbox, ("status", "sent_at", "attempts", "text"), secret)]
+              for r, now in rows if r.scrub]
+    await write_at_once([update_rows(Outbox, ("status", "sent_at", "attempts"), plain),
+                         update_rows(Outbox, ("status", "sent_at", "attempts", "text"), secret)])
 
 
 class OutboxWorker:
@@ -196,6 +198,7 @@ class OutboxWorker:
         self.served: dict[int | None, int] = {}  # game id -> the turn it was last served
         self.turn = 0
         self.wake = asyncio.Event()
+        self.marks: Coalesced[tuple[list[Outbox], datetime]] = Coalesced(_write_sent)
         self._task: asyncio.Task | None = None
 
     def interval(self, target_type: str) -> float:
@@ -286,7 +289,7 @@ class OutboxWorker:
                 logger.opt(exception=e2).error("outbound queue: recording a failure failed")
         else:
             self.failures_in_a_row = 0
-            await write_at_once(_marked_sent([row, *batch], now))  # one trip
+            await self.marks.add(([row, *batch], now))
         self.wake.set()
 
     async def _replies_after(self, row: Outbox, now: datetime) -> list[Outbox]:

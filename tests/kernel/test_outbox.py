@@ -292,3 +292,35 @@ async def test_with_no_pace_sends_to_different_recipients_overlap_in_order_per_r
     texts = [x[3] for x in rec.sent]
     assert texts.index("第一条0") < texts.index("第二条0") and len(texts) == UNPACED_IN_FLIGHT + 3
     assert not await Outbox.exists(status="pending", target_id__startswith="u")
+
+
+async def test_sends_that_land_together_are_marked_sent_in_one_write(nonebug_init, monkeypatch):
+    """Eight answers from NapCat in one go: one write marks them all (issue 19: the queue's
+    writes share SQLite's one connection with every game's commands)."""
+    import asyncio
+
+    import plugins.kernel.outbox as outbox
+    from plugins.kernel.outbox import UNPACED_IN_FLIGHT
+
+    await _fresh()
+    writes = []
+    real = outbox.write_at_once
+
+    async def counted(stmts):
+        writes.append(stmts)
+        await real(stmts)
+
+    monkeypatch.setattr(outbox, "write_at_once", counted)
+    clock = Clock()
+    rec = HeldRecorder(clock)
+    w = OutboxWorker(KernelConfig(send_interval=0, send_jitter=0, group_send_interval=0), rec, clock=clock)
+    for i in range(UNPACED_IN_FLIGHT):
+        await enqueue("private", f"m{i}", f"消息{i}", priority=0, now=clock.now)
+    await w.tick()
+    await asyncio.sleep(0)
+    assert len(rec.started) == UNPACED_IN_FLIGHT
+    rec.release.set()
+    await asyncio.gather(*w.inflight.values())
+    assert len(writes) == 1
+    assert await Outbox.filter(target_id__startswith="m", status="sent").count() == UNPACED_IN_FLIGHT
+    assert not await Outbox.exists(target_id__startswith="m", status="pending")
