@@ -692,8 +692,13 @@ async def postgres_burst(work: Path) -> str:
         try:
             await pg2.up(UNPACED)
             m3 = await pg2.create(GROUP_M88_3, HOST_M88, "88人场")  # created through process 2: it serves it
-            await pg2.m88_round1(GROUP_M88_3, HOST_M88, M88_PLAYERS_3, m3)
             r3 = await pg.create(GROUP_ROYALE_3, HOST_ROYALE, "大逃杀")
+            # from here on every event reaches both processes, as NapCat does with two reverse
+            # WebSocket clients: each sees the other game's sign-ups before the measured second
+            # (runs before 14:40 on 2026-12-01 mirrored the measured second only)
+            assert pg.ob is not None and pg2.ob is not None
+            pg.ob.mirrors, pg2.ob.mirrors = [pg2.ob], [pg.ob]
+            await pg2.m88_round1(GROUP_M88_3, HOST_M88, M88_PLAYERS_3, m3)
             await pg.royale_night1(GROUP_ROYALE_3, HOST_ROYALE, ROYALE_PLAYERS_3, r3)
             assert pg.bot is not None and pg2.bot is not None
             load = Load(pg.bot.proc.pid, pg2.bot.proc.pid)

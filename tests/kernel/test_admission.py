@@ -128,6 +128,22 @@ async def test_a_message_for_a_game_another_process_serves_is_dropped_unread(lan
     assert rec.started == ["/结束", "/投票 3"]
 
 
+async def test_once_another_process_is_known_to_serve_a_game_its_queued_messages_are_dropped(lanes, monkeypatch):
+    """The first messages of a game this process has not asked about go in; once one of them
+    learns that another process serves it, those still waiting in its lane are not parsed."""
+    a, rec = lanes
+    served_here = {BUSY}
+    monkeypatch.setattr(leases, "shared", True)
+    monkeypatch.setattr(leases, "theirs", lambda gid, now=None: gid not in served_here)
+    for u in ("301", "302", "303", "304"):
+        a.put(private_payload(SELF, u, f"/行动 {u}"))
+    await _settle()
+    assert rec.started == ["/行动 301", "/行动 302"]
+    served_here.clear()  # what the first one found out
+    await rec.release("/行动 301", "/行动 302")
+    assert rec.started == ["/行动 301", "/行动 302"] and not a.lanes and not a.inside
+
+
 @pytest.mark.parametrize(("segments", "barrier"), [
     ([{"type": "text", "data": {"text": "/报名 7701 小明"}}], True),
     ([{"type": "text", "data": {"text": "  ／切换 7702"}}], True),

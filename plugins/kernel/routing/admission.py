@@ -81,9 +81,12 @@ def classify(data: dict[str, Any]) -> tuple[Lane | None, bool, bool]:
         own = ("u", user)
     if not isinstance(game, int):
         return own, False, False
-    if kind == "message" and leases.shared and leases.theirs(game):
-        return None, False, True
-    return ("game", str(game)), False, False
+    lane: Lane = ("game", str(game))
+    return (None, False, True) if kind == "message" and _served_elsewhere(lane) else (lane, False, False)
+
+
+def _served_elsewhere(lane: Lane) -> bool:
+    return lane[0] == "game" and leases.shared and leases.theirs(int(lane[1]))
 
 
 class Admission:
@@ -103,7 +106,9 @@ class Admission:
     def pump(self) -> None:
         for held, queue in list(self.lanes.items()):
             while queue and self.inside.get(held, 0) < self.depth:
-                self._admit(queue.popleft(), held)
+                data = queue.popleft()
+                if data.get("post_type") != "message" or not _served_elsewhere(held):  # (learnt meanwhile)
+                    self._admit(data, held)
             if not queue:
                 del self.lanes[held]
         while self.waiting and self.barrier is None:
