@@ -5,14 +5,18 @@ what another process may have changed."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import datetime
+
+from nonebot.log import logger
 
 from .bulk import Coalesced, upsert_statement, write_at_once
 from .leases import THEIRS_RECHECK, leases
 from .models import Chat, Contact, Focus, Game, Host, Player
 
 LIVE = ("signup", "running", "paused")
+REREAD_AFTER = 1.0  # seconds after another process's routing command before its game's routes are read
 
 
 def alt_of(p: Player) -> str | None:
@@ -32,6 +36,7 @@ class Directory:
         self.members: dict[int, set[str]] = {}
         self.focus: dict[str, int] = {}
         self._looked: dict[str, float] = {}  # "g<group>" / "u<user>" -> when last read (ensure_*)
+        self._rereads: dict[int, asyncio.TimerHandle] = {}
 
     async def load(self) -> None:
         for table in (self.group_game, self.chat_label, self.main_group, self.kind, self.members, self.focus):
@@ -98,6 +103,24 @@ class Directory:
         for gid in sorted(ids | set(known)):
             await self._refresh_seen(gid, user_id)
         self._looked[f"u{user_id}"] = time.monotonic()
+
+    def reread_soon(self, game_id: int) -> None:
+        """A routing command of a game another process serves (a sign-up, /加主持, …) was seen:
+        read its routes again once that process has written them (``REREAD_AFTER`` seconds), so
+        the players' first messages (a night's sixty at once) are known as that process's and
+        dropped unread, instead of each being taken through NoneBot to find out."""
+        if game_id not in self._rereads:
+            self._rereads[game_id] = asyncio.get_running_loop().call_later(
+                REREAD_AFTER, lambda: asyncio.ensure_future(self._reread(game_id)))
+
+    async def _reread(self, game_id: int) -> None:
+        self._rereads.pop(game_id, None)
+        try:
+            await self.refresh(game_id)
+        except Exception as exc:  # the next event of the game looks again
+            logger.opt(exception=exc).warning(f"kernel: re-reading game {game_id}'s routes failed")
+            return
+        self._looked[f"r{game_id}"] = time.monotonic()
 
     def _looked_lately(self, key: str, within: float | None = None) -> bool:
         """Looked up within ``within`` seconds (a third of a lease): a group or user of games

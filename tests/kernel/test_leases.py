@@ -146,3 +146,43 @@ async def test_alone_a_renewal_between_full_passes_is_one_statement(nonebug_init
     assert row.owner == PROCESS and row.expires_at == clock[0] + timedelta(seconds=30)
     await Lease.filter(key=game_key(game.id)).delete()
     await Game.filter(id=game.id).update(status="ended")
+
+
+async def test_a_sign_up_for_a_game_served_elsewhere_has_its_roster_read_again_soon(harness, monkeypatch):
+    """Every event reaches every process. A sign-up in a game another process serves is that
+    process's to answer; this one reads the game's routes again a moment later, so the new
+    player's first private message (a night's sixty at once) is dropped unread here."""
+    import asyncio
+    import importlib
+
+    import plugins.kernel.routing.router as router
+    from harness import texts
+
+    from plugins.kernel.directory import directory
+    from plugins.kernel.leases import leases
+    from plugins.kernel.models import Player
+
+    h = harness
+    await h.group("1", "/创建 测试局", role="owner")
+    game = await Game.get(group_id=h.group_id, status="signup")
+    monkeypatch.setattr(leases, "shared", True)
+    monkeypatch.setitem(leases.valid_until, game.id, leases.valid_until[game.id])
+    del leases.valid_until[game.id]
+    await Lease.filter(key=game_key(game.id)).update(owner="other-process")
+    directory_mod = importlib.import_module("plugins.kernel.directory")  # (the package's ``directory`` is the instance)
+    monkeypatch.setattr(directory_mod, "REREAD_AFTER", 0.05)
+    assert not texts(await h.group("40001", "/报名 新人"))  # the other process answers
+    await Player.create(game_id=game.id, user_id="40001", seat=1, alias="新人")  # … and writes the player
+    await asyncio.sleep(0.2)
+    assert "40001" in directory.members[game.id]
+    routed = []
+    real = router._dispatch
+
+    async def dispatch(call, word, game_id):
+        routed.append(word)
+        return await real(call, word, game_id)
+
+    monkeypatch.setattr(router, "_dispatch", dispatch)
+    assert not texts(await h.private("40001", "/密 你好"))
+    assert routed == []  # known as the other process's player: dropped before the matchers
+    await Lease.filter(key=game_key(game.id)).delete()

@@ -103,6 +103,7 @@ async def signup(call: Call) -> None:
     if gid is None:
         raise Rejected("这个群现在没有报名中的游戏。")
     if not await leases.ensure(gid):
+        directory.reread_soon(gid)  # its roster is about to change
         raise NotOwner()
     kind = _kind_of(gid)
     assert kind is not None

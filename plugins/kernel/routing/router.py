@@ -102,6 +102,8 @@ async def _dispatch(call: Call, word: str, game_id: int | list[int] | None) -> b
     spec = _game_spec(kind, word, call.in_group) if kind else None
     names_its_game = word in NAMES_ITS_GAME and not call.in_group  # its handler checks that game's lease
     if isinstance(game_id, int) and not names_its_game and not await leases.ensure(game_id):
+        if word in ROUTING_WORDS:
+            directory.reread_soon(game_id)  # it may change the game's routes: know them soon
         return True  # another process serves this game and answers
     try:
         if spec is not None or word in KERNEL:
