@@ -144,6 +144,29 @@ async def test_once_another_process_is_known_to_serve_a_game_its_queued_messages
     assert rec.started == ["/行动 301", "/行动 302"] and not a.lanes and not a.inside
 
 
+async def test_a_message_read_before_its_account_disconnects_is_still_handled(lanes, monkeypatch):
+    a, rec = lanes
+    for u in ("301", "302", "303"):
+        a.put(private_payload(SELF, u, f"/行动 {u}"))
+    monkeypatch.setattr(adm, "get_bots", lambda: {})  # NapCat's connection dropped meanwhile
+    await rec.release("/行动 301")
+    assert rec.started == ["/行动 301", "/行动 302", "/行动 303"]
+
+
+async def test_an_event_that_cannot_be_put_in_a_lane_is_handled_at_once(lanes, monkeypatch):
+    a, rec = lanes
+
+    def broken(data):
+        raise KeyError("user_id")
+
+    monkeypatch.setattr(adm, "classify", broken)
+    a.put(private_payload(SELF, "301", "/行动 301"))
+    a.put(private_payload(SELF, "302", "/行动 302"))
+    a.put(private_payload(SELF, "303", "/行动 303"))
+    await _settle()
+    assert rec.started == ["/行动 301", "/行动 302", "/行动 303"]  # no lane, but nothing lost
+
+
 @pytest.mark.parametrize(("segments", "barrier"), [
     ([{"type": "text", "data": {"text": "/报名 7701 小明"}}], True),
     ([{"type": "text", "data": {"text": "  ／切换 7702"}}], True),

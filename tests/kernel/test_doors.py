@@ -94,7 +94,36 @@ async def test_http_events_when_enabled_still_need_the_token(tmp_path):
         assert await asyncio.to_thread(_post, url, _event("/在吗")) == 403
         assert await asyncio.to_thread(_post, url, _event("/在吗"), {"Authorization": "Bearer nope"}) == 403
         assert await asyncio.to_thread(_post, url, _event("/在吗"), {"Authorization": f"Bearer {TOKEN}"}) == 204
+        await ob.wait_for("在。")  # handled (routing/admission.py takes HTTP-posted events too)
         await ob.close()
+    finally:
+        bp.stop()
+
+
+async def test_an_http_posted_event_is_handled_without_a_websocket(tmp_path):
+    """OneBot over HTTP only (events posted to the bot): the account is connected by its first
+    event, as NoneBot's own adapter does, and the command runs."""
+    import sqlite3
+
+    bp = BotProcess(tmp_path / "bot.sqlite3", env={"ONEBOT_ACCESS_TOKEN": TOKEN, "ONEBOT_HTTP_EVENTS": "true"})
+    bp.start()
+    try:
+        url = f"http://127.0.0.1:{bp.port}/onebot/v11/"
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        for _ in range(100):  # until it listens
+            try:
+                status = await asyncio.to_thread(_post, url, _event("/创建 测试局"), auth)
+                break
+            except OSError:
+                await asyncio.sleep(0.2)
+        assert status == 204
+        for _ in range(50):
+            with sqlite3.connect(tmp_path / "bot.sqlite3") as con:
+                if con.execute("SELECT count(*) FROM game WHERE group_id = ?", (GROUP,)).fetchone()[0]:
+                    break
+            await asyncio.sleep(0.2)
+        else:
+            raise AssertionError("the posted /创建 opened no game")
     finally:
         bp.stop()
 

@@ -23,8 +23,10 @@ import re
 from collections import deque
 from typing import Any, cast
 
-from nonebot import get_bots
+from nonebot import get_adapter, get_bots
+from nonebot.adapters import Bot as BaseBot
 from nonebot.adapters.onebot.v11 import Adapter, Bot, Event
+from nonebot.log import logger
 
 from ..clean import clean_text
 from ..directory import directory
@@ -36,6 +38,7 @@ LANE_DEPTH = 3
 with the next one's parsing; a game's commands run one at a time under its lock anyway."""
 
 Lane = tuple[str, str]
+Item = tuple[dict[str, Any], BaseBot | None]  # an event's JSON and the account it came through
 
 
 def raw_text(data: dict[str, Any]) -> str:
@@ -94,43 +97,49 @@ class Admission:
 
     def __init__(self, depth: int = LANE_DEPTH) -> None:
         self.depth = depth
-        self.waiting: deque[dict[str, Any]] = deque()  # not yet in a lane (behind a barrier)
-        self.lanes: dict[Lane, deque[dict[str, Any]]] = {}
+        self.waiting: deque[Item] = deque()  # not yet in a lane (behind a barrier)
+        self.lanes: dict[Lane, deque[Item]] = {}
         self.inside: dict[Lane, int] = {}
         self.barrier: asyncio.Task | None = None
 
     def put(self, data: dict[str, Any]) -> None:
-        self.waiting.append(data)
+        """An event as it arrives, with the account it came through (kept: a message read before
+        a disconnection is still handled, as NoneBot would)."""
+        self.waiting.append((data, get_bots().get(str(data.get("self_id")))))
         self.pump()
 
     def pump(self) -> None:
         for held, queue in list(self.lanes.items()):
             while queue and self.inside.get(held, 0) < self.depth:
-                data = queue.popleft()
-                if data.get("post_type") != "message" or not _served_elsewhere(held):  # (learnt meanwhile)
-                    self._admit(data, held)
+                item = queue.popleft()
+                if item[0].get("post_type") != "message" or not _served_elsewhere(held):  # (learnt meanwhile)
+                    self._admit(item, held)
             if not queue:
                 del self.lanes[held]
         while self.waiting and self.barrier is None:
-            lane, barrier, drop = classify(self.waiting[0])
+            try:
+                lane, barrier, drop = classify(self.waiting[0][0])
+            except Exception as exc:  # an odd event: NoneBot takes it at once, as without lanes
+                logger.opt(exception=exc).warning("kernel: an event could not be put in a lane")
+                lane, barrier, drop = None, False, False
             if barrier and self.lanes:
                 return  # every earlier event goes in first
-            data = self.waiting.popleft()
+            item = self.waiting.popleft()
             if drop:
                 continue
             if barrier:
-                self.barrier = self._admit(data, None)
+                self.barrier = self._admit(item, None)
             elif lane is None or (lane not in self.lanes and self.inside.get(lane, 0) < self.depth):
-                self._admit(data, lane)
+                self._admit(item, lane)
             else:
-                self.lanes.setdefault(lane, deque()).append(data)
+                self.lanes.setdefault(lane, deque()).append(item)
 
-    def _admit(self, data: dict[str, Any], lane: Lane | None) -> asyncio.Task | None:
+    def _admit(self, item: Item, lane: Lane | None) -> asyncio.Task | None:
+        data, bot = item
         event = Adapter.json_to_event(data)
-        bot = cast("Bot | None", get_bots().get(str(data.get("self_id"))))
         if event is None or bot is None:
             return None
-        task = asyncio.create_task(bot.handle_event(event))
+        task = asyncio.create_task(cast(Bot, bot).handle_event(event))
         adapter = bot.adapter
         if isinstance(adapter, FairAdapter):
             adapter.tasks.add(task)
@@ -161,6 +170,10 @@ class FairAdapter(Adapter):
     @classmethod
     def json_to_event(cls, json_data: Any) -> Event | None:
         if isinstance(json_data, dict) and json_data.get("post_type") in ("message", "notice", "request"):
+            self_id = str(json_data.get("self_id"))
+            if self_id not in get_bots():  # an HTTP-posted event of an account not yet seen:
+                adapter = get_adapter(cls)  # NoneBot connects it when the event is returned
+                adapter.bot_connect(Bot(adapter, self_id))
             admission.put(json_data)
             return None  # admitted later, as its own task
         return super().json_to_event(json_data)
