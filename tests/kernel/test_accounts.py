@@ -45,19 +45,14 @@ async def test_contacts_noted_at_once_are_written_in_one_trip(nonebug_init, monk
     import importlib
     from datetime import datetime, timezone
 
+    from harness import spy
+
     from plugins.kernel.models import Contact
 
     directory = importlib.import_module("plugins.kernel.directory")  # (the package's ``directory`` is the instance)
 
     now = datetime.now(timezone.utc)
-    writes = []
-    real = directory.write_at_once
-
-    async def counted(stmts):
-        writes.append(stmts)
-        await real(stmts)
-
-    monkeypatch.setattr(directory, "write_at_once", counted)
+    writes = spy(monkeypatch, directory, "write_at_once")
     users = [str(40500 + i) for i in range(60)]
     await asyncio.gather(*(directory.note_contact(u, "777", now) for u in users))
     assert len(writes) == 1

@@ -5,6 +5,8 @@ after a second, and take the game over once its lease is gone."""
 import sys
 from datetime import datetime, timedelta, timezone
 
+from harness import spy
+
 from plugins.kernel.leases import PROCESS, THEIRS_RECHECK, Leases, game_key
 from plugins.kernel.models import Game, Lease
 
@@ -17,14 +19,7 @@ async def test_a_game_served_elsewhere_is_asked_about_once_a_second(nonebug_init
     await Lease.create(key=game_key(game.id), owner="other-process", expires_at=now + timedelta(seconds=30))
     mine = Leases()
     mine.configure(ttl=30, shared=True, on_acquire=None)  # type: ignore[arg-type]
-    asked = []
-    real_take = mine._take
-
-    async def take(game_id, at):
-        asked.append(at)
-        return await real_take(game_id, at)
-
-    monkeypatch.setattr(mine, "_take", take)
+    asked = spy(monkeypatch, mine, "_take")
     clock = [now]
     monkeypatch.setattr(leases_mod, "utcnow", lambda: clock[0])
     assert not await mine.ensure(game.id)
@@ -54,19 +49,12 @@ async def test_users_of_a_game_served_elsewhere_are_routed_without_reading_it_ag
                        expires_at=datetime.now(timezone.utc) + timedelta(seconds=30))
     monkeypatch.setattr(leases, "shared", True)
     d = Directory()
-    reads = []
-    real = d.refresh
-
-    async def refresh(game_id):
-        reads.append(game_id)
-        await real(game_id)
-
-    monkeypatch.setattr(d, "refresh", refresh)
+    reads = spy(monkeypatch, d, "refresh")
     for _ in range(20):
         for seat in (1, 2, 3):
             await d.ensure_user(f"93020{seat}")
         await d.ensure_group("9302")
-    assert reads == [game.id]
+    assert reads == [(game.id,)]
     assert d.games_of("930202") == [game.id] and d.group_game["9302"] == game.id  # routed: its owner answers
     await Lease.filter(key=game_key(game.id)).delete()
 
@@ -108,19 +96,12 @@ async def test_events_of_a_game_served_elsewhere_are_dropped_before_the_matchers
     monkeypatch.setitem(leases.valid_until, theirs.id, leases.valid_until[theirs.id])
     del leases.valid_until[theirs.id]
     await Lease.filter(key=game_key(theirs.id)).update(owner="other-process")
-    routed = []
-    real = router._dispatch
-
-    async def dispatch(call, word, game_id):
-        routed.append(word)
-        return await real(call, word, game_id)
-
-    monkeypatch.setattr(router, "_dispatch", dispatch)
+    routed = spy(monkeypatch, router, "_dispatch")
     assert not texts(await h.private("31", "/密 一"))  # asks once: the game is theirs
     assert not texts(await h.private("31", "/密 二"))
     assert not texts(await h.group("32", "/票 1"))
     assert not texts(await h.private("32", "随便说说"))
-    assert routed == ["密"]
+    assert [word for _, word, _ in routed] == ["密"]
     await Lease.filter(key=game_key(theirs.id)).delete()
 
 
@@ -175,14 +156,7 @@ async def test_a_sign_up_for_a_game_served_elsewhere_has_its_roster_read_again_s
     await Player.create(game_id=game.id, user_id="40001", seat=1, alias="新人")  # … and writes the player
     await asyncio.sleep(0.2)
     assert "40001" in directory.members[game.id]
-    routed = []
-    real = router._dispatch
-
-    async def dispatch(call, word, game_id):
-        routed.append(word)
-        return await real(call, word, game_id)
-
-    monkeypatch.setattr(router, "_dispatch", dispatch)
+    routed = spy(monkeypatch, router, "_dispatch")
     assert not texts(await h.private("40001", "/密 你好"))
     assert routed == []  # known as the other process's player: dropped before the matchers
     await Lease.filter(key=game_key(game.id)).delete()

@@ -299,18 +299,13 @@ async def test_sends_that_land_together_are_marked_sent_in_one_write(nonebug_ini
     writes share SQLite's one connection with every game's commands)."""
     import asyncio
 
+    from harness import spy
+
     import plugins.kernel.outbox as outbox
     from plugins.kernel.outbox import UNPACED_IN_FLIGHT
 
     await _fresh()
-    writes = []
-    real = outbox.write_at_once
-
-    async def counted(stmts):
-        writes.append(stmts)
-        await real(stmts)
-
-    monkeypatch.setattr(outbox, "write_at_once", counted)
+    writes = spy(monkeypatch, outbox, "write_at_once")
     clock = Clock()
     rec = HeldRecorder(clock)
     w = OutboxWorker(KernelConfig(send_interval=0, send_jitter=0, group_send_interval=0), rec, clock=clock)
