@@ -76,5 +76,6 @@ async def _startup() -> None:
 async def _shutdown() -> None:
     await worker.stop()
     await checkpointer.stop()
+    await directory.stop()
     await leases.stop()
     await close_db()

@@ -37,6 +37,7 @@ class Directory:
         self.focus: dict[str, int] = {}
         self._looked: dict[str, float] = {}  # "g<group>" / "u<user>" -> when last read (ensure_*)
         self._rereads: dict[int, asyncio.TimerHandle] = {}
+        self._reading: set[asyncio.Task] = set()
 
     async def load(self) -> None:
         for table in (self.group_game, self.chat_label, self.main_group, self.kind, self.members, self.focus):
@@ -110,8 +111,21 @@ class Directory:
         the players' first messages (a night's sixty at once) are known as that process's and
         dropped unread, instead of each being taken through NoneBot to find out."""
         if game_id not in self._rereads:
-            self._rereads[game_id] = asyncio.get_running_loop().call_later(
-                REREAD_AFTER, lambda: asyncio.ensure_future(self._reread(game_id)))
+            self._rereads[game_id] = asyncio.get_running_loop().call_later(REREAD_AFTER, self._start_reread, game_id)
+
+    def _start_reread(self, game_id: int) -> None:
+        task = asyncio.ensure_future(self._reread(game_id))
+        self._reading.add(task)
+        task.add_done_callback(self._reading.discard)
+
+    async def stop(self) -> None:
+        """At shutdown: no re-read after the database is closed."""
+        for handle in self._rereads.values():
+            handle.cancel()
+        self._rereads.clear()
+        for task in list(self._reading):
+            task.cancel()
+        await asyncio.gather(*self._reading, return_exceptions=True)
 
     async def _reread(self, game_id: int) -> None:
         self._rereads.pop(game_id, None)

@@ -160,3 +160,23 @@ async def test_a_sign_up_for_a_game_served_elsewhere_has_its_roster_read_again_s
     assert not texts(await h.private("40001", "/密 你好"))
     assert routed == []  # known as the other process's player: dropped before the matchers
     await Lease.filter(key=game_key(game.id)).delete()
+
+
+async def test_a_re_read_still_due_at_shutdown_is_dropped(nonebug_init, monkeypatch):
+    import asyncio
+    import importlib
+
+    from plugins.kernel.directory import Directory
+
+    directory_mod = importlib.import_module("plugins.kernel.directory")
+    monkeypatch.setattr(directory_mod, "REREAD_AFTER", 0.05)
+    d = Directory()
+    reads = spy(monkeypatch, d, "refresh")
+    d.reread_soon(424242)
+    d.reread_soon(424242)  # one re-read per game at a time
+    await asyncio.sleep(0.1)
+    assert reads == [(424242,)]
+    d.reread_soon(424242)
+    await d.stop()  # the bot shuts down: the database is about to close
+    await asyncio.sleep(0.1)
+    assert reads == [(424242,)]
