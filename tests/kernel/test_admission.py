@@ -33,8 +33,7 @@ class Recorder:
     async def release(self, *texts: str) -> None:
         for t in texts:
             self.gates.setdefault(t, asyncio.Event()).set()
-        for _ in range(5):
-            await asyncio.sleep(0)
+        await _settle()
 
 
 @pytest.fixture

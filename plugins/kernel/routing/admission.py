@@ -37,6 +37,7 @@ LANE_DEPTH = 3
 """Events of one lane inside NoneBot at once: enough to overlap one command's database write
 with the next one's parsing; a game's commands run one at a time under its lock anyway."""
 
+LANED = ("message", "notice", "request")  # the events that go through lanes; the rest pass at once
 Lane = tuple[str, str]
 Item = tuple[dict[str, Any], BaseBot | None]  # an event's JSON and the account it came through
 
@@ -69,7 +70,7 @@ def is_barrier(text: str) -> bool:
 def classify(data: dict[str, Any]) -> tuple[Lane | None, bool, bool]:
     """(lane or None to pass at once, barrier, drop: another process serves its game)."""
     kind = data.get("post_type")
-    if kind not in ("message", "notice", "request"):
+    if kind not in LANED:
         return None, False, False
     group = data.get("group_id")
     if kind == "message" and is_barrier(raw_text(data)):
@@ -169,7 +170,7 @@ class FairAdapter(Adapter):
 
     @classmethod
     def json_to_event(cls, json_data: Any) -> Event | None:
-        if isinstance(json_data, dict) and json_data.get("post_type") in ("message", "notice", "request"):
+        if isinstance(json_data, dict) and json_data.get("post_type") in LANED:
             self_id = str(json_data.get("self_id"))
             if self_id not in get_bots():  # an HTTP-posted event of an account not yet seen:
                 adapter = get_adapter(cls)  # NoneBot connects it when the event is returned
