@@ -154,7 +154,10 @@ async def test_a_sign_up_for_a_game_served_elsewhere_has_its_roster_read_again_s
     monkeypatch.setattr(directory_mod, "REREAD_AFTER", 0.05)
     assert not texts(await h.group("40001", "/报名 新人"))  # the other process answers
     await Player.create(game_id=game.id, user_id="40001", seat=1, alias="新人")  # … and writes the player
-    await asyncio.sleep(0.2)
+    for _ in range(100):  # the re-read, REREAD_AFTER later (however loaded the machine)
+        if "40001" in directory.members[game.id]:
+            break
+        await asyncio.sleep(0.05)
     assert "40001" in directory.members[game.id]
     routed = spy(monkeypatch, router, "_dispatch")
     assert not texts(await h.private("40001", "/密 你好"))
@@ -174,6 +177,10 @@ async def test_a_re_read_still_due_at_shutdown_is_dropped(nonebug_init, monkeypa
     reads = spy(monkeypatch, d, "refresh")
     d.reread_soon(424242)
     d.reread_soon(424242)  # one re-read per game at a time
+    for _ in range(100):
+        if reads:
+            break
+        await asyncio.sleep(0.05)
     await asyncio.sleep(0.1)
     assert reads == [(424242,)]
     d.reread_soon(424242)
