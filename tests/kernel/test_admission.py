@@ -10,6 +10,7 @@ from harness import group_payload, private_payload
 from plugins.kernel.directory import directory
 from plugins.kernel.leases import leases
 from plugins.kernel.routing import admission as adm
+from plugins.kernel.routing import events
 
 SELF = "999"
 BUSY, OTHER = 9501, 9502  # two games
@@ -23,11 +24,13 @@ class Recorder:
 
     def __init__(self) -> None:
         self.started: list[str] = []
+        self.arrivals: list = []  # the arrival (ticket, receive time) each event's task carries
         self.gates: dict[str, asyncio.Event] = {}
 
     async def handle_event(self, event) -> None:
         text = event.get_plaintext()
         self.started.append(text)
+        self.arrivals.append(events.ARRIVAL.get())
         await self.gates.setdefault(text, asyncio.Event()).wait()
 
     async def release(self, *texts: str) -> None:
@@ -141,6 +144,22 @@ async def test_once_another_process_is_known_to_serve_a_game_its_queued_messages
     served_here.clear()  # what the first one found out
     await rec.release("/行动 301", "/行动 302")
     assert rec.started == ["/行动 301", "/行动 302"] and not a.lanes and not a.inside
+
+
+async def test_a_message_takes_its_arrival_ticket_when_admitted_and_a_repeat_is_dropped_there(lanes):
+    """The router reads the ticket from the event's task (no NoneBot preprocessor): tickets go in
+    the order messages were let in, and a message delivered twice (OneBot may) goes in once."""
+    a, rec = lanes
+    first = private_payload(SELF, "301", "/行动 301")
+    a.put(first)
+    a.put(private_payload(SELF, "401", "/投票 3"))
+    a.put(dict(first))  # the same message again
+    a.put(private_payload(SELF, "302", "/行动 302"))
+    await rec.release("/行动 301", "/投票 3", "/行动 302")
+    assert rec.started == ["/行动 301", "/投票 3", "/行动 302"]
+    tickets = [t for t, _ in rec.arrivals]
+    assert tickets == sorted(tickets) and len(set(tickets)) == 3
+    assert events.ARRIVAL.get() is None  # set in the events' tasks only
 
 
 async def test_a_message_read_before_its_account_disconnects_is_still_handled(lanes, monkeypatch):

@@ -9,7 +9,7 @@ user when there is no game); a lane has at most ``LANE_DEPTH`` events inside Non
 time, so the other games' events pass at once.
 
 Order: a lane admits its events in arrival order and they take their arrival tickets then
-(``events.py``), so every game sees its commands in arrival order, as before. A message that
+(``events.py``; a repeated delivery is dropped there), so every game sees its commands in arrival order, as before. A message that
 may change where later messages go (``ROUTING_WORDS``: /创建, /报名, /切换, …) is a barrier:
 it is admitted after every earlier event, and later events are put in lanes only after it has
 been handled. API responses and meta events pass at once. With several processes, an event of
@@ -19,6 +19,7 @@ a game another process serves is dropped here, before NoneBot parses it (as ``ev
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import re
 from collections import deque
 from typing import Any, cast
@@ -31,7 +32,7 @@ from nonebot.log import logger
 from ..clean import clean_text
 from ..directory import directory
 from ..leases import leases
-from .events import ROUTING_WORDS, command_starts
+from .events import ARRIVAL, ROUTING_WORDS, arrive, command_starts, delivery_key
 
 LANE_DEPTH = 3
 """Events of one lane inside NoneBot at once: enough to overlap one command's database write
@@ -137,10 +138,16 @@ class Admission:
 
     def _admit(self, item: Item, lane: Lane | None) -> asyncio.Task | None:
         data, bot = item
+        context = contextvars.copy_context()  # the task's own: it carries the message's arrival
+        if data.get("post_type") == "message":
+            arrival = arrive(delivery_key(data))
+            if arrival is None:
+                return None  # delivered before
+            context.run(ARRIVAL.set, arrival)
         event = Adapter.json_to_event(data)
         if event is None or bot is None:
             return None
-        task = asyncio.create_task(cast(Bot, bot).handle_event(event))
+        task = asyncio.create_task(cast(Bot, bot).handle_event(event), context=context)
         adapter = bot.adapter
         if isinstance(adapter, FairAdapter):
             adapter.tasks.add(task)

@@ -1,15 +1,20 @@
-"""Every message, the moment it arrives: a repeated delivery is dropped, an
-arrival ticket and a fine receive time are taken; its text is cleaned once. A
-message for a game another process serves is dropped here too (that process
-answers), before NoneBot's matchers run."""
+"""Every message, the moment it arrives: a repeated delivery is dropped, an arrival ticket
+and a fine receive time are taken; its text is cleaned once. A message for a game another
+process serves is dropped too (that process answers).
+
+A message admitted through the lanes (``admission.py``) arrives there, before NoneBot parses
+it, and its task carries the ticket (``ARRIVAL``); any other (an in-process test's, another
+adapter's) arrives when the router reads it. Not a NoneBot event preprocessor: NoneBot runs
+each one, and solves and checks each of its parameters, in tasks of their own for every event."""
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+from datetime import datetime
+from typing import Any
+
 from nonebot import get_driver
 from nonebot.adapters.onebot.v11 import GroupMessageEvent, MessageEvent
-from nonebot.exception import IgnoredException
-from nonebot.message import event_preprocessor
-from nonebot.typing import T_State
 
 from ..clean import clean_text, fold_alias
 from ..directory import directory
@@ -31,25 +36,40 @@ _SEEN: dict[str, None] = {}
 _SEEN_MAX = 20000
 
 
-def _event_key(event: MessageEvent) -> str:
-    peer = f"g{event.group_id}" if isinstance(event, GroupMessageEvent) else f"p{event.user_id}"
-    return f"{event.self_id}:{peer}:{event.message_id}"
+Arrival = tuple[int, datetime]  # the arrival ticket and the receive time
+ARRIVAL: ContextVar[Arrival | None] = ContextVar("kernel_arrival", default=None)
+"""Set in the task of a message admitted through the lanes: its arrival."""
 
 
-@event_preprocessor
-async def _stamp(event: MessageEvent, state: T_State) -> None:
-    """Runs first for every message, in arrival order: drop a repeat delivery,
-    take an arrival ticket and a fine receive time."""
-    key = _event_key(event)
+def delivery_key(data: dict[str, Any]) -> str:
+    """What tells a repeated delivery of a message event (its JSON) from another message."""
+    peer = f"g{data.get('group_id')}" if data.get("message_type") == "group" else f"p{data.get('user_id')}"
+    return f"{data.get('self_id')}:{peer}:{data.get('message_id')}"
+
+
+def arrive(key: str) -> Arrival | None:
+    """A message as it arrives: None for a repeated delivery (drop it), else its arrival."""
     if key in _SEEN:
-        raise IgnoredException("duplicate event")
+        return None
     _SEEN[key] = None
     if len(_SEEN) > _SEEN_MAX:
         for k in list(_SEEN)[: _SEEN_MAX // 2]:
             del _SEEN[k]
-    state["kernel_ticket"], state["kernel_recv"] = stamp()
-    if leases.shared and _served_elsewhere(event):
-        raise IgnoredException("another process serves this game")
+    return stamp()
+
+
+def arrival_of(event: MessageEvent) -> Arrival | None:
+    """The arrival of the message being routed, taken now if it was not admitted through the
+    lanes; None: drop it (a repeated delivery, or a game another process serves)."""
+    known = ARRIVAL.get()
+    if known is not None:
+        return known
+    group = event.group_id if isinstance(event, GroupMessageEvent) else None
+    arrival = arrive(delivery_key({"self_id": event.self_id, "message_type": "group" if group is not None else "private",
+                                   "group_id": group, "user_id": event.user_id, "message_id": event.message_id}))
+    if arrival is None or (leases.shared and _served_elsewhere(event)):
+        return None
+    return arrival
 
 
 def _served_elsewhere(event: MessageEvent) -> bool:

@@ -11,8 +11,7 @@ from datetime import datetime
 from nonebot import on_message
 from nonebot.adapters.onebot.v11 import Bot, MessageEvent
 from nonebot.log import logger
-from nonebot.matcher import Matcher
-from nonebot.typing import T_State
+from nonebot.matcher import current_bot, current_event, current_matcher
 
 from ..commands.info import asker_of
 from ..commands.speech import _speak
@@ -23,25 +22,34 @@ from ..delivery import commit_at_once, handling
 from ..directory import directory, note_contact
 from ..helptext import unknown_text
 from ..leases import leases
-from ..order import game_lock, game_turn, ordered, stamp, utcnow
+from ..order import game_lock, game_turn, ordered
 from ..origin import Origin, reply
 from ..outbox import collected, enqueue_api
 from ..parse import parse_args, split_command
 from ..registry import GameKind, kinds
 from ..sending import wake_outbox
 from ..txn import Txn, in_game
-from .events import NAMES_ITS_GAME, ROUTING_WORDS, _origin, _text_of, command_starts
+from .events import NAMES_ITS_GAME, ROUTING_WORDS, _origin, _text_of, arrival_of, command_starts
 
 router = on_message(priority=1, block=False)
 BARE_HELP = ("帮助", "菜单")  # the only plain words answered: other plain text may be a game's (drafts, relays)
 
 
 @router.handle()
-async def _route(bot: Bot, event: MessageEvent, state: T_State, matcher: Matcher) -> None:
+async def _route() -> None:
+    """Takes no parameters: NoneBot solves and checks each parameter of a handler in a task of
+    its own (eight tasks a message for four); the bot, event and matcher are NoneBot's own
+    context variables of the running matcher instead."""
+    bot, event, matcher = current_bot.get(), current_event.get(), current_matcher.get()
+    if not isinstance(bot, Bot) or not isinstance(event, MessageEvent):
+        return  # another adapter's message
+    arrival = arrival_of(event)
+    if arrival is None:
+        return  # delivered before, or another process's game
+    ticket, now = arrival
     raw, images = _text_of(event)
     parsed = split_command(raw, command_starts())
     origin = _origin(event)
-    ticket, now = state.get("kernel_ticket") or stamp()[0], state.get("kernel_recv") or utcnow()
     if parsed is None and raw.strip() in BARE_HELP and (origin.private or directory.group_game.get(origin.group_id or "")):
         parsed = split_command("/帮助")  # 帮助 / 菜单 without the slash: answered where commands are
     call = Call(bot, event, origin, ticket, now, parsed.word, parsed.rest) if parsed else None
