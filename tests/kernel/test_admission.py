@@ -203,3 +203,22 @@ def test_api_answers_and_heartbeats_pass_at_once():
             "status": {"online": True, "good": True}, "interval": 5000}
     assert adm.FairAdapter.json_to_event(beat) is not None
     assert adm.classify(group_payload(SELF, "7799", "1", "x"))[0] == ("g", "7799")
+
+
+@pytest.mark.parametrize("payload", [
+    private_payload(SELF, "301", "/行动 301"),
+    group_payload(SELF, BUSY_GROUP, "301", "/票 2"),
+    {**private_payload(SELF, "301", ""), "message": [{"type": "text", "data": {"text": "甲"}},
+                                                     {"type": "at", "data": {"qq": "999"}},
+                                                     {"type": "image", "data": {"file": "a.png", "url": "http://x"}}]},
+    {**private_payload(SELF, "301", ""), "message": "[CQ:at,qq=999] 甲"},  # the string form
+    {**private_payload(SELF, "301", ""), "message": [{"type": "text", "data": None}]},  # odd: the adapter's way
+    {"time": 1, "self_id": 999, "post_type": "notice", "notice_type": "group_increase", "sub_type": "approve",
+     "group_id": 7701, "user_id": 301, "operator_id": 0},
+])
+def test_an_event_is_read_as_the_adapter_reads_it(payload):
+    from nonebot.adapters.onebot.v11 import Adapter
+
+    ours, theirs = adm.parse_event(dict(payload)), Adapter.json_to_event(dict(payload))
+    assert type(ours) is type(theirs)
+    assert ours is None or ours.model_dump() == theirs.model_dump()
