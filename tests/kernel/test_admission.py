@@ -68,12 +68,30 @@ async def test_a_burst_in_one_game_does_not_hold_up_another_games_message(lanes)
     await _settle()
     # two of the busy game's five are inside NoneBot; the other game's vote went straight in
     assert rec.started == ["/行动 301", "/行动 302", "/投票 3"]
-    await rec.release("/行动 301")
+    await rec.release("/行动 301", "/投票 3")
     assert rec.started[3:] == ["/行动 303"]
     await rec.release("/行动 302", "/行动 303", "/行动 304", "/行动 305")
     # the busy game's own messages went in in the order they arrived
     assert [t for t in rec.started if t.startswith("/行动")] == [f"/行动 {u}" for u in ("301", "302", "303", "304", "305")]
-    assert not a.lanes and set(a.inside) == {("game", str(OTHER))}
+    assert not a.lanes and not a.inside
+
+
+async def test_a_long_backlog_takes_one_place_while_a_shorter_one_is_served(lanes):
+    """A royale night's players queue behind a vote burst's few: while the other game has a
+    message inside, the busy game (its backlog at least the depth) lets one in at a time; alone
+    again, it takes its full depth."""
+    a, rec = lanes  # depth 2
+    for u in ("301", "302", "303", "304", "305"):
+        a.put(private_payload(SELF, u, f"/行动 {u}"))
+    a.put(private_payload(SELF, "401", "/投票 3"))
+    await _settle()
+    assert rec.started == ["/行动 301", "/行动 302", "/投票 3"]
+    await rec.release("/行动 301", "/行动 302")  # three wait: one goes in while the vote is inside
+    assert rec.started[3:] == ["/行动 303"]
+    await rec.release("/投票 3")  # alone again: a second one goes in
+    assert rec.started[3:] == ["/行动 303", "/行动 304"]
+    await rec.release("/行动 303", "/行动 304", "/行动 305")
+    assert rec.started[3:] == ["/行动 303", "/行动 304", "/行动 305"]
 
 
 async def test_group_and_private_messages_of_one_game_share_its_lane(lanes):

@@ -6,11 +6,12 @@ model, the matcher checks) before a vote that arrived with them in another group
 at, and while they wait for their game's lock every turn of the event loop carries them all.
 Here each event is first read as JSON only and put in its lane (its game, or the group or
 user when there is no game); a lane has at most ``LANE_DEPTH`` events inside NoneBot at a
-time, so the other games' events pass at once.
+time, so the other games' events pass at once; and a lane with a long backlog has one inside
+while a lane with a shorter backlog is served (``Admission.limit``).
 
 Order: a lane admits its events in arrival order and they take their arrival tickets then
-(``events.py``; a repeated delivery is dropped there), so every game sees its commands in arrival order, as before. A message that
-may change where later messages go (``ROUTING_WORDS``: /创建, /报名, /切换, …) is a barrier:
+(``events.py``; a repeated delivery is dropped there), so every game sees its commands in
+arrival order, as before. A message that may change where later messages go (``ROUTING_WORDS``: /创建, /报名, /切换, …) is a barrier:
 it is admitted after every earlier event, and later events are put in lanes only after it has
 been handled. API responses and meta events pass at once. With several processes, an event of
 a game another process serves is dropped here, before NoneBot parses it (as ``events.py`` does).
@@ -113,8 +114,8 @@ class Admission:
         self.pump()
 
     def pump(self) -> None:
-        for held, queue in list(self.lanes.items()):
-            while queue and self.inside.get(held, 0) < self.depth:
+        for held, queue in sorted(self.lanes.items(), key=lambda lq: len(lq[1])):  # shortest backlog first
+            while queue and self.inside.get(held, 0) < self.limit(held):
                 item = queue.popleft()
                 if item[0].get("post_type") != "message" or not _served_elsewhere(held):  # (learnt meanwhile)
                     self._admit(item, held)
@@ -133,10 +134,20 @@ class Admission:
                 continue
             if barrier:
                 self.barrier = self._admit(item, None)
-            elif lane is None or (lane not in self.lanes and self.inside.get(lane, 0) < self.depth):
+            elif lane is None or (lane not in self.lanes and self.inside.get(lane, 0) < self.limit(lane)):
                 self._admit(item, lane)
             else:
                 self.lanes.setdefault(lane, deque()).append(item)
+
+    def limit(self, lane: Lane) -> int:
+        """Events the lane may have inside NoneBot now: ``depth``, but one while a lane with a
+        shorter backlog has events inside (a royale night's sixty players queue behind a vote
+        burst's few: each step of the burst's commands waits for fewer of the night's)."""
+        mine = len(self.lanes.get(lane, ()))
+        if mine < self.depth:
+            return self.depth
+        others = [len(self.lanes.get(o, ())) for o in self.inside if o != lane]
+        return 1 if others and min(others) < mine else self.depth
 
     def _admit(self, item: Item, lane: Lane | None) -> asyncio.Task | None:
         data, bot = item
