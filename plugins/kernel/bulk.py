@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
+import threading
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -125,7 +126,8 @@ async def write_at_once(stmts: list[Statement]) -> None:
     """Write ``stmts`` in order, all or nothing. On SQLite outside a transaction the whole
     transaction (BEGIN … COMMIT) is one trip to the connection's thread, under the lock
     Tortoise's own transactions take: the connection is held for the writes only, not for
-    the round trips of seven statements (other games' commands wait for it that much less).
+    the round trips of seven statements (other games' commands wait for it that much less);
+    writes handed in while the thread is busy share one trip and one COMMIT (``_group_commit``).
     On PostgreSQL outside a transaction: one statement (each write a part of one WITH), unless
     new keys are asked for (``Statement.ids``). Inside a transaction: part of it, a statement
     at a time."""
@@ -133,7 +135,7 @@ async def write_at_once(stmts: list[Statement]) -> None:
     db = connections.get("default")  # a transaction's own connection when one is open in this task
     outside = not isinstance(db, TransactionalDBClient)
     if outside and isinstance(db, SqliteClient):
-        await on_sqlite_thread(db, _run_all, stmts)
+        await _group_commit(db, stmts)
         return
     if outside and db.capabilities.dialect == "postgres" and stmts and all(s.ids is None for s in stmts):
         sql, params = _one_statement(stmts)
@@ -211,20 +213,89 @@ def _one_statement(stmts: list[Statement]) -> tuple[str, list[Any]]:
     return "WITH " + ", ".join(parts) + " SELECT 1", params
 
 
-def _run_all(raw: sqlite3.Connection, stmts: list[Statement]) -> None:
-    """In the connection's thread: BEGIN, every statement, COMMIT (ROLLBACK on any error)."""
-    raw.execute("BEGIN")
+_batch: list[tuple[list[Statement], asyncio.Future[None]]] = []  # writes not yet taken by a trip
+_batch_guard = threading.Lock()  # the batch is taken in the connection's thread
+_trip_queued = False  # a trip is queued that has not yet taken the batch
+_trips: set[asyncio.Task[None]] = set()
+
+
+async def _group_commit(db: SqliteClient, stmts: list[Statement]) -> None:
+    """SQLite: ``stmts`` written with the other writes handed in until the connection's thread
+    takes them: one trip and one COMMIT for them all, each write in a savepoint of its own (a
+    write that fails is undone alone, and only its caller gets the error). Under load (a royale
+    night's commands, a vote burst's, the sent marks) each write waited for its own trip behind
+    the others'; now it waits for one trip."""
+    global _trip_queued
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    with _batch_guard:
+        _batch.append((stmts, done))
+        start, _trip_queued = not _trip_queued, True
+    if start:  # a task of its own: the trip is queued even if this caller is cancelled meanwhile
+        trip = asyncio.ensure_future(_trip(db, loop))
+        _trips.add(trip)
+        trip.add_done_callback(_trips.discard)
+    await done
+
+
+async def _trip(db: SqliteClient, loop: asyncio.AbstractEventLoop) -> None:
     try:
-        for i, st in enumerate(stmts):
+        await on_sqlite_thread(db, _run_all, loop)
+    except BaseException as exc:  # not run (the connection was closed): whoever waits gets the error
+        global _trip_queued
+        with _batch_guard:
+            taken, _batch[:], _trip_queued = list(_batch), [], False
+        for _, done in taken:
+            _settle(done, exc if isinstance(exc, Exception) else ConnectionError("SQLite connection closed"))
+
+
+def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
+    """In the connection's thread: BEGIN, each write of the batch (in a savepoint when there are
+    several), COMMIT; then every writer is told its outcome."""
+    global _trip_queued
+    with _batch_guard:
+        taken, _batch[:], _trip_queued = list(_batch), [], False
+    outcomes: list[Exception | None] = []
+    try:
+        raw.execute("BEGIN")
+        for stmts, _ in taken:
+            if len(taken) > 1:
+                raw.execute("SAVEPOINT w")
             try:
-                if st.ids is None:
-                    raw.executemany(st.sql, st.rows)
-                else:
-                    st.ids.extend([raw.execute(st.sql, row).lastrowid for row in st.rows])
-            except sqlite3.IntegrityError as exc:
-                raise WriteFailed(i, exc) from exc
+                _statements(raw, stmts)
+            except WriteFailed as exc:
+                if len(taken) == 1:
+                    raise
+                raw.execute("ROLLBACK TO w")
+                outcomes.append(exc)
+            else:
+                outcomes.append(None)
+            if len(taken) > 1:
+                raw.execute("RELEASE w")
         raw.execute("COMMIT")
-    except BaseException:
+    except Exception as exc:
         if raw.in_transaction:  # (a failed BEGIN left none to roll back)
             raw.execute("ROLLBACK")
-        raise
+        outcomes = [exc] * len(taken)
+    for (_, done), outcome in zip(taken, outcomes):
+        loop.call_soon_threadsafe(_settle, done, outcome)
+
+
+def _statements(raw: sqlite3.Connection, stmts: list[Statement]) -> None:
+    for i, st in enumerate(stmts):
+        try:
+            if st.ids is None:
+                raw.executemany(st.sql, st.rows)
+            else:
+                st.ids.extend([raw.execute(st.sql, row).lastrowid for row in st.rows])
+        except sqlite3.IntegrityError as exc:
+            raise WriteFailed(i, exc) from exc
+
+
+def _settle(done: asyncio.Future[None], outcome: Exception | None) -> None:
+    if done.done():  # its caller was cancelled
+        return
+    if outcome is None:
+        done.set_result(None)
+    else:
+        done.set_exception(outcome)

@@ -33,6 +33,38 @@ async def test_write_at_once_writes_all_or_nothing(nonebug_init):
     assert await Delivery.exists(key="w-inside")
 
 
+async def test_writes_handed_in_while_sqlite_is_busy_share_one_trip_and_fail_alone(nonebug_init, monkeypatch):
+    """Group commit: writes that wait for SQLite's connection thread go in one trip and one
+    COMMIT, each in a savepoint of its own: the one that breaks a constraint is undone alone
+    and only its caller hears of it (as with a trip of its own)."""
+    import asyncio
+    import threading
+
+    from tortoise import connections
+
+    import plugins.kernel.bulk as bulk
+
+    now = datetime.now(timezone.utc)
+    await write_at_once([insert_statement(Delivery, [{"key": "g-taken", "at": now}])])
+    gate = threading.Event()
+    busy = asyncio.ensure_future(bulk.on_sqlite_thread(connections.get("default"), lambda raw: gate.wait(5)))
+    outcomes: list = []
+
+    async def three() -> None:
+        writes = [asyncio.ensure_future(write_at_once([insert_statement(Delivery, [{"key": k, "at": now}])]))
+                  for k in ("g-1", "g-taken", "g-2")]
+        await asyncio.sleep(0.05)  # all three wait behind the busy thread
+        gate.set()
+        outcomes.extend(await asyncio.gather(*writes, return_exceptions=True))
+
+    trips = await sqlite_trips(monkeypatch, three())
+    await busy
+    assert trips == [bulk._run_all]
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], WriteFailed) and outcomes[1].index == 0
+    assert await Delivery.filter(key__in=["g-1", "g-2"]).count() == 2
+
+
 async def test_a_vote_whose_write_fails_changes_nothing(harness, monkeypatch):
     h = harness
     g = await demo_running(h)
