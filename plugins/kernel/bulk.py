@@ -239,10 +239,10 @@ async def _group_commit(db: SqliteClient, stmts: list[Statement]) -> None:
 
 
 async def _trip(db: SqliteClient, loop: asyncio.AbstractEventLoop) -> None:
+    global _trip_queued
     try:
         await on_sqlite_thread(db, _run_all, loop)
     except BaseException as exc:  # not run (the connection was closed): whoever waits gets the error
-        global _trip_queued
         with _batch_guard:
             taken, _batch[:], _trip_queued = list(_batch), [], False
         for _, done in taken:

@@ -11,9 +11,9 @@ while a lane with a shorter backlog is served (``Admission.limit``).
 
 Order: a lane admits its events in arrival order and they take their arrival tickets then
 (``events.py``; a repeated delivery is dropped there), so every game sees its commands in
-arrival order, as before. A message that may change where later messages go (``ROUTING_WORDS``: /创建, /报名, /切换, …) is a barrier:
-it is admitted after every earlier event, and later events are put in lanes only after it has
-been handled. API responses and meta events pass at once. With several processes, an event of
+arrival order, as before. A message that may change where later messages go (``ROUTING_WORDS``:
+/创建, /报名, /切换, …) is a barrier: it is admitted after every earlier event, and later events
+are put in lanes only after it has been handled. API responses and meta events pass at once. With several processes, an event of
 a game another process serves is dropped here, before NoneBot parses it (as ``events.py`` does).
 """
 
@@ -151,6 +151,8 @@ class Admission:
 
     def _admit(self, item: Item, lane: Lane | None) -> asyncio.Task | None:
         data, bot = item
+        if bot is None:  # an account never connected: not taken (nor marked as delivered)
+            return None
         context = contextvars.copy_context()  # the task's own: it carries the message's arrival
         if data.get("post_type") == "message":
             arrival = arrive(delivery_key(data))
@@ -158,7 +160,7 @@ class Admission:
                 return None  # delivered before
             context.run(ARRIVAL.set, arrival)
         event = parse_event(data)
-        if event is None or bot is None:
+        if event is None:
             return None
         task = asyncio.create_task(cast(Bot, bot).handle_event(event), context=context)
         adapter = bot.adapter

@@ -64,9 +64,10 @@ def arrival_of(event: MessageEvent) -> Arrival | None:
     known = ARRIVAL.get()
     if known is not None:
         return known
-    group = event.group_id if isinstance(event, GroupMessageEvent) else None
-    arrival = arrive(delivery_key({"self_id": event.self_id, "message_type": "group" if group is not None else "private",
-                                   "group_id": group, "user_id": event.user_id, "message_id": event.message_id}))
+    group = isinstance(event, GroupMessageEvent)
+    arrival = arrive(delivery_key({"self_id": event.self_id, "message_type": "group" if group else "private",
+                                   "group_id": getattr(event, "group_id", None), "user_id": event.user_id,
+                                   "message_id": event.message_id}))
     if arrival is None or (leases.shared and _served_elsewhere(event)):
         return None
     return arrival
