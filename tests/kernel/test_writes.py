@@ -65,6 +65,25 @@ async def test_writes_handed_in_while_sqlite_is_busy_share_one_trip_and_fail_alo
     assert await Delivery.filter(key__in=["g-1", "g-2"]).count() == 2
 
 
+async def test_a_trip_that_cannot_run_fails_its_writes_instead_of_leaving_them_waiting(nonebug_init, monkeypatch):
+    """The connection closed under a group commit's trip (shutdown): every write waiting for that
+    trip gets the error, and the next write takes a trip of its own."""
+    import plugins.kernel.bulk as bulk
+
+    now = datetime.now(timezone.utc)
+    real = bulk.on_sqlite_thread
+
+    async def closed(db, fn, *args):
+        raise ValueError("Connection closed")
+
+    monkeypatch.setattr(bulk, "on_sqlite_thread", closed)
+    with pytest.raises(ValueError, match="Connection closed"):
+        await write_at_once([insert_statement(Delivery, [{"key": "t-lost", "at": now}])])
+    monkeypatch.setattr(bulk, "on_sqlite_thread", real)
+    await write_at_once([insert_statement(Delivery, [{"key": "t-next", "at": now}])])
+    assert await Delivery.exists(key="t-next") and not await Delivery.exists(key="t-lost")
+
+
 async def test_a_vote_whose_write_fails_changes_nothing(harness, monkeypatch):
     h = harness
     g = await demo_running(h)
