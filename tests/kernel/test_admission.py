@@ -164,6 +164,24 @@ async def test_once_another_process_is_known_to_serve_a_game_its_queued_messages
     assert rec.started == ["/行动 301", "/行动 302"] and not a.lanes and not a.inside
 
 
+def test_a_message_let_in_before_its_game_was_known_as_anothers_is_dropped_by_the_router(monkeypatch):
+    """Let in (with its arrival) while this process still took its game for its own, it is dropped
+    when the router reads it if the process has learnt meanwhile that another serves the game."""
+    from nonebot.adapters.onebot.v11 import Adapter
+
+    event = Adapter.json_to_event(private_payload(SELF, "301", "/行动 301"))
+    monkeypatch.setattr(leases, "shared", True)
+    monkeypatch.setitem(directory.members, BUSY, {"301"})
+    token = events.ARRIVAL.set((1, None))
+    try:
+        monkeypatch.setattr(leases, "theirs", lambda gid, now=None: False)
+        assert events.arrival_of(event) == (1, None)
+        monkeypatch.setattr(leases, "theirs", lambda gid, now=None: gid == BUSY)
+        assert events.arrival_of(event) is None
+    finally:
+        events.ARRIVAL.reset(token)
+
+
 async def test_a_message_takes_its_arrival_ticket_when_admitted_and_a_repeat_is_dropped_there(lanes):
     """The router reads the ticket from the event's task (no NoneBot preprocessor): tickets go in
     the order messages were let in, and a message delivered twice (OneBot may) goes in once."""

@@ -61,14 +61,13 @@ def arrive(key: str) -> Arrival | None:
 def arrival_of(event: MessageEvent) -> Arrival | None:
     """The arrival of the message being routed, taken now if it was not admitted through the
     lanes; None: drop it (a repeated delivery, or a game another process serves)."""
-    known = ARRIVAL.get()
-    if known is not None:
-        return known
-    group = isinstance(event, GroupMessageEvent)
-    arrival = arrive(delivery_key({"self_id": event.self_id, "message_type": "group" if group else "private",
-                                   "group_id": getattr(event, "group_id", None), "user_id": event.user_id,
-                                   "message_id": event.message_id}))
-    if arrival is None or (leases.shared and _served_elsewhere(event)):
+    arrival = ARRIVAL.get()
+    if arrival is None:
+        group = isinstance(event, GroupMessageEvent)
+        arrival = arrive(delivery_key({"self_id": event.self_id, "message_type": "group" if group else "private",
+                                       "group_id": getattr(event, "group_id", None), "user_id": event.user_id,
+                                       "message_id": event.message_id}))
+    if arrival is None or (leases.shared and _served_elsewhere(event)):  # (learnt since it was admitted)
         return None
     return arrival
 
