@@ -238,39 +238,43 @@ async def _group_commit(db: SqliteClient, stmts: list[Statement]) -> None:
     await done
 
 
-async def _trip(db: SqliteClient, loop: asyncio.AbstractEventLoop) -> None:
+def _take() -> list[tuple[list[Statement], asyncio.Future[None]]]:
+    """The writes handed in so far (the next write queues a trip of its own)."""
     global _trip_queued
+    with _batch_guard:
+        taken, _batch[:], _trip_queued = list(_batch), [], False
+    return taken
+
+
+async def _trip(db: SqliteClient, loop: asyncio.AbstractEventLoop) -> None:
     try:
         await on_sqlite_thread(db, _run_all, loop)
     except BaseException as exc:  # not run (the connection was closed): whoever waits gets the error
-        with _batch_guard:
-            taken, _batch[:], _trip_queued = list(_batch), [], False
-        for _, done in taken:
+        for _, done in _take():
             _settle(done, exc if isinstance(exc, Exception) else ConnectionError("SQLite connection closed"))
 
 
 def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
     """In the connection's thread: BEGIN, each write of the batch (in a savepoint when there are
     several), COMMIT; then every writer is told its outcome."""
-    global _trip_queued
-    with _batch_guard:
-        taken, _batch[:], _trip_queued = list(_batch), [], False
+    taken = _take()
+    several = len(taken) > 1
     outcomes: list[Exception | None] = []
     try:
         raw.execute("BEGIN")
         for stmts, _ in taken:
-            if len(taken) > 1:
+            if several:
                 raw.execute("SAVEPOINT w")
             try:
                 _statements(raw, stmts)
             except WriteFailed as exc:
-                if len(taken) == 1:
+                if not several:
                     raise
                 raw.execute("ROLLBACK TO w")
                 outcomes.append(exc)
             else:
                 outcomes.append(None)
-            if len(taken) > 1:
+            if several:
                 raw.execute("RELEASE w")
         raw.execute("COMMIT")
     except Exception as exc:

@@ -155,6 +155,11 @@ class Directory:
     def games_of(self, user_id: str) -> list[int]:
         return sorted(gid for gid, users in self.members.items() if user_id in users)
 
+    def message_game(self, group_id: str | None, user_id: str) -> int | list[int] | None:
+        """The game a message goes to by the routes known here: its group's, or for a private
+        message the sender's (``private_game``)."""
+        return self.group_game.get(group_id) if group_id is not None else self.private_game(user_id)
+
     def private_game(self, user_id: str) -> int | list[int] | None:
         """The game a private command goes to: the focused one, the only one,
         None (no game) or the list of candidates (ambiguous)."""

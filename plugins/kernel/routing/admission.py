@@ -13,8 +13,9 @@ Order: a lane admits its events in arrival order and they take their arrival tic
 (``events.py``; a repeated delivery is dropped there), so every game sees its commands in
 arrival order, as before. A message that may change where later messages go (``ROUTING_WORDS``:
 /创建, /报名, /切换, …) is a barrier: it is admitted after every earlier event, and later events
-are put in lanes only after it has been handled. API responses and meta events pass at once. With several processes, an event of
-a game another process serves is dropped here, before NoneBot parses it (as ``events.py`` does).
+are put in lanes only after it has been handled. API responses and meta events pass at once.
+With several processes, an event of a game another process serves is dropped here, before
+NoneBot parses it (as ``events.py`` does).
 """
 
 from __future__ import annotations
@@ -76,17 +77,13 @@ def classify(data: dict[str, Any]) -> tuple[Lane | None, bool, bool]:
     kind = data.get("post_type")
     if kind not in LANED:
         return None, False, False
-    group = data.get("group_id")
     if kind == "message" and is_barrier(raw_text(data)):
         return None, True, False
-    game: object
-    if group is not None:
-        game = directory.group_game.get(str(group))
-        own: Lane = ("g", str(group))
-    else:
-        user = str(data.get("user_id", ""))
-        game = directory.private_game(user) if kind == "message" else None
-        own = ("u", user)
+    group = None if data.get("group_id") is None else str(data.get("group_id"))
+    user = str(data.get("user_id", ""))
+    own: Lane = ("g", group) if group is not None else ("u", user)
+    game = (directory.message_game(group, user)
+            if group is not None or kind == "message" else None)  # a private notice or request: no game
     if not isinstance(game, int):
         return own, False, False
     lane: Lane = ("game", str(game))

@@ -63,10 +63,7 @@ def arrival_of(event: MessageEvent) -> Arrival | None:
     lanes; None: drop it (a repeated delivery, or a game another process serves)."""
     arrival = ARRIVAL.get()
     if arrival is None:
-        group = isinstance(event, GroupMessageEvent)
-        arrival = arrive(delivery_key({"self_id": event.self_id, "message_type": "group" if group else "private",
-                                       "group_id": getattr(event, "group_id", None), "user_id": event.user_id,
-                                       "message_id": event.message_id}))
+        arrival = arrive(delivery_key(vars(event)))  # the event's fields, named as in its JSON
     if arrival is None or (leases.shared and _served_elsewhere(event)):  # (learnt since it was admitted)
         return None
     return arrival
@@ -76,10 +73,8 @@ def _served_elsewhere(event: MessageEvent) -> bool:
     """The message goes to a game another process serves (known from an earlier event): with
     several processes every event reaches each of them, and this one would only drop it after
     NoneBot's matchers. A command that changes routing or names its game goes the usual way."""
-    if isinstance(event, GroupMessageEvent):
-        game_id: object = directory.group_game.get(str(event.group_id))
-    else:
-        game_id = directory.private_game(str(event.user_id))
+    group = event.group_id if isinstance(event, GroupMessageEvent) else None
+    game_id = directory.message_game(None if group is None else str(group), str(event.user_id))
     if not isinstance(game_id, int) or not leases.theirs(game_id):
         return False
     parsed = split_command(_text_of(event)[0], command_starts())
