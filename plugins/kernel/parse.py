@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,9 +32,11 @@ def split_command(raw: str, starts: tuple[str, ...] = ("/", "／")) -> Parsed | 
     return None
 
 
-def parse_args(spec: CommandSpec, rest: str, roster: Roster | None) -> dict[str, Any]:
-    """Parse ``rest`` by the spec. Raises Rejected naming the right usage."""
+def parse_args(spec: CommandSpec, rest: str, roster_of: Callable[[], Roster] | None) -> dict[str, Any]:
+    """Parse ``rest`` by the spec; player names by the roster ``roster_of()`` gives (built only
+    for a command that names players). Raises Rejected naming the right usage."""
     args: dict[str, Any] = {}
+    roster: Roster | None = None
     usage = f"用法：{spec.usage}" if spec.usage else ""
     pos = 0
     specs = list(spec.args)
@@ -60,7 +63,8 @@ def parse_args(spec: CommandSpec, rest: str, roster: Roster | None) -> dict[str,
                 raise Rejected(f"请指明玩家。{usage}")
             if a.max_count and len(take) > a.max_count:
                 raise Rejected(f"最多指定 {a.max_count} 名玩家。{usage}")
-            assert roster is not None
+            assert roster_of is not None
+            roster = roster or roster_of()
             seats: list[int] = []
             for t in take:
                 seat = roster.resolve(t).seat
@@ -74,7 +78,8 @@ def parse_args(spec: CommandSpec, rest: str, roster: Roster | None) -> dict[str,
         token = m.group(1)
         pos = m.end()
         if a.kind == "player":
-            assert roster is not None
+            assert roster_of is not None
+            roster = roster or roster_of()
             args[a.name] = roster.resolve(token).seat
         elif a.kind == "int":
             try:

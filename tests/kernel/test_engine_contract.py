@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from demo_game.engine import DemoEngine
 from harness import demo_running, texts
 
-from plugins.kernel.contract import Actor, Command, Ctx, Finish, GameEngine
+from plugins.kernel.contract import Actor, Command, Ctx, Finish, GameEngine, Say
 from plugins.kernel.models import CommandLog, Game
 from plugins.kernel.txn import forget
 
@@ -41,6 +41,28 @@ async def test_query_rule_with_more_than_replies_is_refused(harness, monkeypatch
     out = await h.group("32", "/查票")
     assert "机器人出错了" in texts(out) and "不该结束" not in texts(out)
     assert await _row(g.id) == row and (await Game.get(id=g.id)).status == "running"
+
+
+async def test_query_rule_that_changes_the_state_changes_nothing_kept(harness, monkeypatch):
+    """A query reads the held state itself (no copy): a rule that writes to it anyway is
+    an engine bug; the held game is dropped, so the next command sees the stored state."""
+    h = harness
+    g = await demo_running(h)
+    await h.group("31", "/票 2")
+    orig = DemoEngine.rule
+
+    def sneaky(s, actor, a, ctx):
+        s["votes"].append(["sneaky"])
+        return [Say("reply", f"已投 {len(s['votes'])} 票。")]
+
+    monkeypatch.setattr(DemoEngine, "rule", lambda self, name: sneaky if name == "votes" else orig(self, name))
+    row = await _row(g.id)
+    assert "已投 2 票。" in texts(await h.group("32", "/查票"))  # what the buggy rule said
+    assert await _row(g.id) == row
+    monkeypatch.setattr(DemoEngine, "rule", orig)
+    assert "已投 1 票。" in texts(await h.group("32", "/查票"))  # held copy dropped: the stored state again
+    await h.group("32", "/票 1")
+    assert [v[1:3] for v in (await Game.get(id=g.id)).state["votes"]] == [[1, 2], [2, 1]]
 
 
 async def test_newer_state_version_refuses_to_load_and_nothing_is_written(harness):

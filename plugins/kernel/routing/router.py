@@ -245,7 +245,7 @@ async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None
         if txn.game.status == "signup" and call.word in KERNEL and call.word != spec.words[0]:
             raise _KernelWord()
         actor = _check_who_where(spec, txn, call)
-        args = parse_args(spec, call.rest, txn.roster)
+        args = parse_args(spec, call.rest, lambda: txn.roster)
         await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(spec.name, args))
         if audited:  # a game's command that belongs in the audit log (/日志)
             await txn.audit(call.origin.user_id, spec.name, f"/{spec.words[0]} {call.rest.strip()}"[:200], at=call.now)
@@ -261,7 +261,7 @@ async def _run_query(call: Call, game_id: int, spec: CommandSpec) -> None:
     delivery is not answered twice)."""
     txn = await Txn.open(game_id, _superusers())
     actor = _check_who_where(spec, txn, call)
-    args = parse_args(spec, call.rest, txn.roster)
+    args = parse_args(spec, call.rest, lambda: txn.roster)
     with collected() as queued:
         await txn.query(actor, Command(spec.name, args), call.origin, call.now)
     await commit_at_once(call.now, [], queued)

@@ -57,7 +57,7 @@ async def run(access: WebAccess, kind_key: str, word: str, rest: str, host: bool
 
     async def work(txn: Txn) -> None:
         actor = _check(spec, txn, access.user_id)
-        args = parse_args(spec, rest, txn.roster) if spec.words else {"text": rest, "images": 0}
+        args = parse_args(spec, rest, lambda: txn.roster) if spec.words else {"text": rest, "images": 0}
         await txn.step("apply", origin=origin, now=now, actor=actor, cmd=Command(spec.name, args))
         if spec.extra.get("audit"):
             await txn.audit(access.user_id, spec.name, f"/{spec.words[0]} {rest.strip()}（网页）"[:200], at=now)
