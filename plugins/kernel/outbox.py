@@ -26,6 +26,7 @@ from .bulk import Coalesced, insert_rows, update_rows, write_at_once
 from .config import KernelConfig
 from .leases import PROCESS
 from .models import Host, Outbox
+from .order import utcnow
 from .outbox_heads import first_head, ranked_heads
 
 SCRUBBED = "（已发送；内容含密码，不保留）"
@@ -46,10 +47,6 @@ class SendTimeout(Exception):
 
 
 Send = Callable[..., Awaitable[None]]  # (self_id, type, target, text, *, at_all=False)
-
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 def chunks(text: str, size: int = MAX_CHUNK) -> list[str]:
@@ -92,7 +89,7 @@ async def enqueue(
     """Queue a message. Call inside the transaction of the change it reports.
     ``at_all`` (@全体成员) is only for a host's explicit announcement; ``image``
     is the path of a picture sent with the last piece of text."""
-    now = now or utcnow()
+    now = now or _batch_now.get() or utcnow()
     pieces = chunks(text) if text else [""]
     for i, piece in enumerate(pieces):
         await _put({
@@ -112,6 +109,8 @@ async def enqueue(
 
 
 _batch: ContextVar[list[dict[str, Any]] | None] = ContextVar("kernel_outbox_batch", default=None)
+# the rows of one batch share one time object: converted once for all of them (88 role messages)
+_batch_now: ContextVar[datetime | None] = ContextVar("kernel_outbox_batch_now", default=None)
 
 
 async def _put(row: dict[str, Any]) -> None:
@@ -129,10 +128,12 @@ class collected:
     def __enter__(self) -> list[dict[str, Any]]:
         self.rows: list[dict[str, Any]] = []
         self.token = _batch.set(self.rows)
+        self.now = _batch_now.set(utcnow())
         return self.rows
 
     def __exit__(self, *exc: object) -> None:
         _batch.reset(self.token)
+        _batch_now.reset(self.now)
 
 
 class batched(collected):

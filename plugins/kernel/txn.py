@@ -112,6 +112,8 @@ class Txn(Effects):
         return hit or next((p for p in self.players if alt_of(p) == user_id), None)
 
     def seat(self, seat: int) -> Player:
+        if 0 < seat <= len(self.players) and self.players[seat - 1].seat == seat:
+            return self.players[seat - 1]  # seats 1..n in order, as loaded: no search (88 role messages)
         p = next((p for p in self.players if p.seat == seat), None)
         if p is None:
             raise Rejected(f"没有 {seat} 号玩家。")

@@ -16,6 +16,7 @@ state = {
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -172,10 +173,27 @@ def post_killed_now(state: State, seat: int) -> bool:
     return (not p["alive"]) and p["out"] is not None and p["out"]["cause"] in ("post", "mutual", "mine", "soul") and p["out"]["round"] == state["round"]
 
 
-def role_message(state: State, cfg: Settings, seat: int) -> str:
+@dataclass(frozen=True)
+class Dealt:
+    """What every role message of one moment shares: the seats holding each role (in seat
+    order) and the roles that post. Built once for /开始's 88 messages instead of per message."""
+
+    by_role: dict[str, list[int]]
+    posting: frozenset[str]
+
+    @classmethod
+    def of(cls, state: State, cfg: Settings) -> Dealt:
+        by_role: dict[str, list[int]] = {}
+        for s in seats(state):
+            by_role.setdefault(state["players"][str(s)]["role"], []).append(s)
+        return cls(by_role, frozenset(posting_roles(cfg)))
+
+
+def role_message(state: State, cfg: Settings, seat: int, dealt: Dealt | None = None) -> str:
     """The private role message (/我的身份). A disguised role (暗蛋) is told
     its disguise, built from the disguise's data only, so it reads byte for
     byte like that role's message (§五 白方 7)."""
+    dealt = dealt or Dealt.of(state, cfg)
     p = state["players"][str(seat)]
     real = role(cfg, p["role"])
     shown = role(cfg, real["disguise"]) if real["disguise"] else real
@@ -184,11 +202,10 @@ def role_message(state: State, cfg: Settings, seat: int) -> str:
         lines.append(shown["brief"])
     if shown is real and p["code"]:
         lines.append(T.ROLE_CODE.format(code=p["code"]))
-    everyone = seats(state) if shown is real and shown["knows"] else []
     for key in shown["knows"]:
         if shown is not real:
             break
-        mates = [s for s in everyone if state["players"][str(s)]["role"] == key and s != seat]
+        mates = [s for s in dealt.by_role.get(key, []) if s != seat]
         label = role(cfg, key)["name"]
         lines.append(T.ROLE_MATES.format(label=label, mates=T.LIST_SEP.join(name(state, s) for s in mates) if mates else T.NONE))
     if shown is real and p["signal"]:
@@ -201,7 +218,7 @@ def role_message(state: State, cfg: Settings, seat: int) -> str:
     if shown is real and real["signals"] and state["signals"]:
         pairs = T.SEMI_SEP.join(T.SIGNAL_PAIR.format(seek=a, reply=b) for a, b in state["signals"])
         lines.append(T.ROLE_ALL_SIGNALS.format(pairs=pairs))
-    if shown is real and real["key"] in posting_roles(cfg):
+    if shown is real and real["key"] in dealt.posting:
         lines.append(T.ROLE_HOW_TO_POST)
     return "\n".join(lines)
 

@@ -6,7 +6,7 @@ from plugins.kernel.contract import Ctx, Outcome, Rejected, Say, Seat
 
 from . import content
 from . import texts as T
-from .model import FACTION_NAME, new_round, role, role_message
+from .model import FACTION_NAME, Dealt, new_round, role, role_message
 from .rules_round import schedule_round
 
 
@@ -69,8 +69,9 @@ def start(roster: list[Seat], ctx: Ctx) -> Outcome:
         "ended_by": "",
     }
     effects: list = []
+    dealt = Dealt.of(state, cfg)
     for seat in sorted(int(s) for s in players):
-        effects.append(Say(seat, role_message(state, cfg, seat)))
+        effects.append(Say(seat, role_message(state, cfg, seat, dealt)))
     whites = sum(1 for p in players.values() if role(cfg, p["role"])["faction"] == "white")
     host_lines = [T.DEALT_HEAD.format(total=total, whites=whites, blacks=total - whites)]
     for seat in sorted(int(s) for s in players):
