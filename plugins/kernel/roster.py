@@ -3,7 +3,8 @@ Pure: works on a snapshot of the roster."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from operator import itemgetter
+from typing import NamedTuple
 
 from .clean import alias_key, fold_alias
 from .contract import Rejected
@@ -11,8 +12,7 @@ from .contract import Rejected
 MAX_ALIAS = 16
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):  # a tuple: built for every player of an 88-seat game per command that names players
     seat: int
     alias: str
     user_id: str
@@ -21,7 +21,7 @@ class Entry:
 
 class Roster:
     def __init__(self, entries: list[Entry]):
-        self.entries = sorted(entries, key=lambda e: e.seat)
+        self.entries = sorted(entries, key=itemgetter(0))  # by seat
 
     def by_seat(self, seat: int) -> Entry | None:
         return next((e for e in self.entries if e.seat == seat), None)
