@@ -363,3 +363,21 @@ async def test_while_messages_arrive_the_log_is_checkpointed_beside_the_writes_a
         if running:
             checkpoint.checkpointer.start()
     assert c.side is None
+
+
+def test_rows_written_without_model_objects_are_checked_as_the_model_checks_them(nonebug_init):
+    """``insert_statement`` stores strings of plain text columns as they are (no validator per
+    value), but a value longer than its column still fails as ``Model.save`` would fail."""
+    from tortoise.exceptions import ValidationError
+
+    from plugins.kernel.models import Outbox
+
+    now = datetime.now(timezone.utc)
+    rows = [{"target_type": "private", "target_id": str(i), "text": f"第{i}条", "next_try_at": now, "created_at": now}
+            for i in range(3)]
+    st = insert_statement(Outbox, rows)
+    columns = [c.strip('" ') for c in st.head.split("(", 1)[1].rstrip(")").split(",")]
+    assert [r[columns.index("text")] for r in st.rows] == ["第0条", "第1条", "第2条"]
+    rows[1]["target_id"] = "9" * 33  # target_id is VARCHAR(32)
+    with pytest.raises(ValidationError):
+        insert_statement(Outbox, rows)
