@@ -3,8 +3,9 @@ Pure: works on a snapshot of the roster."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .clean import alias_key, fold_alias
 from .contract import Rejected
@@ -22,6 +23,11 @@ class Entry(NamedTuple):  # a tuple: built for every player of an 88-seat game p
 class Roster:
     def __init__(self, entries: list[Entry]):
         self.entries = sorted(entries, key=itemgetter(0))  # by seat
+
+    @classmethod
+    def of(cls, players: Iterable[Any]) -> Roster:
+        """The roster of player rows (anything with ``seat``, ``alias``, ``user_id``, ``alive``)."""
+        return cls([Entry(p.seat, p.alias, p.user_id, p.alive) for p in players])
 
     def by_seat(self, seat: int) -> Entry | None:
         return next((e for e in self.entries if e.seat == seat), None)

@@ -47,7 +47,7 @@ from .order import game_turn, utcnow
 from .origin import Origin, _reply_target
 from .outbox import batched, enqueue
 from .registry import GameKind, get_kind
-from .roster import Entry, Roster
+from .roster import Roster
 from .sending import wake_outbox
 from .settings import engine_settings
 from .writes import Deferred, commit_step
@@ -103,7 +103,7 @@ class Txn(Effects):
 
     @property
     def roster(self) -> Roster:
-        return Roster([Entry(p.seat, p.alias, p.user_id, p.alive) for p in self.players])
+        return Roster.of(self.players)
 
     def player_of(self, user_id: str) -> Player | None:
         """The player using this QQ account: the sign-up account or their

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import cards as cardmath
 from ..contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Rejected
 from ..models import Card, Player
-from ..roster import Entry, Roster
+from ..roster import Roster
 from ..txn import Txn
 from .table import LIVE, Call, _game_for, _host_txn, _need_game, kernel_command
 
@@ -49,7 +49,7 @@ async def card_record(call: Call) -> None:
     if not call.rest.strip():
         raise Rejected("请写玩家：/牌 <玩家>")
     players = await Player.filter(game_id=gid).order_by("seat")
-    entry = Roster([Entry(p.seat, p.alias, p.user_id, p.alive) for p in players]).resolve(call.rest.strip().split()[0])
+    entry = Roster.of(players).resolve(call.rest.strip().split()[0])
     cards = await Card.filter(game_id=gid, seat=entry.seat).order_by("id")
     t = cardmath.tally([c.color for c in cards])
     if not cards:
