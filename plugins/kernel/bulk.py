@@ -6,11 +6,11 @@ command's few statements written in one transaction with one trip to the databas
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import sqlite3
 import threading
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from tortoise import connections
@@ -65,8 +65,11 @@ def insert_statement(model: type[Model], rows: list[dict[str, Any]], ids: list[A
     db = model._meta.db
     ex = db.executor_class(model=model, db=db)  # its SQL and columns are cached per table
     fields_map = model._meta.fields_map
-    columns = [_column(fields_map[c], model, [r.get(c, fields_map[c].default) for r in rows])
-               for c in ex.regular_columns]
+    columns = []
+    for c in ex.regular_columns:
+        f = fields_map[c]
+        default = f.default
+        columns.append(_column(f, model, [r.get(c, default) for r in rows]))
     values = [list(row) for row in zip(*columns)]
     return Statement(ex.insert_query, values, model._meta.db_table, ex.insert_query.split(" VALUES ", 1)[0], ids)
 
@@ -76,8 +79,9 @@ def _column(field: Field, model: type[Model], raw: list[Any]) -> list[Any]:
     object (88 role messages share their game, sender, times and flags); strings into a plain
     text column as they are, their length checked in one pass (the validator per value cost
     as much as the rest of the row)."""
-    if len(set(map(id, raw))) == 1:
-        return [field.to_db_value(raw[0], model)] * len(raw)
+    first = raw[0]
+    if all(v is first for v in raw):
+        return [field.to_db_value(first, model)] * len(raw)
     if _plain_text(field) and all(type(v) is str for v in raw):
         cap = getattr(field, "max_length", None)
         if cap is None or max(map(len, raw)) <= cap:
@@ -185,7 +189,7 @@ async def on_sqlite_thread(db: SqliteClient, fn: Callable[..., T], *args: Any) -
         if not conn._running:
             raise ValueError("Connection closed")
         done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        conn._tx.put_nowait((done, partial(fn, conn._conn, *args)))  # aiosqlite's own queue (Connection._execute)
+        conn._tx.put_nowait((done, functools.partial(fn, conn._conn, *args)))  # aiosqlite's own queue (Connection._execute)
     return await done
 
 
@@ -303,12 +307,35 @@ def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
 def _statements(raw: sqlite3.Connection, stmts: list[Statement]) -> None:
     for i, st in enumerate(stmts):
         try:
-            if st.ids is None:
+            if st.ids is None and st.head and len(st.rows) > 1:
+                _insert_many(raw, st)
+            elif st.ids is None:
                 raw.executemany(st.sql, st.rows)
             else:
                 st.ids.extend([raw.execute(st.sql, row).lastrowid for row in st.rows])
         except sqlite3.IntegrityError as exc:
             raise WriteFailed(i, exc) from exc
+
+
+def _insert_many(raw: sqlite3.Connection, st: Statement) -> None:
+    """The rows of an INSERT in multi-row VALUES statements of a few sizes (powers of two, at
+    most 999 values each: SQLite's oldest limit), each compiled once and kept in sqlite3's
+    statement cache: a third cheaper than a statement per row (88 role messages)."""
+    width, rows, i = len(st.rows[0]), st.rows, 0
+    size = 1 << ((999 // width).bit_length() - 1)
+    while size > 1:
+        while len(rows) - i >= size:
+            raw.execute(_values_sql(st.head, width, size), [v for row in rows[i:i + size] for v in row])
+            i += size
+        size //= 2
+    if i < len(rows):
+        raw.executemany(st.sql, rows[i:])
+
+
+@functools.lru_cache(maxsize=64)
+def _values_sql(head: str, width: int, size: int) -> str:
+    row = "(" + ", ".join("?" * width) + ")"
+    return f"{head} VALUES {', '.join([row] * size)}"
 
 
 def _settle(done: asyncio.Future[None], outcome: Exception | None) -> None:

@@ -381,3 +381,27 @@ def test_rows_written_without_model_objects_are_checked_as_the_model_checks_them
     rows[1]["target_id"] = "9" * 33  # target_id is VARCHAR(32)
     with pytest.raises(ValidationError):
         insert_statement(Outbox, rows)
+
+
+async def test_many_rows_are_written_in_their_order_and_all_or_nothing(nonebug_init):
+    """An INSERT of many rows goes in multi-row statements of a few sizes (bulk._insert_many):
+    every row lands once, in the order given (the outbound queue sends by id), for counts
+    on and beside the sizes; a row that breaks a constraint undoes the whole write."""
+    from plugins.kernel.models import Outbox
+
+    now = datetime.now(timezone.utc)
+    for n in (2, 3, 31, 32, 33, 91):
+        rows = [{"target_type": "private", "target_id": f"many-rows-{n}", "text": f"{n}-{i}", "next_try_at": now, "created_at": now}
+                for i in range(n)]
+        await write_at_once([insert_statement(Outbox, rows)])
+        stored = await Outbox.filter(target_id=f"many-rows-{n}").order_by("id").values_list("text", flat=True)
+        assert stored == [f"{n}-{i}" for i in range(n)], n
+    keys = [{"key": f"many-{i}", "at": now} for i in range(40)]
+    keys[35] = {"key": "many-3", "at": now}  # a repeated key deep in the second statement
+    with pytest.raises(WriteFailed) as failed:
+        await write_at_once([insert_statement(Outbox, [{"target_type": "private", "target_id": "many-rows-x", "text": "x",
+                                                        "next_try_at": now, "created_at": now}]),
+                             insert_statement(Delivery, keys)])
+    assert failed.value.index == 1
+    assert not await Delivery.filter(key__startswith="many-").exists()
+    assert not await Outbox.filter(target_id="many-rows-x").exists()
