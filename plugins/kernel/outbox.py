@@ -27,7 +27,7 @@ from .config import KernelConfig
 from .leases import PROCESS
 from .models import Host, Outbox
 from .order import utcnow
-from .outbox_heads import first_head, ranked_heads
+from .outbox_heads import first_head, ranked_heads, vacuum_now_and_then
 
 SCRUBBED = "（已发送；内容含密码，不保留）"
 MAX_CHUNK = 2000  # characters per QQ message
@@ -168,14 +168,14 @@ async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int 
 
 
 async def _write_sent(sent: list[tuple[list[Outbox], datetime]]) -> None:
-    """Sent: each row's status, time and attempts; a web password's text is cleared once sent.
-    The sends that land in one turn of the loop are marked in one trip."""
+    """Sent: status, time and attempts (a web password's text cleared); a turn of the loop's sends in one trip."""
     rows = [(r, now) for group, now in sent for r in group]
     plain = [(r.id, {"status": "sent", "sent_at": now, "attempts": r.attempts + 1}) for r, now in rows if not r.scrub]
     secret = [(r.id, {"status": "sent", "sent_at": now, "attempts": r.attempts + 1, "text": SCRUBBED})
               for r, now in rows if r.scrub]
     await write_at_once([update_rows(Outbox, ("status", "sent_at", "attempts"), plain),
                          update_rows(Outbox, ("status", "sent_at", "attempts", "text"), secret)])
+    vacuum_now_and_then(len(rows))
 
 
 class OutboxWorker:

@@ -174,6 +174,18 @@ async def main():
         await con.execute("BEGIN")
         await con.execute("INSERT INTO delivery (key, at) VALUES ('left-open', now())")
     out["left_open"] = await Delivery.filter(key="left-open").exists()  # ...but an open transaction is rolled back
+    import plugins.kernel.outbox_heads as heads
+    from plugins.kernel.outbox import _write_sent
+    heads.VACUUM_AFTER = 5
+    sent = [r for r in await Outbox.filter(game_id=g.id)]
+    await _write_sent([(sent, now)])  # 3 rows marked: not yet
+    out["vacuumed_early"] = heads._vacuum is not None
+    await _write_sent([(sent[:2], now)])  # 5: the table is cleaned up in the background
+    await heads._vacuum
+    async with connections.get("default")._pool.acquire() as con:
+        await con.execute("SELECT pg_stat_clear_snapshot()")
+        out["vacuums"] = await con.fetchval("SELECT vacuum_count + autovacuum_count FROM pg_stat_user_tables WHERE relname = 'outbox'")
+        out["analysed"] = await con.fetchval("SELECT count(*) FROM pg_stats WHERE tablename = 'outbox' AND attname = 'status'")
     print(json.dumps(out, ensure_ascii=False))
     await Tortoise.close_connections()
 
@@ -206,6 +218,9 @@ async def test_on_postgresql_the_writes_are_one_statement_all_or_nothing(tmp_pat
     # a pooled connection goes back without asyncpg's reset query (one round trip more per query: the
     # kernel keeps no session state on them), and a transaction left open is still rolled back
     assert out["reset_query"] == "" and out["left_open"] is False
+    # every row of the queue leaves an old version when it is marked sent: the table is vacuumed and
+    # analysed after every VACUUM_AFTER rows marked, whether PostgreSQL's autovacuum runs or not
+    assert out["vacuumed_early"] is False and out["vacuums"] == 1 and out["analysed"] == 1
 
 
 async def test_a_one_trip_write_never_lands_inside_another_tasks_transaction(nonebug_init):
