@@ -20,9 +20,9 @@ asserts a time.
 The run: bot A (queue unpaced) -- games are set up through chat like players
 would (mafia88: 88 private sign-ups, /开始, 88 报道, in three games for three vote bursts; royale: 60 group sign-ups,
 /开始, /推进 to night 1; five more mafia88 games with 87 sign-ups each; three more
-mafia88 games and a royale game for the side-by-side figure), then the vote bursts and the
-royale night, each right after its floor, then both at once in two groups (three vote bursts one
-after another beside one night). Bot B
+pairs of a mafia88 and a royale game for the side-by-side figure), then the vote bursts and the
+royale night, each right after its floor, then both at once in two groups (three trials, a pair
+of games each, pooled). Bot B
 (the same database, queue paced) -- the 88th sign-up and /开始 of each of the
 five games (the median of five samples), then a vote burst whose replies leave
 at the production group pace. Then the same figures on PostgreSQL (one process,
@@ -76,14 +76,19 @@ M88_PLAYERS_2 = [str(50001 + i) for i in range(88)]
 ROYALE_PLAYERS_2 = [str(60001 + i) for i in range(60)]
 M88_PLAYERS_3 = [str(70001 + i) for i in range(88)]
 ROYALE_PLAYERS_3 = [str(80001 + i) for i in range(60)]
-# side by side: three vote bursts, one after another, in three games of their own beside one royale
-# night, pooled as the solo figure is (a single burst beside the night swung 0.23×–2.67× its solo
-# figure in stop 27); the second set is served by a second process (PostgreSQL)
+# side by side: three trials, each a vote burst and a royale night at once in two games of their own,
+# pooled as the solo figures are (one trial's vote p99 swung 0.23×–2.67× its solo figure in stop 27);
+# the *_3 set: the votes' games served by a second process (PostgreSQL)
 SIDE_GAMES = [(GROUP_M88_2, M88_PLAYERS_2)] + [(str(882000 + k), [str(130001 + 1000 * k + i) for i in range(88)])
                                                for k in (1, 2)]
 SIDE_KEYS = ["m88_2"] + [f"m88_2r{k}" for k in (1, 2)]
+SIDE_ROYALES = [(GROUP_ROYALE_2, ROYALE_PLAYERS_2)] + [(str(884000 + k), [str(150001 + 1000 * k + i) for i in range(60)])
+                                                       for k in (1, 2)]
+SIDE_ROYALE_KEYS = ["royale_2"] + [f"royale_2r{k}" for k in (1, 2)]
 SIDE_GAMES_3 = [(GROUP_M88_3, M88_PLAYERS_3)] + [(str(883000 + k), [str(140001 + 1000 * k + i) for i in range(88)])
                                                  for k in (1, 2)]
+SIDE_ROYALES_3 = [(GROUP_ROYALE_3, ROYALE_PLAYERS_3)] + [(str(885000 + k), [str(160001 + 1000 * k + i) for i in range(60)])
+                                                         for k in (1, 2)]
 ACTIONS_PER_PLAYER = 20
 
 UNPACED = {"GAMEHOST__SEND_INTERVAL": "0", "GAMEHOST__SEND_JITTER": "0", "GAMEHOST__GROUP_SEND_INTERVAL": "0"}
@@ -510,51 +515,46 @@ async def royale_night(b: Bench, gid: int) -> str:
             f"{accepted}/{n} accepted by the engine ({logged} logged actions + {reads} read-only /背包){note}")
 
 
-async def side_by_side(b: Bench, m88s: list[tuple[str, list[str], int]], royale: int, vb: Bench | None = None,
-                       solo: dict[str, float] | None = None) -> str:
-    """Vote bursts and the royale night at the same time, in groups of fresh games: the bursts
-    one after another (each in a game of its own, as the solo bursts) while the night goes on;
-    each against its own solo figure of this run (games never wait for each other). With
-    ``vb``, the votes' games are served by another bot process (``vb``'s) and every event
-    reaches both processes, as NapCat does with two reverse WebSocket clients."""
+async def side_by_side(b: Bench, pairs: list[tuple[tuple[str, list[str], int], tuple[str, list[str], int]]],
+                       vb: Bench | None = None, solo: dict[str, float] | None = None) -> str:
+    """The vote burst and the royale night at the same time, in two groups of two fresh games, in
+    three trials (a pair of games each), pooled as the solo figures are; each against its own solo
+    figure of this run (games never wait for each other). With ``vb``, the votes' games are served
+    by another bot process (``vb``'s) and every event reaches both processes, as NapCat does with
+    two reverse WebSocket clients."""
     vb = vb or b
-    await b.db.drained()
-    state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", royale))
-    players = ROYALE_PLAYERS_3 if vb is not b else ROYALE_PLAYERS_2
-    scripts = {u2: lines for u2, lines in zip(players, royale_scripts(state).values())}
     if vb is not b:
         assert b.ob is not None and vb.ob is not None
         b.ob.mirrors, vb.ob.mirrors = [vb.ob], [b.ob]
-    begin = time.perf_counter()
-    ends: list[float] = []
-
-    async def bursts() -> list[tuple[list[float], float]]:
-        runs = []
-        for _, voters, _gid in m88s:
-            n = len(voters)
-            runs.append(await vb.private_burst(voters, lambda i, u, n=n: f"/投票 {(i + 1) % n + 1}", lambda s: "已投票" in s))
-            ends.append(time.perf_counter() - begin)
-        return runs
-
+    trials = []
     try:
-        runs, (rlat, rwall) = await asyncio.gather(bursts(), b.closed_loop(scripts))
+        for (_, voters, _m), (_, players, royale) in pairs:
+            await b.db.drained()
+            state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", royale))
+            scripts = {u2: lines for u2, lines in zip(players, royale_scripts(state).values())}
+            n = len(voters)
+            begin = time.perf_counter()
+            (vlat, vwall), (rlat, rwall) = await asyncio.gather(
+                vb.private_burst(voters, lambda i, u, n=n: f"/投票 {(i + 1) % n + 1}", lambda s: "已投票" in s),
+                b.closed_loop(scripts),
+            )
+            trials.append((vlat, rlat, vwall, rwall, time.perf_counter() - begin))
     finally:
         if b.ob is not None and vb.ob is not None:
             b.ob.mirrors, vb.ob.mirrors = [], []
-    wall = time.perf_counter() - begin
-    vlat = [x for lat, _ in runs for x in lat]
+    vlat = [x for t in trials for x in t[0]]
+    rlat = [x for t in trials for x in t[1]]
     floors = solo if solo is not None else b.floors
     solo_v, solo_r = floors.get("vote_p99"), floors.get("royale_p99")
     v99, r99 = pct(vlat, 99), pct(rlat, 99)
     vs_v = f" ({v99 / solo_v:.2f}× solo {ms(solo_v)})" if solo_v else ""
     vs_r = f" ({r99 / solo_r:.2f}× solo {ms(solo_r)})" if solo_r else ""
-    each = ", ".join(f"{pct(lat, 99) * 1000:.1f}" for lat, _ in runs)
-    beside = sum(1 for e in ends if e <= rwall)
-    return (f"side by side ({len(runs)} bursts of 88 private /投票, one after another in games of their own, and the "
-            f"60 × 20 royale night at once, two groups): {len(vlat)} votes p50 {ms(statistics.median(vlat))}, "
-            f"p99 {ms(v99)}{vs_v} (each burst's p99 {each} ms; {beside} of {len(runs)} bursts over before the night "
-            f"was); royale p50 {ms(statistics.median(rlat))}, p99 {ms(r99)}{vs_r}; both done in {wall:.1f} s "
-            f"(votes {ends[-1]:.1f} s, night {rwall:.1f} s)")
+    each = ", ".join(f"{pct(t[0], 99) * 1000:.1f}/{pct(t[1], 99) * 1000:.0f}" for t in trials)
+    walls = ", ".join(f"{t[4]:.1f}" for t in trials)
+    return (f"side by side ({len(trials)} trials, each the 88 private /投票 burst and a 60 × 20 royale night at once in two "
+            f"groups of their own; pooled): {len(vlat)} votes p50 {ms(statistics.median(vlat))}, p99 {ms(v99)}{vs_v}; "
+            f"{len(rlat)} night actions p50 {ms(statistics.median(rlat))}, p99 {ms(r99)}{vs_r}; each trial's p99 "
+            f"votes/night {each} ms; each trial done in {walls} s (votes {max(t[2] for t in trials):.1f} s at most)")
 
 
 async def game_start(b: Bench, gids: list[int]) -> str:
@@ -715,10 +715,14 @@ async def postgres_burst(work: Path) -> str:
             gid = await pg.create(group, HOST_M88, "88人场")
             await pg.m88_round1(group, HOST_M88, users, gid)
             side.append((group, users, gid))
-        r2 = await pg.create(GROUP_ROYALE_2, HOST_ROYALE, "大逃杀")
-        await pg.royale_night1(GROUP_ROYALE_2, HOST_ROYALE, ROYALE_PLAYERS_2, r2)
+        nights = []
+        for group, users in SIDE_ROYALES:
+            gid = await pg.create(group, HOST_ROYALE, "大逃杀")
+            await pg.royale_night1(group, HOST_ROYALE, users, gid)
+            nights.append((group, users, gid))
         load = Load(pg.bot.proc.pid)
-        both = with_load((await side_by_side(pg, side, r2)).replace("side by side (", "side by side on PostgreSQL (", 1), load)
+        both = with_load((await side_by_side(pg, list(zip(side, nights)))).replace(
+            "side by side (", "side by side on PostgreSQL (", 1), load)
         lines = [burst, night.replace("royale night (", "royale night on PostgreSQL (", 1), both]
         # two bot processes on the one database, each serving one of the two games
         (work / "pg2").mkdir(exist_ok=True)
@@ -727,7 +731,7 @@ async def postgres_burst(work: Path) -> str:
             await pg2.up(UNPACED)
             side3 = [(group, users, await pg2.create(group, HOST_M88, "88人场"))  # created through process 2: it serves them
                      for group, users in SIDE_GAMES_3]
-            r3 = await pg.create(GROUP_ROYALE_3, HOST_ROYALE, "大逃杀")
+            nights3 = [(group, users, await pg.create(group, HOST_ROYALE, "大逃杀")) for group, users in SIDE_ROYALES_3]
             # from here on every event reaches both processes, as NapCat does with two reverse
             # WebSocket clients: each sees the other game's sign-ups before the measured second
             # (runs before 14:40 on 2026-12-01 mirrored the measured second only)
@@ -735,10 +739,11 @@ async def postgres_burst(work: Path) -> str:
             pg.ob.mirrors, pg2.ob.mirrors = [pg2.ob], [pg.ob]
             for group, users, gid in side3:
                 await pg2.m88_round1(group, HOST_M88, users, gid)
-            await pg.royale_night1(GROUP_ROYALE_3, HOST_ROYALE, ROYALE_PLAYERS_3, r3)
+            for group, users, gid in nights3:
+                await pg.royale_night1(group, HOST_ROYALE, users, gid)
             assert pg.bot is not None and pg2.bot is not None
             load = Load(pg.bot.proc.pid, pg2.bot.proc.pid)
-            two = await side_by_side(pg, side3, r3, vb=pg2, solo=pg.floors)
+            two = await side_by_side(pg, list(zip(side3, nights3)), vb=pg2, solo=pg.floors)
             lines.append(with_load(two.replace("side by side (", "side by side, two processes on PostgreSQL (", 1), load))
         except Exception as exc:  # noqa: BLE001
             lines.append(f"side by side, two processes: SKIPPED ({type(exc).__name__}: {exc})"[:300])
@@ -772,7 +777,7 @@ async def run(args: argparse.Namespace) -> None:
     began = time.perf_counter()
     whole = Load()
     ids: dict[str, int | None] = {**dict.fromkeys(VOTE_KEYS), "royale": None, **dict.fromkeys(START_KEYS),
-                                  **dict.fromkeys(SIDE_KEYS), "royale_2": None}
+                                  **dict.fromkeys(SIDE_KEYS), **dict.fromkeys(SIDE_ROYALE_KEYS)}
     why: dict[str, str] = {}
 
     def problem(exc: BaseException) -> str:
@@ -787,14 +792,16 @@ async def run(args: argparse.Namespace) -> None:
     def round1(group: str, users: list[str]):
         return lambda gid: b.m88_round1(group, HOST_M88, users, gid)
 
+    def night1(group: str, users: list[str]):
+        return lambda gid: b.royale_night1(group, HOST_ROYALE, users, gid)
+
     setups = (*((key, group, HOST_M88, "88人场", round1(group, users)) for key, (group, users) in zip(VOTE_KEYS, VOTE_GAMES)),
               ("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀",
                lambda gid: b.royale_night1(GROUP_ROYALE, HOST_ROYALE, ROYALE_PLAYERS, gid)),
               *((key, group, HOST_START, "88人场", start_setup(group, users))
                 for key, (group, users) in zip(START_KEYS, STARTS)),
               *((key, group, HOST_M88, "88人场", round1(group, users)) for key, (group, users) in zip(SIDE_KEYS, SIDE_GAMES)),
-              ("royale_2", GROUP_ROYALE_2, HOST_ROYALE, "大逃杀",
-               lambda gid: b.royale_night1(GROUP_ROYALE_2, HOST_ROYALE, ROYALE_PLAYERS_2, gid)))
+              *((key, group, HOST_ROYALE, "大逃杀", night1(group, users)) for key, (group, users) in zip(SIDE_ROYALE_KEYS, SIDE_ROYALES)))
     try:
         # ---- bot A: unpaced queue; set everything up through chat, then measure
         await b.up(UNPACED)
@@ -819,10 +826,11 @@ async def run(args: argparse.Namespace) -> None:
             except Exception as exc:  # noqa: BLE001
                 print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
         side = [(group, users, ids[key]) for key, (group, users) in zip(SIDE_KEYS, SIDE_GAMES) if ids[key]]
-        if len(side) == len(SIDE_GAMES) and ids["royale_2"]:
+        nights = [(group, users, ids[key]) for key, (group, users) in zip(SIDE_ROYALE_KEYS, SIDE_ROYALES) if ids[key]]
+        if len(side) == len(SIDE_GAMES) and len(nights) == len(SIDE_ROYALES):
             try:
                 load = Load(b.bot.proc.pid)
-                print(with_load(await side_by_side(b, side, ids["royale_2"]), load), flush=True)
+                print(with_load(await side_by_side(b, list(zip(side, nights))), load), flush=True)
             except Exception as exc:  # noqa: BLE001
                 print(f"side by side: SKIPPED ({problem(exc)})", flush=True)
         await b.down()
