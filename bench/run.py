@@ -301,6 +301,20 @@ class Bench:
             raise Skip(f"/创建 {game} answered: {text}")
         return self.db.game_id(group)
 
+    async def set_up(self, games: list[tuple[str, list[str]]], game: str) -> list[tuple[str, list[str], int]]:
+        """Each (group, players) created and brought to where it is measured: mafia88 ("88人场") to
+        round 1 after the reports, royale ("大逃杀") to night 1; (group, players, game id) each."""
+        made = []
+        for group, users in games:
+            if game == "88人场":
+                gid = await self.create(group, HOST_M88, game)
+                await self.m88_round1(group, HOST_M88, users, gid)
+            else:
+                gid = await self.create(group, HOST_ROYALE, game)
+                await self.royale_night1(group, HOST_ROYALE, users, gid)
+            made.append((group, users, gid))
+        return made
+
     async def signup_private(self, group: str, users: list[str]) -> None:
         ob = self.ob
         assert ob is not None
@@ -699,27 +713,15 @@ async def postgres_burst(work: Path) -> str:
     (work / "pg").mkdir(exist_ok=True)
     try:
         await pg.up(UNPACED)
-        games = []
-        for group, users in VOTE_GAMES:
-            gid = await pg.create(group, HOST_M88, "88人场")
-            await pg.m88_round1(group, HOST_M88, users, gid)
-            games.append((group, users, gid))
+        games = await pg.set_up(VOTE_GAMES, "88人场")
         load = Load(pg.bot.proc.pid)
         burst = with_load((await vote_burst(pg, games)).replace("vote burst (", "vote burst on PostgreSQL (", 1), load)
         # side by side on PostgreSQL: a royale night in a game of its own, then both at once
         rid = await pg.create(GROUP_ROYALE, HOST_ROYALE, "大逃杀")
         await pg.royale_night1(GROUP_ROYALE, HOST_ROYALE, ROYALE_PLAYERS, rid)
         night = await royale_night(pg, rid)
-        side = []
-        for group, users in SIDE_GAMES:
-            gid = await pg.create(group, HOST_M88, "88人场")
-            await pg.m88_round1(group, HOST_M88, users, gid)
-            side.append((group, users, gid))
-        nights = []
-        for group, users in SIDE_ROYALES:
-            gid = await pg.create(group, HOST_ROYALE, "大逃杀")
-            await pg.royale_night1(group, HOST_ROYALE, users, gid)
-            nights.append((group, users, gid))
+        side = await pg.set_up(SIDE_GAMES, "88人场")
+        nights = await pg.set_up(SIDE_ROYALES, "大逃杀")
         load = Load(pg.bot.proc.pid)
         both = with_load((await side_by_side(pg, list(zip(side, nights)))).replace(
             "side by side (", "side by side on PostgreSQL (", 1), load)
