@@ -141,6 +141,23 @@ class WriteFailed(IntegrityError):
         self.index = index
 
 
+class Superseded(Exception):
+    """Not written: the write it came after was not, and it was worked out from what that one
+    changed (inflight.py)."""
+
+
+class Link:
+    """A game's write its next command may go on from before it is written (inflight.py):
+    ``failed`` is set once it was tried — on SQLite in the connection's thread, before any
+    write handed in after it — and ``done`` settles with its outcome."""
+
+    __slots__ = ("done", "failed")
+
+    def __init__(self) -> None:
+        self.failed: bool | None = None
+        self.done: asyncio.Future[None] | None = None
+
+
 async def write_at_once(stmts: list[Statement]) -> None:
     """Write ``stmts`` in order, all or nothing. On SQLite outside a transaction the whole
     transaction (BEGIN … COMMIT) is one trip to the connection's thread, under the lock
@@ -232,7 +249,8 @@ def _one_statement(stmts: list[Statement]) -> tuple[str, list[Any]]:
     return "WITH " + ", ".join(parts) + " SELECT 1", params
 
 
-_batch: list[tuple[list[Statement], asyncio.Future[None]]] = []  # writes not yet taken by a trip
+_Written = tuple[list[Statement], asyncio.Future[None], "Link | None", "Link | None"]  # (stmts, done, link, after)
+_batch: list[_Written] = []  # writes not yet taken by a trip
 _batch_guard = threading.Lock()  # the batch is taken in the connection's thread
 _trip_queued = False  # a trip is queued that has not yet taken the batch
 _trips: set[asyncio.Task[None]] = set()
@@ -244,20 +262,25 @@ async def _group_commit(db: SqliteClient, stmts: list[Statement]) -> None:
     write that fails is undone alone, and only its caller gets the error). Under load (a royale
     night's commands, a vote burst's, the sent marks) each write waited for its own trip behind
     the others'; now it waits for one trip."""
+    await hand_in(db, stmts, None, None)
+
+
+def hand_in(db: SqliteClient, stmts: list[Statement], link: Link | None, after: Link | None) -> asyncio.Future[None]:
+    """``_group_commit`` handed in now; the future settles once written (inflight.py)."""
     global _trip_queued
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
     with _batch_guard:
-        _batch.append((stmts, done))
+        _batch.append((stmts, done, link, after))
         start, _trip_queued = not _trip_queued, True
     if start:  # a task of its own: the trip is queued even if this caller is cancelled meanwhile
         trip = asyncio.ensure_future(_trip(db, loop))
         _trips.add(trip)
         trip.add_done_callback(_trips.discard)
-    await done
+    return done
 
 
-def _take() -> list[tuple[list[Statement], asyncio.Future[None]]]:
+def _take() -> list[_Written]:
     """The writes handed in so far (the next write queues a trip of its own)."""
     global _trip_queued
     with _batch_guard:
@@ -269,38 +292,48 @@ async def _trip(db: SqliteClient, loop: asyncio.AbstractEventLoop) -> None:
     try:
         await on_sqlite_thread(db, _run_all, loop)
     except BaseException as exc:  # not run (the connection was closed): whoever waits gets the error
-        for _, done in _take():
+        for _, done, link, _after in _take():
+            if link is not None:
+                link.failed = True
             _settle(done, exc if isinstance(exc, Exception) else ConnectionError("SQLite connection closed"))
 
 
 def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
     """In the connection's thread: BEGIN, each write of the batch (in a savepoint when there are
-    several), COMMIT; then every writer is told its outcome."""
+    several; not at all when the write it follows was not written), COMMIT; then every writer is
+    told its outcome."""
     taken = _take()
     several = len(taken) > 1
     outcomes: list[Exception | None] = []
     try:
         raw.execute("BEGIN")
-        for stmts, _ in taken:
-            if several:
+        for stmts, _, link, after in taken:
+            if after is not None and after.failed is not False:
+                outcomes.append(Superseded())
+            elif several:
                 raw.execute("SAVEPOINT w")
-            try:
-                _statements(raw, stmts)
-            except WriteFailed as exc:
-                if not several:
-                    raise
-                raw.execute("ROLLBACK TO w")
-                outcomes.append(exc)
-            else:
-                outcomes.append(None)
-            if several:
+                try:
+                    _statements(raw, stmts)
+                except WriteFailed as exc:
+                    raw.execute("ROLLBACK TO w")
+                    outcomes.append(exc)
+                else:
+                    outcomes.append(None)
                 raw.execute("RELEASE w")
+            else:
+                _statements(raw, stmts)
+                outcomes.append(None)
+            if link is not None:
+                link.failed = outcomes[-1] is not None
         raw.execute("COMMIT")
     except Exception as exc:
         if raw.in_transaction:  # (a failed BEGIN left none to roll back)
             raw.execute("ROLLBACK")
         outcomes = [exc] * len(taken)
-    for (_, done), outcome in zip(taken, outcomes):
+        for _, _, link, _after in taken:
+            if link is not None:
+                link.failed = True
+    for (_, done, _link, _after), outcome in zip(taken, outcomes):
         loop.call_soon_threadsafe(_settle, done, outcome)
 
 

@@ -4,6 +4,7 @@ restart, or to another process) changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
@@ -11,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from tortoise.exceptions import IntegrityError
 
-from .bulk import Statement, WriteFailed, insert_statement, write_at_once
-from .contract import Ignored
+from .bulk import Statement, Superseded, WriteFailed, insert_statement, write_at_once
+from .contract import Ignored, Rejected
+from .inflight import begin_write, follow, outside_transaction
 from .models import Delivery, Outbox
 
 if TYPE_CHECKING:
@@ -26,6 +28,7 @@ class _Claim:
 
 
 _claim: ContextVar[_Claim | None] = ContextVar("kernel_delivery", default=None)
+RESEND = "这条没有生效：它前面的一条命令没能写入（已记录）。请再发一次。"
 
 
 def handling(origin: Origin) -> None:
@@ -52,17 +55,31 @@ def delivery_committed() -> None:
         c.owned = True
 
 
-async def commit_at_once(now: datetime, stmts: list[Statement], queued: list[dict[str, Any]]) -> None:
+async def commit_at_once(now: datetime, stmts: list[Statement], queued: list[dict[str, Any]], *,
+                         game_id: int | None = None, changes: bool = True,
+                         go_on: Callable[[], None] | None = None) -> None:
     """The delivery key, ``stmts`` and the ``queued`` outbox rows written in one transaction
     (``bulk.write_at_once``: on SQLite one trip to the database); Ignored if the message was
-    already acted on (a repeated delivery), and then nothing is written."""
+    already acted on (a repeated delivery), and then nothing is written. With ``game_id``: after
+    the game's writes in flight, and only if they were written (inflight.py); ``go_on`` is
+    called once the write is handed in (the game's next command may start)."""
     c = _claim.get()
-    claim = [] if c is None or c.owned else [insert_statement(Delivery, [{"key": c.key, "at": now}])]
+    key = c.key if c is not None and not c.owned else None
+    claim = [insert_statement(Delivery, [{"key": key, "at": now}])] if key else []
     tail = [insert_statement(Outbox, queued)] if queued else []
     try:
-        await write_at_once(claim + stmts + tail)
+        if game_id is None or not outside_transaction():
+            await write_at_once(claim + stmts + tail)
+        else:
+            link, after = follow(game_id, changes=changes)
+            done = begin_write(claim + stmts + tail, link, after)
+            if go_on is not None:
+                go_on()
+            await done
     except WriteFailed as exc:
-        if claim and exc.index == 0:
+        if key and exc.index == 0:
             raise Ignored() from None
         raise
+    except Superseded:
+        raise Rejected(RESEND) from None
     delivery_committed()

@@ -109,7 +109,7 @@ def game_lock(game_id: int) -> OrderedLock:
     return lock
 
 
-_holding: ContextVar[tuple[int, ...]] = ContextVar("kernel_game_locks", default=())
+_holding: ContextVar[tuple[game_turn, ...]] = ContextVar("kernel_game_locks", default=())
 
 
 class game_turn:
@@ -121,15 +121,26 @@ class game_turn:
         self.game_id = game_id
         self.lock = game_lock(game_id)
         self.reserved = reserved
-        self.token: Token[tuple[int, ...]] | None = None
+        self.token: Token[tuple[game_turn, ...]] | None = None
+        self.handed = False  # the turn ended early (``hand_over``)
 
     async def __aenter__(self) -> None:
-        if self.game_id in _holding.get():
+        if any(t.game_id == self.game_id and not t.handed for t in _holding.get()):
             return
         await self.lock.wait(self.reserved if self.reserved is not None else self.lock.reserve(stamp()[0]))
-        self.token = _holding.set((*_holding.get(), self.game_id))
+        self.token = _holding.set((*_holding.get(), self))
 
     async def __aexit__(self, *exc: object) -> None:
         if self.token is not None:
             _holding.reset(self.token)
-            self.lock.release()
+            if not self.handed:
+                self.lock.release()
+
+
+def hand_over(game_id: int) -> None:
+    """End this task's turn in the game early: its next command may run while this one
+    only waits for its write (inflight.py). A later ``game_turn`` here takes a new turn."""
+    for t in _holding.get():
+        if t.game_id == game_id and not t.handed:
+            t.handed = True
+            t.lock.release()

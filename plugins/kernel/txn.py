@@ -15,7 +15,7 @@ import orjson
 from nonebot.log import logger
 from tortoise.transactions import in_transaction
 
-from . import timers
+from . import inflight
 from .bulk import insert_rows, insert_statement
 from .clock import game_tz
 from .contract import (
@@ -37,7 +37,7 @@ from .contract import (
 )
 from .contract import Timer as TimerInfo
 from .delivery import claim_delivery, delivery_committed
-from .directory import alt_of, directory, last_account
+from .directory import alt_of, last_account
 from .effects import Effects
 from .held import OPEN_TIMERS, Loaded, _cache, forget
 from .leases import leases
@@ -48,9 +48,8 @@ from .origin import Origin, _reply_target
 from .outbox import batched, enqueue
 from .registry import GameKind, get_kind
 from .roster import Roster
-from .sending import wake_outbox
 from .settings import engine_settings
-from .writes import Deferred, commit_step
+from .writes import Deferred, after_commit, commit_step
 
 T = TypeVar("T")
 
@@ -74,13 +73,15 @@ class Txn(Effects):
     _timers: list[Timer] | None = None  # see _open_timers
     deferred: Deferred | None = None  # in_game(quick=True): rows held for the next step's one write (writes.py)
     committed: bool = False  # … and that step wrote them
+    handed: bool = False  # … and ended the game's turn before the write landed (inflight.py)
 
     @classmethod
     async def open(cls, game_id: int, superusers: set[str]) -> Txn:
         held = _cache.get(game_id)
-        if held is not None and leases.owns(game_id):
+        if held is not None and leases.owns(game_id) and not inflight.failed(game_id):
             return cls(held.game, get_kind(held.game.kind), list(held.players), list(held.hosts), superusers,  # type: ignore[arg-type]  # checked when it was loaded
                        chats=list(held.chats), texts=held.texts, _timers=held.timers)
+        await inflight.settled(game_id)  # what the database holds is read after the writes in flight
         forget(game_id)
         game = await Game.get(id=game_id)
         kind = get_kind(game.kind)
@@ -312,6 +313,7 @@ class Txn(Effects):
     async def _restore_state(self) -> None:
         """The state as stored (this transaction's last save): what a refused rule may have
         changed in the held copy is dropped, whether or not the caller goes on."""
+        await inflight.settled(self.game.id)
         row = await Game.get(id=self.game.id)
         self.game.state = inflate(row.state, self.kind.engine.TEXTS, self.texts)
 
@@ -360,6 +362,7 @@ async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awai
     async with game_turn(game_id):  # the game's arrival order (already held when routed here)
         if quick:
             return await _quick(game_id, superusers, work)
+        await inflight.settled(game_id)
         try:
             async with in_transaction(), batched():
                 txn = await Txn.open(game_id, superusers)
@@ -383,17 +386,8 @@ async def _quick(game_id: int, superusers: set[str], work: Callable[[Txn], Await
         forget(game_id)  # the rule may have changed the held state before the write failed
         raise
     if txn.committed:
-        txn.keep()
+        if not txn.handed:  # (a handed-over command kept it then: the next one may have kept it since)
+            txn.keep()
         await after_commit(txn)
     return result
-
-
-async def after_commit(txn: Txn) -> None:
-    for t in txn.changed_timers:
-        timers.arm(t)
-    if txn.refresh_directory:
-        await directory.refresh(txn.game.id)
-    if txn.game.status == "ended":
-        await leases.release(txn.game.id)
-    wake_outbox()
 

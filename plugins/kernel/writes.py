@@ -13,13 +13,18 @@ from typing import TYPE_CHECKING, Any
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
+from . import timers
 from .bulk import Statement, insert_statement, update_statement, write_at_once
-from .contract import CancelTimer, Outcome, Say, SetPhase, SetTimer
-from .delivery import claim_delivery, commit_at_once, delivery_committed
+from .contract import CancelTimer, Outcome, Rejected, Say, SetPhase, SetTimer
+from .delivery import RESEND, claim_delivery, commit_at_once, delivery_committed
+from .directory import directory
+from .inflight import settled
+from .leases import leases
 from .models import CommandLog, GameText
-from .order import utcnow
+from .order import hand_over, utcnow
 from .origin import Origin
 from .outbox import batched, collected
+from .sending import wake_outbox
 
 if TYPE_CHECKING:
     from .txn import Txn
@@ -61,10 +66,20 @@ async def commit_step(txn: Txn, deferred: Deferred, outcome: Outcome, log: dict[
         finally:
             txn.deferred = None
         writes = [insert_statement(CommandLog, [log]), *deferred.stmts, *state_writes(txn)]
-        await commit_at_once(utcnow(), writes, queued)
+        g = txn.game
+
+        def go_on() -> None:  # handed in: the game's next command may run its rule meanwhile (inflight.py)
+            txn.texts.new.clear()  # in the write (on a failure the held game is dropped with them)
+            if not deferred._new and not txn.changed_timers and not txn.refresh_directory and g.status != "ended":
+                txn.keep()
+                txn.handed = True
+                hand_over(g.id)
+
+        await commit_at_once(utcnow(), writes, queued, game_id=g.id, go_on=go_on)
         deferred.written()
-        txn.texts.new.clear()  # written (on a failure the held game is dropped with them)
     else:
+        if not await settled(txn.game.id):  # its rule went on from a write that was not made
+            raise Rejected(RESEND)
         async with in_transaction(), batched():
             await claim_delivery(utcnow())
             if deferred.stmts:  # what was audited before the step
@@ -82,3 +97,15 @@ def state_writes(txn: Txn) -> list[Statement]:
         update = update_statement(g, GAME_FIELDS)
     rows = [{"game_id": g.id, "ref": r, "text": t} for r, t in txn.texts.new]
     return ([insert_statement(GameText, rows)] if rows else []) + [update]
+
+
+async def after_commit(txn: Txn) -> None:
+    """Once a command's writes are in: its timers armed, routes read afresh, the game let go
+    when it ended, and the sender woken for its answers."""
+    for t in txn.changed_timers:
+        timers.arm(t)
+    if txn.refresh_directory:
+        await directory.refresh(txn.game.id)
+    if txn.game.status == "ended":
+        await leases.release(txn.game.id)
+    wake_outbox()

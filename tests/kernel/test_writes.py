@@ -4,6 +4,7 @@ nothing: a failed write leaves the game as it was, and the next command starts f
 stored state."""
 
 import os
+import sqlite3
 from datetime import datetime, timezone
 
 import pytest
@@ -13,7 +14,6 @@ from nonebot.adapters.onebot.v11 import Adapter
 from nonebot.message import handle_event
 from tortoise.transactions import in_transaction
 
-import plugins.kernel.delivery as delivery
 from plugins.kernel.bulk import WriteFailed, insert_statement, write_at_once
 from plugins.kernel.models import CommandLog, Delivery, Game
 
@@ -88,19 +88,20 @@ async def test_a_vote_whose_write_fails_changes_nothing(harness, monkeypatch):
     h = harness
     g = await demo_running(h)
     logged = await CommandLog.filter(game_id=g.id).count()
-    real = delivery.write_at_once
+    import plugins.kernel.bulk as bulk
 
-    failures = [RuntimeError("disk full")]
+    real = bulk._statements
+    failures = [sqlite3.OperationalError("disk full")]
 
-    async def broken(stmts):  # the vote's write fails; the error reply after it goes out
+    def broken(raw, stmts):  # the vote's write fails in SQLite's thread; the error reply after it goes out
         if failures:
             raise failures.pop()
-        await real(stmts)
+        real(raw, stmts)
 
-    monkeypatch.setattr(delivery, "write_at_once", broken)
+    monkeypatch.setattr(bulk, "_statements", broken)
     out = await h.group("31", "/票 2")
     assert "机器人出错了" in texts(out) and "投给" not in texts(out)
-    monkeypatch.setattr(delivery, "write_at_once", real)
+    monkeypatch.setattr(bulk, "_statements", real)
     stored = await Game.get(id=g.id)
     assert stored.state["votes"] == [] and await CommandLog.filter(game_id=g.id).count() == logged
     out = await h.group("32", "/票 1")
@@ -186,6 +187,18 @@ async def main():
         await con.execute("SELECT pg_stat_clear_snapshot()")
         out["vacuums"] = await con.fetchval("SELECT vacuum_count + autovacuum_count FROM pg_stat_user_tables WHERE relname = 'outbox'")
         out["analysed"] = await con.fetchval("SELECT count(*) FROM pg_stats WHERE tablename = 'outbox' AND attname = 'status'")
+    from plugins.kernel.bulk import Link
+    from plugins.kernel.inflight import begin_write
+    a, b, c, d = Link(), Link(), Link(), Link()  # b after a (whose key is taken), d after c
+    fa = begin_write([insert_statement(Delivery, [{"key": "k1", "at": now}])], a, None)
+    fb = begin_write([insert_statement(Delivery, [{"key": "chain-b", "at": now}])], b, a)
+    g.state = {"n": 10}
+    fc = begin_write([update_statement(g, ("state",))], c, None)
+    g.state = {"n": 11}
+    fd = begin_write([update_statement(g, ("state",))], d, c)
+    done = await asyncio.gather(fa, fb, fc, fd, return_exceptions=True)
+    out["chain"] = [type(r).__name__ for r in done] + [await Delivery.filter(key="chain-b").exists(),
+                                                       (await Game.get(id=g.id)).state]
     print(json.dumps(out, ensure_ascii=False))
     await Tortoise.close_connections()
 
@@ -221,6 +234,9 @@ async def test_on_postgresql_the_writes_are_one_statement_all_or_nothing(tmp_pat
     # every row of the queue leaves an old version when it is marked sent: the table is vacuumed and
     # analysed after every VACUUM_AFTER rows marked, whether PostgreSQL's autovacuum runs or not
     assert out["vacuumed_early"] is False and out["vacuums"] == 1 and out["analysed"] == 1
+    # writes handed in one after another (inflight.py): each lands after the one it follows, and not at
+    # all when that one did not
+    assert out["chain"] == ["WriteFailed", "Superseded", "NoneType", "NoneType", False, {"n": 11}]
 
 
 async def test_a_one_trip_write_never_lands_inside_another_tasks_transaction(nonebug_init):
@@ -312,18 +328,20 @@ async def test_a_start_whose_write_fails_changes_nothing(harness, monkeypatch):
 
     h = harness
     g = await _signed_up(h)
-    real = delivery.write_at_once
-    failures = [RuntimeError("disk full")]
+    import plugins.kernel.bulk as bulk
 
-    async def broken(stmts):
+    real = bulk._statements
+    failures = [sqlite3.OperationalError("disk full")]
+
+    def broken(raw, stmts):
         if failures:
             raise failures.pop()
-        await real(stmts)
+        real(raw, stmts)
 
-    monkeypatch.setattr(delivery, "write_at_once", broken)
+    monkeypatch.setattr(bulk, "_statements", broken)
     out = await h.group("1", "/开始")
     assert "机器人出错了" in texts(out)
-    monkeypatch.setattr(delivery, "write_at_once", real)
+    monkeypatch.setattr(bulk, "_statements", real)
     assert (await Game.get(id=g.id)).status == "signup"
     assert not await Timer.filter(game_id=g.id).exists() and not await Audit.filter(game_id=g.id, action="start").exists()
     out = await h.group("1", "/开始")

@@ -264,7 +264,7 @@ async def _run_query(call: Call, game_id: int, spec: CommandSpec) -> None:
     args = parse_args(spec, call.rest, lambda: txn.roster)
     with collected() as queued:
         await txn.query(actor, Command(spec.name, args), call.origin, call.now)
-    await commit_at_once(call.now, [], queued)
+    await commit_at_once(call.now, [], queued, game_id=game_id, changes=False)  # once what it read is written
     wake_outbox()
 
 

@@ -1,0 +1,105 @@
+"""Issue 19 item 3: a game's next command runs its rule while the write of the one before
+waits for the database (inflight.py). Nothing is acknowledged early: the answers are rows
+of the same writes and leave once written; a write whose predecessor was not written is
+not written either, and its sender is asked to send again."""
+
+import asyncio
+import threading
+from datetime import datetime, timezone
+
+import pytest
+from harness import demo_running, group_payload, texts
+from nonebot.adapters.onebot.v11 import Adapter
+from nonebot.message import handle_event
+from tortoise import connections
+
+import plugins.kernel.bulk as bulk
+from plugins.kernel.bulk import Link, Superseded, WriteFailed, insert_statement
+from plugins.kernel.delivery import RESEND
+from plugins.kernel.held import _cache
+from plugins.kernel.inflight import begin_write
+from plugins.kernel.models import Delivery, Game, Outbox
+
+
+class Held:
+    """SQLite's connection thread kept busy until ``release``: writes handed in meanwhile wait."""
+
+    async def __aenter__(self) -> "Held":
+        self.gate = threading.Event()
+        self.busy = asyncio.ensure_future(bulk.on_sqlite_thread(connections.get("default"), lambda raw: self.gate.wait(10)))
+        await asyncio.sleep(0.05)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.gate.set()
+        await self.busy
+
+
+def _send(h, user: str, text: str, **kw) -> asyncio.Future:
+    return asyncio.ensure_future(handle_event(h.bot, Adapter.json_to_event(group_payload(h.bot.self_id, h.group_id, user, text, **kw))))
+
+
+async def _held_votes(game_id: int, want: int) -> int:
+    """The votes in the held state once it has ``want`` of them (or after ~2 s)."""
+    for _ in range(200):
+        n = len(_cache[game_id].game.state["votes"]) if game_id in _cache else -1
+        if n == want:
+            return n
+        await asyncio.sleep(0.01)
+    return n
+
+
+async def test_the_next_vote_is_counted_while_the_last_ones_write_waits_and_both_answers_wait_for_theirs(harness):
+    h = harness
+    g = await demo_running(h)
+    await h.group("31", "/票 2")  # the game is held in memory from here on
+    async with Held():
+        first, second = _send(h, "32", "/票 1"), _send(h, "31", "/票 1")
+        assert await _held_votes(g.id, 3) == 3  # the second's rule ran before the first was written
+        assert not first.done() and not second.done()  # each waits for its own write
+    await asyncio.gather(first, second)
+    assert [v[1] for v in (await Game.get(id=g.id)).state["votes"]] == [1, 2, 1]
+    out = texts(await h.drain())
+    assert out.index("u32：第") < out.index("u31：第")  # answered in arrival order, once written
+
+
+async def test_a_write_that_fails_takes_the_commands_that_went_on_from_it_along_and_asks_them_again(harness):
+    """A repeated delivery of a message acted on before a restart (its key is stored, not
+    remembered): its rule runs, the next vote goes on from it; the first write is refused by
+    the stored key, the second is not made, its sender is asked to send again, and the game
+    is read afresh: nothing of either is left, in the database or in memory."""
+    h = harness
+    g = await demo_running(h)
+    await h.group("31", "/票 2")
+    await Delivery.create(key=f"{h.bot.self_id}:g{h.group_id}:777001", at=datetime.now(timezone.utc))
+    async with Held():
+        repeat, after = _send(h, "32", "/票 1", message_id=777001), _send(h, "31", "/票 1")
+        assert await _held_votes(g.id, 3) == 3
+    await asyncio.gather(repeat, after)
+    assert len((await Game.get(id=g.id)).state["votes"]) == 1
+    out = await h.drain()
+    assert texts(out) == f"u31：{RESEND}"
+    assert "已投 1 票" in texts(await h.group("32", "/查票"))
+    assert "投给 1号" in texts(await h.group("31", "/票 1"))
+    assert len((await Game.get(id=g.id)).state["votes"]) == 2
+
+
+async def test_a_write_is_made_only_after_and_only_if_the_one_it_follows_was(nonebug_init):
+    now = datetime.now(timezone.utc)
+    await Delivery.create(key="f-taken", at=now)
+    a, b, c = Link(), Link(), Link()
+    async with Held():
+        fa = begin_write([insert_statement(Delivery, [{"key": "f-taken", "at": now}])], a, None)
+        fb = begin_write([insert_statement(Delivery, [{"key": "f-after", "at": now}])], b, a)
+        fc = begin_write([insert_statement(Delivery, [{"key": "f-alone", "at": now}])], c, None)
+    outcomes = await asyncio.gather(fa, fb, fc, return_exceptions=True)
+    assert isinstance(outcomes[0], WriteFailed) and isinstance(outcomes[1], Superseded) and outcomes[2] is None
+    assert (a.failed, b.failed, c.failed) == (True, True, False)
+    assert not await Delivery.exists(key="f-after") and await Delivery.exists(key="f-alone")
+
+
+@pytest.fixture(autouse=True)
+async def _nothing_pending():
+    yield
+    await Outbox.filter(status="pending").update(status="sent")
+
