@@ -8,6 +8,8 @@ and register a :class:`~plugins.kernel.registry.GameKind`; they import only
 :mod:`.settings`, :mod:`.textcheck`, :mod:`.datafile`). See ARCHITECTURE.md.
 """
 
+from datetime import timedelta
+
 from nonebot import get_driver, get_plugin_config, require
 from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
 from nonebot.drivers import ASGIMixin
@@ -25,6 +27,7 @@ from .db import close_db, open_db, sqlite_file  # noqa: E402
 from .directory import directory, load_contacts  # noqa: E402
 from .gate import Gate, check_bind  # noqa: E402
 from .leases import leases  # noqa: E402
+from .order import utcnow  # noqa: E402
 from .routing import events, notices, router  # noqa: E402,F401
 from .sending import send_via_bot, worker  # noqa: E402,F401
 from .timers import rearm_all  # noqa: E402
@@ -62,6 +65,7 @@ async def _acquired(game_id: int) -> None:
 @driver.on_startup
 async def _startup() -> None:
     await open_db(_cfg.database_url)
+    await events.recall_delivered(utcnow() - timedelta(hours=1))
     await directory.load()
     await load_contacts()
     leases.configure(ttl=_cfg.lease_seconds, shared=not _cfg.database_url.startswith("sqlite"), on_acquire=_acquired)

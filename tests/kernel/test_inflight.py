@@ -103,3 +103,19 @@ async def _nothing_pending():
     yield
     await Outbox.filter(status="pending").update(status="sent")
 
+
+async def test_a_message_acted_on_before_a_restart_is_dropped_on_arrival_when_delivered_again(harness):
+    """At start-up the keys of the last hour's messages are recalled: delivered again, such a
+    message is dropped before any rule runs on it (the held game is not even touched)."""
+    from datetime import timedelta
+
+    from plugins.kernel.routing import events
+
+    h = harness
+    g = await demo_running(h)
+    await h.group("31", "/票 2")
+    now = datetime.now(timezone.utc)
+    await Delivery.create(key=f"{h.bot.self_id}:g{h.group_id}:777003", at=now - timedelta(minutes=30))
+    await events.recall_delivered(now - timedelta(hours=1))
+    assert await h.group("32", "/票 1", message_id=777003) == []
+    assert g.id in _cache and len(_cache[g.id].game.state["votes"]) == 1

@@ -19,6 +19,7 @@ from nonebot.adapters.onebot.v11 import GroupMessageEvent, MessageEvent
 from ..clean import clean_text, fold_alias
 from ..directory import directory
 from ..leases import leases
+from ..models import Delivery
 from ..order import stamp
 from ..origin import Origin
 from ..parse import split_command
@@ -56,6 +57,15 @@ def arrive(key: str) -> Arrival | None:
         for k in list(_SEEN)[: _SEEN_MAX // 2]:
             del _SEEN[k]
     return stamp()
+
+
+async def recall_delivered(since: datetime) -> None:
+    """At start-up: the messages acted on since ``since`` count as seen — an implementation may
+    deliver one again after a restart, and it is dropped here, before any rule runs on it (a
+    game's next command may already go on from a rule's outcome, inflight.py)."""
+    keys = await Delivery.filter(at__gte=since).order_by("-at").limit(_SEEN_MAX // 2).values_list("key", flat=True)
+    for key in reversed(keys):
+        _SEEN[str(key)] = None
 
 
 def arrival_of(event: MessageEvent) -> Arrival | None:
