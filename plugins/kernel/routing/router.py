@@ -22,7 +22,7 @@ from ..delivery import commit_at_once, handling
 from ..directory import directory, note_contact
 from ..helptext import unknown_text
 from ..leases import leases
-from ..order import game_lock, game_turn, ordered
+from ..order import game_lock, game_turn, hand_over, ordered
 from ..origin import Origin, reply
 from ..outbox import collected, enqueue_api
 from ..parse import parse_args, split_command
@@ -264,7 +264,8 @@ async def _run_query(call: Call, game_id: int, spec: CommandSpec) -> None:
     args = parse_args(spec, call.rest, lambda: txn.roster)
     with collected() as queued:
         await txn.query(actor, Command(spec.name, args), call.origin, call.now)
-    await commit_at_once(call.now, [], queued, game_id=game_id, changes=False)  # once what it read is written
+    # written once what it read is; the game's next command need not wait for that
+    await commit_at_once(call.now, [], queued, game_id=game_id, changes=False, go_on=lambda: hand_over(game_id))
     wake_outbox()
 
 
