@@ -4,6 +4,8 @@ of the same writes and leave once written; a write whose predecessor was not wri
 not written either, and its sender is asked to send again."""
 
 import asyncio
+import re
+import sqlite3
 import threading
 from datetime import datetime, timezone
 
@@ -119,3 +121,63 @@ async def test_a_message_acted_on_before_a_restart_is_dropped_on_arrival_when_de
     await events.recall_delivered(now - timedelta(hours=1))
     assert await h.group("32", "/票 1", message_id=777003) == []
     assert g.id in _cache and len(_cache[g.id].game.state["votes"]) == 1
+
+
+def _sequences(n: int) -> list[tuple[list[tuple[str, str]], frozenset[int]]]:
+    """``n`` drawn sequences of votes and read-only /查票 sent at once, and which of their writes fail."""
+    from hypothesis import Phase, given, settings
+    from hypothesis import strategies as st
+
+    out: list[tuple[list[tuple[str, str]], frozenset[int]]] = []
+
+    @settings(max_examples=n, derandomize=True, database=None, phases=[Phase.generate], deadline=None)
+    @given(cmds=st.lists(st.tuples(st.sampled_from(["31", "32"]), st.sampled_from(["/票 1", "/票 2", "/查票"])),
+                         min_size=2, max_size=7),
+           fail=st.frozensets(st.integers(0, 6), max_size=2))
+    def collect(cmds, fail):
+        out.append((cmds, fail))
+
+    collect()
+    return out
+
+
+@pytest.mark.parametrize(("cmds", "fail"), _sequences(12))
+async def test_what_is_answered_is_what_is_stored(harness, monkeypatch, cmds, fail):
+    """Property: commands of one game handed in one after another while SQLite is busy, some of
+    their writes failing: a vote is answered as counted exactly when it is stored; the first
+    failed vote's sender hears of the error, everyone after it is asked to send again (their
+    rules went on from it), a read-only command's failure holds up no one; and the game read
+    afterwards is the stored one. (Order of the writes: tests above; this is what users see.)"""
+    h = harness
+    g = await demo_running(h)
+    await h.group("31", "/票 2")  # held from here (with its timers: no command reads the database meanwhile)
+    ids = [int(f"77{g.id % 1000:03d}{i:02d}") for i in range(len(cmds))]
+    failing = {f"{h.bot.self_id}:g{h.group_id}:{ids[i]}" for i in fail if i < len(cmds)}
+    real = bulk._statements
+
+    def injected(raw, stmts):  # the first write made for each failing message breaks
+        keys = {v for st in stmts if st.table == "delivery" for row in st.rows for v in row if isinstance(v, str)}
+        if keys & failing:
+            failing.difference_update(keys)
+            raise WriteFailed(1, sqlite3.IntegrityError("injected"))
+        real(raw, stmts)
+
+    monkeypatch.setattr(bulk, "_statements", injected)
+    async with Held():
+        sent = [_send(h, user, text, message_id=mid) for (user, text), mid in zip(cmds, ids)]
+        await asyncio.sleep(0.2)
+    await asyncio.gather(*sent)
+    monkeypatch.setattr(bulk, "_statements", real)
+    out = texts(await h.drain())  # (answers queued together for one group leave as one message)
+    first = next((i for i in sorted(fail) if i < len(cmds) and cmds[i][1] != "/查票"), len(cmds))
+    votes = [i for i in range(first) if cmds[i][1] != "/查票" and i not in fail]
+    queries = [i for i in range(first) if cmds[i][1] == "/查票" and i not in fail]
+    errors = sum(1 for i in fail if i <= first < len(cmds) or i < first)
+    resend = sum(1 for i in range(first + 1, len(cmds)) if i not in fail)  # (in fail: its answer is what breaks)
+    stored = (await Game.get(id=g.id)).state["votes"][1:]
+    acked = [int(n) for n in re.findall(r"第 (\d+) 号票：投给", out)]
+    assert sorted(acked) == [v[3] for v in stored] and len(acked) == len(votes)
+    assert out.count("已投") == len(queries)
+    assert out.count(RESEND) == resend
+    assert out.count("机器人出错了") == errors
+    assert f"已投 {len(stored) + 1} 票" in texts(await h.group("32", "/查票"))
