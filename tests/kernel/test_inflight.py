@@ -155,12 +155,12 @@ async def test_what_is_answered_is_what_is_stored(harness, monkeypatch, cmds, fa
     failing = {f"{h.bot.self_id}:g{h.group_id}:{ids[i]}" for i in fail if i < len(cmds)}
     real = bulk._statements
 
-    def injected(raw, stmts):  # the first write made for each failing message breaks
+    def injected(raw, stmts, later=None):  # the first write made for each failing message breaks
         keys = {v for st in stmts if st.table == "delivery" for row in st.rows for v in row if isinstance(v, str)}
         if keys & failing:
             failing.difference_update(keys)
             raise WriteFailed(1, sqlite3.IntegrityError("injected"))
-        real(raw, stmts)
+        real(raw, stmts, later)
 
     monkeypatch.setattr(bulk, "_statements", injected)
     async with Held():

@@ -93,10 +93,10 @@ async def test_a_vote_whose_write_fails_changes_nothing(harness, monkeypatch):
     real = bulk._statements
     failures = [sqlite3.OperationalError("disk full")]
 
-    def broken(raw, stmts):  # the vote's write fails in SQLite's thread; the error reply after it goes out
+    def broken(raw, stmts, later=None):  # the vote's write fails in SQLite's thread; the error reply after it goes out
         if failures:
             raise failures.pop()
-        real(raw, stmts)
+        real(raw, stmts, later)
 
     monkeypatch.setattr(bulk, "_statements", broken)
     out = await h.group("31", "/票 2")
@@ -333,10 +333,10 @@ async def test_a_start_whose_write_fails_changes_nothing(harness, monkeypatch):
     real = bulk._statements
     failures = [sqlite3.OperationalError("disk full")]
 
-    def broken(raw, stmts):
+    def broken(raw, stmts, later=None):
         if failures:
             raise failures.pop()
-        real(raw, stmts)
+        real(raw, stmts, later)
 
     monkeypatch.setattr(bulk, "_statements", broken)
     out = await h.group("1", "/开始")
@@ -438,3 +438,43 @@ async def test_many_rows_are_written_in_their_order_and_all_or_nothing(nonebug_i
     assert failed.value.index == 1
     assert not await Delivery.filter(key__startswith="many-").exists()
     assert not await Outbox.filter(target_id="many-rows-x").exists()
+
+
+async def test_a_trip_writes_a_game_row_once_with_the_last_written_state(nonebug_init):
+    """Writes of one game that share a trip each set its whole state: the row is updated once, at
+    the end of the trip, with the state of the last write that was written (a write that fails
+    takes its state along)."""
+    import asyncio
+    import threading
+
+    from tortoise import connections
+
+    import plugins.kernel.bulk as bulk
+    from plugins.kernel.bulk import update_statement
+
+    now = datetime.now(timezone.utc)
+    await Delivery.create(key="once-taken", at=now)
+    g = await Game.create(group_id="once", kind="demo", seed="s", created_by="h", state={"n": 0})
+
+    def setting(n: int, *more):
+        g.state = {"n": n}
+        return [update_statement(g, ("state",)), *more]
+
+    db = connections.get("default")
+    updates: list[str] = []
+    await bulk.on_sqlite_thread(db, lambda r: r.set_trace_callback(
+        lambda sql: updates.append(sql) if sql.startswith('UPDATE "game"') else None))
+    gate = threading.Event()
+    busy = asyncio.ensure_future(bulk.on_sqlite_thread(db, lambda r: gate.wait(5)))
+    await asyncio.sleep(0.05)
+    try:
+        writes = [asyncio.ensure_future(write_at_once(w)) for w in (
+            setting(1), setting(2), setting(3, insert_statement(Delivery, [{"key": "once-taken", "at": now}])))]
+        await asyncio.sleep(0.05)
+        gate.set()
+        await busy
+        outcomes = await asyncio.gather(*writes, return_exceptions=True)
+    finally:
+        await bulk.on_sqlite_thread(db, lambda r: r.set_trace_callback(None))
+    assert outcomes[:2] == [None, None] and isinstance(outcomes[2], WriteFailed)
+    assert len(updates) == 1 and (await Game.get(id=g.id)).state == {"n": 2}
