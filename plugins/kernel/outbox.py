@@ -14,6 +14,7 @@ import asyncio
 import json
 import random
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from contextvars import ContextVar
 from datetime import datetime, timedelta, timezone
 from functools import partial
@@ -28,9 +29,9 @@ from .leases import PROCESS
 from .models import Host, Outbox
 from .order import utcnow
 from .outbox_heads import first_head, ranked_heads, vacuum_now_and_then
+from .pieces import MAX_CHUNK, chunks
 
 SCRUBBED = "（已发送；内容含密码，不保留）"
-MAX_CHUNK = 2000  # characters per QQ message
 IDLE = 30.0
 TARGET_TYPES = ("private", "group", "api")
 UNPACED_IN_FLIGHT = 8  # sends to different recipients at once when a type has no pace
@@ -47,30 +48,6 @@ class SendTimeout(Exception):
 
 
 Send = Callable[..., Awaitable[None]]  # (self_id, type, target, text, *, at_all=False)
-
-
-def chunks(text: str, size: int = MAX_CHUNK) -> list[str]:
-    """Split long text at line ends so each piece fits one QQ message."""
-    text = text.strip("\n")
-    if len(text) <= size:
-        return [text]
-    out: list[str] = []
-    cur = ""
-    for line in text.split("\n"):
-        while len(line) > size:
-            if cur:
-                out.append(cur)
-                cur = ""
-            out.append(line[:size])
-            line = line[size:]
-        if cur and len(cur) + 1 + len(line) > size:
-            out.append(cur)
-            cur = line
-        else:
-            cur = f"{cur}\n{line}" if cur else line
-    if cur:
-        out.append(cur)
-    return out
 
 
 async def enqueue(
@@ -195,7 +172,9 @@ class OutboxWorker:
         self.failures_in_a_row = 0
         self.paused_until: datetime | None = None
         self.nobot_until: datetime | None = None
-        self.inflight: dict[tuple[str, str], asyncio.Future] = {}
+        self.inflight: dict[tuple[str, str], asyncio.Future] = {}  # until sent and marked sent
+        self.sending: set[tuple[str, str]] = set()  # until sent: what ``UNPACED_IN_FLIGHT`` counts
+        self.slot = asyncio.Event()  # a send has landed
         self.served: dict[int | None, int] = {}  # game id -> the turn it was last served
         self.turn = 0
         self.wake = asyncio.Event()
@@ -223,24 +202,34 @@ class OutboxWorker:
         epoch = datetime.min.replace(tzinfo=timezone.utc)
         open_types = [t for t in TARGET_TYPES if self.free_at.get(t, epoch) <= now]
         unpaced = all(self._unpaced(t) for t in open_types)
-        room = UNPACED_IN_FLIGHT - len(self.inflight) if unpaced else 1
+        room = UNPACED_IN_FLIGHT - len(self.sending) if unpaced else 1
         rows = await self._fair_heads(open_types, now, max(1, room)) if open_types else []
         if not rows:
             return await self._next_due(now, epoch)
         for row in rows:
             batch = await self._replies_after(row, now)
             recipient = (row.target_type, row.target_id)
+            self.sending.add(recipient)
             task = asyncio.ensure_future(self._deliver(row, batch, now))
             self.inflight[recipient] = task
             task.add_done_callback(partial(self._landed, recipient))
             pace = self.interval(row.target_type)
             self.free_at[row.target_type] = now + timedelta(seconds=pace)
-            if not unpaced or len(self.inflight) >= UNPACED_IN_FLIGHT:
+            if not unpaced:
                 await asyncio.wait({task}, timeout=self.cfg.send_wait)
+            elif len(self.sending) >= UNPACED_IN_FLIGHT:  # until one lands (not until it is marked sent:
+                self.slot.clear()  # beside a royale night that wait held up every other game's answers)
+                with suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self.slot.wait(), self.cfg.send_wait)
         return 0.0
 
     def _landed(self, recipient: tuple[str, str], _task: object) -> None:
         self.inflight.pop(recipient, None)
+        self._sent(recipient)
+
+    def _sent(self, recipient: tuple[str, str]) -> None:
+        self.sending.discard(recipient)
+        self.slot.set()
 
     def _unpaced(self, target_type: str) -> bool:
         if target_type in ("group", "api"):
@@ -290,6 +279,7 @@ class OutboxWorker:
                 logger.opt(exception=e2).error("outbound queue: recording a failure failed")
         else:
             self.failures_in_a_row = 0
+            self._sent((row.target_type, row.target_id))
             await self.marks.add(([row, *batch], now))
         self.wake.set()
 

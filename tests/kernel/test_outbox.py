@@ -7,7 +7,8 @@ from nonebot.adapters.onebot.v11.exception import ActionFailed
 
 from plugins.kernel.config import KernelConfig
 from plugins.kernel.models import Game, Host, Outbox
-from plugins.kernel.outbox import OutboxWorker, chunks, enqueue
+from plugins.kernel.outbox import OutboxWorker, enqueue
+from plugins.kernel.pieces import chunks
 
 
 class Clock:
@@ -319,3 +320,41 @@ async def test_sends_that_land_together_are_marked_sent_in_one_write(nonebug_ini
     assert len(writes) == 1
     assert await Outbox.filter(target_id__startswith="m", status="sent").count() == UNPACED_IN_FLIGHT
     assert not await Outbox.exists(target_id__startswith="m", status="pending")
+
+
+async def test_with_no_pace_a_send_frees_its_place_once_it_lands_not_once_it_is_marked_sent(nonebug_init, monkeypatch):
+    """Issue 19: marking sends as sent is a write that waits its turn at the database (behind a
+    royale night's); the queue goes on sending to other recipients meanwhile, and a recipient's
+    next message still waits until its last one is marked."""
+    import asyncio
+
+    import plugins.kernel.outbox as outbox
+    from plugins.kernel.outbox import UNPACED_IN_FLIGHT
+
+    await _fresh()
+    gate = asyncio.Event()
+    real = outbox._write_sent
+
+    async def slow(sent):
+        await gate.wait()
+        await real(sent)
+
+    monkeypatch.setattr(outbox, "_write_sent", slow)
+    clock = Clock()
+    rec = Recorder(clock)
+    w = OutboxWorker(KernelConfig(send_interval=0, send_jitter=0, group_send_interval=0, send_wait=30), rec, clock=clock)
+    for i in range(UNPACED_IN_FLIGHT + 1):
+        await enqueue("private", f"s{i}", f"一{i}", priority=0, now=clock.now)
+    await enqueue("private", "s0", "二0", priority=0, now=clock.now)
+    await asyncio.wait_for(w.tick(), 5)  # returns once a send has landed, its mark still waiting
+    await asyncio.wait_for(w.tick(), 5)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    texts = [x[3] for x in rec.sent]
+    assert f"一{UNPACED_IN_FLIGHT}" in texts and "二0" not in texts  # s0's second waits for its first's mark
+    gate.set()
+    await _run(w, clock)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert [x[3] for x in rec.sent].count("二0") == 1
+    assert not await Outbox.exists(status="pending", target_id__startswith="s")
