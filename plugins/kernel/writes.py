@@ -77,6 +77,8 @@ async def commit_step(txn: Txn, deferred: Deferred, outcome: Outcome, log: dict[
 
         await commit_at_once(utcnow(), writes, queued, game_id=g.id, go_on=go_on)
         deferred.written()
+        if not txn.handed:  # still its turn (written inside a caller's transaction, go_on was not called)
+            txn.texts.new.clear()
     else:
         if not await settled(txn.game.id):  # its rule went on from a write that was not made
             raise Rejected(RESEND)
