@@ -72,7 +72,7 @@ async def commit_at_once(now: datetime, stmts: list[Statement], queued: list[dic
             await write_at_once(claim + stmts + tail)
         else:
             link, after = follow(game_id, changes=changes)
-            done = begin_write(claim + stmts + tail, link, after)
+            done = begin_write(claim + stmts + tail, link, after, game_id)
             if go_on is not None:
                 go_on()
             await done

@@ -57,7 +57,7 @@ def outside_transaction() -> bool:
     return not isinstance(connections.get("default"), TransactionalDBClient)
 
 
-def begin_write(stmts: list[Statement], link: Link, after: Link | None) -> asyncio.Future[None]:
+def begin_write(stmts: list[Statement], link: Link, after: Link | None, game_id: int) -> asyncio.Future[None]:
     """``write_at_once`` outside a transaction, handed in now (the caller may go on before it
     is written): the future settles once written; written only if ``after`` was, and after it
     (``Superseded`` otherwise)."""
@@ -65,21 +65,95 @@ def begin_write(stmts: list[Statement], link: Link, after: Link | None) -> async
     db = connections.get("default")
     if isinstance(db, SqliteClient):
         link.done = hand_in(db, stmts, link, after)
-    else:
-        link.done = asyncio.ensure_future(_chained(stmts, link, after))
+        return link.done
+    link.done = asyncio.get_running_loop().create_future()
+    _queued.setdefault(game_id, []).append((stmts, link, after))
+    if game_id not in _writing:  # PostgreSQL: one writer per game keeps the order handed in
+        _writing.add(game_id)
+        task = asyncio.ensure_future(_writer(game_id))
+        _writers.add(task)
+        task.add_done_callback(_writers.discard)
     return link.done
 
 
-async def _chained(stmts: list[Statement], link: Link, after: Link | None) -> None:
-    """PostgreSQL: written once the write it follows has landed (a pool's connections do not
-    keep the order writes are handed in)."""
+Queued = tuple[list[Statement], Link, "Link | None"]
+_queued: dict[int, list[Queued]] = {}  # PostgreSQL: each game's writes handed in and not yet taken
+_writing: set[int] = set()
+_writers: set[asyncio.Future[None]] = set()
+
+
+async def _writer(game_id: int) -> None:
+    """PostgreSQL: the game's writes in the order handed in; those that queued while one was on
+    its way go together as one statement (a pool's connections do not keep order by themselves)."""
     try:
-        if after is not None and after.done is not None and not after.done.done():
-            await asyncio.wait([after.done])
+        while batch := _queued.pop(game_id, None):
+            try:
+                await _write_batch(batch)
+            except BaseException as exc:  # (cancelled at shutdown): whoever waits is told
+                for _, link, _ in batch:
+                    _settle(link, exc if isinstance(exc, Exception) else ConnectionError("the database is closed"))
+                raise
+    finally:
+        _writing.discard(game_id)
+
+
+async def _write_batch(batch: list[Queued]) -> None:
+    together = _together([stmts for stmts, _, _ in batch]) if len(batch) > 1 else None
+    links = [link for _, link, _ in batch]
+    if together is not None and all(after is None or after.failed is False or any(after is k for k in links)
+                                    for _, _, after in batch):
+        try:
+            await write_at_once(together)
+        except Exception:
+            pass  # one of them broke: each on its own, in order, tells which
+        else:
+            for _, link, _ in batch:
+                _settle(link, None)
+            return
+    for stmts, link, after in batch:
         if after is not None and after.failed is not False:
-            raise Superseded()
-        await write_at_once(stmts)
-    except BaseException:
-        link.failed = True
-        raise
-    link.failed = False
+            _settle(link, Superseded())
+            continue
+        try:
+            await write_at_once(stmts)
+        except Exception as exc:  # its writer gets it
+            _settle(link, exc)
+        else:
+            _settle(link, None)
+
+
+def _together(writes: list[list[Statement]]) -> list[Statement] | None:
+    """The writes as one list of statements, a row updated by several of them once (the last
+    update: one statement cannot update a row twice); None where that cannot be done."""
+    last: dict[tuple[str, object], tuple[int, Statement]] = {}
+    flat = [st for stmts in writes for st in stmts]
+    for i, st in enumerate(flat):
+        if st.ids is not None:
+            return None  # new keys are asked for: a statement each
+        if st.sql.startswith("UPDATE"):
+            for row in st.rows:
+                seen = last.get((st.table, row[-1]))
+                if seen is not None and seen[1].sql != st.sql:
+                    return None
+                last[(st.table, row[-1])] = (i, st)
+    keep = {key: i for key, (i, _) in last.items()}
+    out: list[Statement] = []
+    for i, st in enumerate(flat):
+        if st.sql.startswith("UPDATE"):
+            rows = [row for row in st.rows if keep.get((st.table, row[-1])) == i]
+            if rows:
+                out.append(st._replace(rows=rows))
+        else:
+            out.append(st)
+    return out
+
+
+def _settle(link: Link, outcome: Exception | None) -> None:
+    link.failed = outcome is not None
+    assert link.done is not None
+    if link.done.done():
+        return
+    if outcome is None:
+        link.done.set_result(None)
+    else:
+        link.done.set_exception(outcome)

@@ -91,9 +91,9 @@ async def test_a_write_is_made_only_after_and_only_if_the_one_it_follows_was(non
     await Delivery.create(key="f-taken", at=now)
     a, b, c = Link(), Link(), Link()
     async with Held():
-        fa = begin_write([insert_statement(Delivery, [{"key": "f-taken", "at": now}])], a, None)
-        fb = begin_write([insert_statement(Delivery, [{"key": "f-after", "at": now}])], b, a)
-        fc = begin_write([insert_statement(Delivery, [{"key": "f-alone", "at": now}])], c, None)
+        fa = begin_write([insert_statement(Delivery, [{"key": "f-taken", "at": now}])], a, None, 1)
+        fb = begin_write([insert_statement(Delivery, [{"key": "f-after", "at": now}])], b, a, 1)
+        fc = begin_write([insert_statement(Delivery, [{"key": "f-alone", "at": now}])], c, None, 2)
     outcomes = await asyncio.gather(fa, fb, fc, return_exceptions=True)
     assert isinstance(outcomes[0], WriteFailed) and isinstance(outcomes[1], Superseded) and outcomes[2] is None
     assert (a.failed, b.failed, c.failed) == (True, True, False)

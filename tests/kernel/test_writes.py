@@ -190,15 +190,25 @@ async def main():
     from plugins.kernel.bulk import Link
     from plugins.kernel.inflight import begin_write
     a, b, c, d = Link(), Link(), Link(), Link()  # b after a (whose key is taken), d after c
-    fa = begin_write([insert_statement(Delivery, [{"key": "k1", "at": now}])], a, None)
-    fb = begin_write([insert_statement(Delivery, [{"key": "chain-b", "at": now}])], b, a)
+    fa = begin_write([insert_statement(Delivery, [{"key": "k1", "at": now}])], a, None, g.id)
+    fb = begin_write([insert_statement(Delivery, [{"key": "chain-b", "at": now}])], b, a, g.id)
     g.state = {"n": 10}
-    fc = begin_write([update_statement(g, ("state",))], c, None)
+    fc = begin_write([update_statement(g, ("state",))], c, None, g.id)
     g.state = {"n": 11}
-    fd = begin_write([update_statement(g, ("state",))], d, c)
+    fd = begin_write([update_statement(g, ("state",))], d, c, g.id)
     done = await asyncio.gather(fa, fb, fc, fd, return_exceptions=True)
     out["chain"] = [type(r).__name__ for r in done] + [await Delivery.filter(key="chain-b").exists(),
                                                        (await Game.get(id=g.id)).state]
+    e, f = Link(), Link()  # two that queued behind a third: one statement, the row updated once
+    first = begin_write([insert_statement(Delivery, [{"key": "chain-first", "at": now}])], Link(), None, g.id)
+    g.state = {"n": 20}
+    fe = begin_write([update_statement(g, ("state",)), insert_statement(Delivery, [{"key": "chain-e", "at": now}])], e, None, g.id)
+    g.state = {"n": 21}
+    ff = begin_write([update_statement(g, ("state",)), insert_statement(Delivery, [{"key": "chain-f", "at": now}])], f, e, g.id)
+    before = len(seen)
+    await asyncio.gather(first, fe, ff)
+    out["together"] = [len(seen) - before, (await Game.get(id=g.id)).state,
+                       await Delivery.filter(key__in=["chain-e", "chain-f"]).count()]
     print(json.dumps(out, ensure_ascii=False))
     await Tortoise.close_connections()
 
@@ -237,6 +247,7 @@ async def test_on_postgresql_the_writes_are_one_statement_all_or_nothing(tmp_pat
     # writes handed in one after another (inflight.py): each lands after the one it follows, and not at
     # all when that one did not
     assert out["chain"] == ["WriteFailed", "Superseded", "NoneType", "NoneType", False, {"n": 11}]
+    assert out["together"][1:] == [{"n": 21}, 2] and out["together"][0] <= 2  # the last two as one statement
 
 
 async def test_a_one_trip_write_never_lands_inside_another_tasks_transaction(nonebug_init):
