@@ -5,8 +5,8 @@ answers are rows of the same write and leave once it is written — and a write 
 if the game's write before it was (``bulk.Link``): when one fails, the later ones fail too
 (``Superseded``: the player is asked to send again), and the held game is read afresh once
 all its writes in flight have settled (``settled``). A game's writes land in the order they
-were handed in: on SQLite one thread writes them in that order; on PostgreSQL each waits
-for the one before it."""
+were handed in: on SQLite one thread writes them in that order; on PostgreSQL one writer per
+game does (``_writer``), those that queued behind one as one statement."""
 
 from __future__ import annotations
 
