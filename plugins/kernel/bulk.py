@@ -158,6 +158,11 @@ class Link:
         self.done: asyncio.Future[None] | None = None
 
 
+def unwritten(link: Link | None) -> bool:
+    """A write follows ``link``, and that one was not written (or is not known to be yet)."""
+    return link is not None and link.failed is not False
+
+
 async def write_at_once(stmts: list[Statement]) -> None:
     """Write ``stmts`` in order, all or nothing. On SQLite outside a transaction the whole
     transaction (BEGIN … COMMIT) is one trip to the connection's thread, under the lock
@@ -295,7 +300,7 @@ async def _trip(db: SqliteClient, loop: asyncio.AbstractEventLoop) -> None:
         for _, done, link, _after in _take():
             if link is not None:
                 link.failed = True
-            _settle(done, exc if isinstance(exc, Exception) else ConnectionError("SQLite connection closed"))
+            settle(done, exc if isinstance(exc, Exception) else ConnectionError("SQLite connection closed"))
 
 
 def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
@@ -309,7 +314,7 @@ def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
     try:
         raw.execute("BEGIN")
         for stmts, _, link, after in taken:
-            if after is not None and after.failed is not False:
+            if unwritten(after):
                 outcomes.append(Superseded())
             elif several:
                 raw.execute("SAVEPOINT w")
@@ -328,7 +333,7 @@ def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
             else:
                 _statements(raw, stmts)
                 outcomes.append(None)
-            if link is not None:
+            if link is not None:  # (known before the writes after it in this trip are tried)
                 link.failed = outcomes[-1] is not None
         for (sql, _key), row in last.items():
             raw.execute(sql, row)
@@ -337,11 +342,10 @@ def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
         if raw.in_transaction:  # (a failed BEGIN left none to roll back)
             raw.execute("ROLLBACK")
         outcomes = [exc] * len(taken)
-        for _, _, link, _after in taken:
-            if link is not None:
-                link.failed = True
-    for (_, done, _link, _after), outcome in zip(taken, outcomes):
-        loop.call_soon_threadsafe(_settle, done, outcome)
+    for (_, done, link, _after), outcome in zip(taken, outcomes):
+        if link is not None:
+            link.failed = outcome is not None
+        loop.call_soon_threadsafe(settle, done, outcome)
 
 
 def _statements(raw: sqlite3.Connection, stmts: list[Statement],
@@ -384,7 +388,7 @@ def _values_sql(head: str, width: int, size: int) -> str:
     return f"{head} VALUES {', '.join([row] * size)}"
 
 
-def _settle(done: asyncio.Future[None], outcome: Exception | None) -> None:
+def settle(done: asyncio.Future[None], outcome: Exception | None) -> None:
     if done.done():  # its caller was cancelled
         return
     if outcome is None:

@@ -16,7 +16,7 @@ from tortoise import connections
 from tortoise.backends.base.client import TransactionalDBClient
 from tortoise.backends.sqlite.client import SqliteClient
 
-from .bulk import Link, Statement, Superseded, hand_in, write_at_once
+from .bulk import Link, Statement, Superseded, hand_in, settle, unwritten, write_at_once
 from .held import forget
 
 _last: dict[int, Link] = {}  # each game's last write that changes it, until a command waits it out
@@ -47,7 +47,7 @@ async def settled(game_id: int) -> bool:
         await asyncio.wait([link.done])
     if _last.get(game_id) is link:
         del _last[game_id]
-    if link.failed is not False:
+    if unwritten(link):
         forget(game_id)
         return False
     return True
@@ -111,7 +111,7 @@ async def _write_batch(batch: list[Queued]) -> None:
                 _settle(link, None)
             return
     for stmts, link, after in batch:
-        if after is not None and after.failed is not False:
+        if unwritten(after):
             _settle(link, Superseded())
             continue
         try:
@@ -125,7 +125,7 @@ async def _write_batch(batch: list[Queued]) -> None:
 def _together(writes: list[list[Statement]]) -> list[Statement] | None:
     """The writes as one list of statements, a row updated by several of them once (the last
     update: one statement cannot update a row twice); None where that cannot be done."""
-    last: dict[tuple[str, object], tuple[int, Statement]] = {}
+    last: dict[tuple[str, object], tuple[int, str]] = {}  # (table, key) -> its last UPDATE: (place, SQL)
     flat = [st for stmts in writes for st in stmts]
     for i, st in enumerate(flat):
         if st.ids is not None:
@@ -133,14 +133,13 @@ def _together(writes: list[list[Statement]]) -> list[Statement] | None:
         if st.sql.startswith("UPDATE"):
             for row in st.rows:
                 seen = last.get((st.table, row[-1]))
-                if seen is not None and seen[1].sql != st.sql:
+                if seen is not None and seen[1] != st.sql:
                     return None
-                last[(st.table, row[-1])] = (i, st)
-    keep = {key: i for key, (i, _) in last.items()}
+                last[(st.table, row[-1])] = (i, st.sql)
     out: list[Statement] = []
     for i, st in enumerate(flat):
         if st.sql.startswith("UPDATE"):
-            rows = [row for row in st.rows if keep.get((st.table, row[-1])) == i]
+            rows = [row for row in st.rows if last[(st.table, row[-1])][0] == i]
             if rows:
                 out.append(st._replace(rows=rows))
         else:
@@ -151,9 +150,4 @@ def _together(writes: list[list[Statement]]) -> list[Statement] | None:
 def _settle(link: Link, outcome: Exception | None) -> None:
     link.failed = outcome is not None
     assert link.done is not None
-    if link.done.done():
-        return
-    if outcome is None:
-        link.done.set_result(None)
-    else:
-        link.done.set_exception(outcome)
+    settle(link.done, outcome)
