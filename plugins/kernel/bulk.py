@@ -1,7 +1,5 @@
-"""Rows written without a model object each: Tortoise's own INSERT statement, columns,
-defaults and value conversions, for rows given as plain dicts (building a model object
-cost as much as writing its row: 88 role messages of a /开始, a command's log row); and a
-command's few statements written in one transaction with one trip to the database."""
+"""Writing statements (``statements.py``): rows in one INSERT, a command's few statements in
+one transaction with one trip to the database, writes in flight chained per game."""
 
 from __future__ import annotations
 
@@ -11,16 +9,16 @@ import re
 import sqlite3
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, TypeVar
 
 from tortoise import connections
 from tortoise.backends.base.client import TransactionalDBClient
 from tortoise.backends.sqlite.client import SqliteClient
 from tortoise.exceptions import IntegrityError
-from tortoise.fields import CharField, Field, TextField
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
-from tortoise.validators import MaxLengthValidator
+
+from .statements import Statement, insert_statement
 
 T = TypeVar("T")
 
@@ -48,89 +46,11 @@ class Coalesced(Generic[T]):
         await self.write(items)
 
 
-class Statement(NamedTuple):
-    """SQL run once per parameter row; an INSERT also keeps its head (``INSERT INTO t (…)``) so
-    that its rows can go in one VALUES list."""
-
-    sql: str
-    rows: list[list[Any]]
-    table: str
-    head: str = ""
-    ids: list[Any] | None = None  # given: the new primary key of each row inserted is appended, in order
-
-
-def insert_statement(model: type[Model], rows: list[dict[str, Any]], ids: list[Any] | None = None) -> Statement:
-    """The INSERT of ``rows`` (field name -> value; a missing field takes its default); with
-    ``ids``, their new primary keys are appended to it once written."""
-    db = model._meta.db
-    ex = db.executor_class(model=model, db=db)  # its SQL and columns are cached per table
-    fields_map = model._meta.fields_map
-    columns = []
-    for c in ex.regular_columns:
-        f = fields_map[c]
-        default = f.default
-        columns.append(_column(f, model, [r.get(c, default) for r in rows]))
-    values = [list(row) for row in zip(*columns)]
-    return Statement(ex.insert_query, values, model._meta.db_table, ex.insert_query.split(" VALUES ", 1)[0], ids)
-
-
-def _column(field: Field, model: type[Model], raw: list[Any]) -> list[Any]:
-    """One column of the rows, as the model converts it: once when every row holds the same
-    object (88 role messages share their game, sender, times and flags); strings into a plain
-    text column as they are, their length checked in one pass (the validator per value cost
-    as much as the rest of the row)."""
-    first = raw[0]
-    if all(v is first for v in raw):
-        return [field.to_db_value(first, model)] * len(raw)
-    if _plain_text(field) and all(type(v) is str for v in raw):
-        cap = getattr(field, "max_length", None)
-        if cap is None or max(map(len, raw)) <= cap:
-            return raw
-    return [field.to_db_value(v, model) for v in raw]
-
-
-def _plain_text(field: Field) -> bool:
-    """A text column whose only check is its length: a str is stored as it is."""
-    if type(field) is TextField:
-        return not field.validators
-    return type(field) is CharField and len(field.validators) == 1 and isinstance(field.validators[0], MaxLengthValidator)
-
-
-def upsert_statement(model: type[Model], rows: list[dict[str, Any]]) -> Statement:
-    """The INSERT of ``rows`` that, where the primary key exists, updates the other columns
-    (SQLite and PostgreSQL: ``ON CONFLICT … DO UPDATE``); the rows' keys must differ."""
-    st = insert_statement(model, rows)
-    meta = model._meta
-    pk = meta.db_pk_column
-    cols = [meta.fields_db_projection[f] for f in meta.fields_db_projection if f != meta.pk_attr]
-    sets = ", ".join(f'"{c}" = excluded."{c}"' for c in cols)
-    return Statement(f'{st.sql} ON CONFLICT ("{pk}") DO UPDATE SET {sets}', st.rows, st.table)
-
-
 async def insert_rows(model: type[Model], rows: list[dict[str, Any]]) -> None:
     """INSERT ``rows`` in one statement, on the connection of the current transaction."""
     if rows:
         st = insert_statement(model, rows)
         await model._meta.db.execute_many(st.sql, st.rows)
-
-
-def update_statement(obj: Model, fields: tuple[str, ...]) -> Statement:
-    """``UPDATE`` of these fields of one row, as the model converts them."""
-    return update_rows(type(obj), fields, [(obj.pk, {f: getattr(obj, f) for f in fields})])
-
-
-def update_rows(model: type[Model], fields: tuple[str, ...], rows: list[tuple[Any, dict[str, Any]]]) -> Statement:
-    """``UPDATE`` of these fields, row by row: (primary key, field -> value), converted as the
-    model converts them."""
-    meta = model._meta
-    numbered = meta.db.capabilities.dialect == "postgres"
-    cols = [meta.fields_db_projection[f] for f in fields]
-    sets = ", ".join(f'"{c}" = ' + (f"${i}" if numbered else "?") for i, c in enumerate(cols, 1))
-    pk = "$" + str(len(cols) + 1) if numbered else "?"
-    sql = f'UPDATE "{meta.db_table}" SET {sets} WHERE "{meta.db_pk_column}" = {pk}'
-    conv = [meta.fields_map[f].to_db_value for f in fields]
-    return Statement(sql, [[c(values[f], model) for c, f in zip(conv, fields)] + [key] for key, values in rows],
-                     meta.db_table)
 
 
 class WriteFailed(IntegrityError):

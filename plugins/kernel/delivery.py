@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from tortoise.exceptions import IntegrityError
 
-from .bulk import Statement, Superseded, WriteFailed, insert_statement, write_at_once
+from .bulk import Superseded, WriteFailed, write_at_once
 from .contract import Ignored, Rejected
 from .inflight import begin_write, follow, outside_transaction
 from .models import Delivery, Outbox
+from .statements import Statement, insert_statement
 
 if TYPE_CHECKING:
     from .origin import Origin

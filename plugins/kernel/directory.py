@@ -11,9 +11,10 @@ from datetime import datetime
 
 from nonebot.log import logger
 
-from .bulk import Coalesced, upsert_statement, write_at_once
+from .bulk import Coalesced, write_at_once
 from .leases import THEIRS_RECHECK, leases
 from .models import Chat, Contact, Focus, Game, Host, Player
+from .statements import upsert_statement
 
 LIVE = ("signup", "running", "paused")
 REREAD_AFTER = 1.0  # seconds after another process's routing command before its game's routes are read

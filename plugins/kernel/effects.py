@@ -78,11 +78,12 @@ class Effects:
     async def apply_effects(self, effects: list[Any], seq: int, origin: Origin, now: datetime) -> None:
         """Apply effects in order; a card that adds up to a red then sends its player off."""
         sent_off: list[tuple[int, str]] = []
+        step = _Step(seq, origin, now, sent_off)
         for e in effects:
             handler = _HANDLERS.get(type(e))
             if handler is None:  # pragma: no cover - a programming error in an engine
                 raise TypeError(f"unknown effect {e!r}")
-            await handler(self, e, _Step(seq, origin, now, sent_off))
+            await handler(self, e, step)
         for seat, reason in sent_off:
             await self.send_off(seat, reason, Origin("", "kernel"), Actor("", None, True, True), now)
 

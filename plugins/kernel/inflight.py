@@ -16,8 +16,9 @@ from tortoise import connections
 from tortoise.backends.base.client import TransactionalDBClient
 from tortoise.backends.sqlite.client import SqliteClient
 
-from .bulk import Link, Statement, Superseded, hand_in, settle, unwritten, write_at_once
+from .bulk import Link, Superseded, hand_in, settle, unwritten, write_at_once
 from .held import forget
+from .statements import Statement
 
 _last: dict[int, Link] = {}  # each game's last write that changes it, until a command waits it out
 

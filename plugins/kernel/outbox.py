@@ -23,13 +23,14 @@ from typing import Any
 from nonebot.log import logger
 from tortoise.transactions import in_transaction
 
-from .bulk import Coalesced, insert_rows, update_rows, write_at_once
+from .bulk import Coalesced, insert_rows, write_at_once
 from .config import KernelConfig
 from .leases import PROCESS
 from .models import Host, Outbox
 from .order import utcnow
 from .outbox_heads import first_head, ranked_heads, vacuum_now_and_then
 from .pieces import MAX_CHUNK, chunks
+from .statements import update_rows
 
 SCRUBBED = "（已发送；内容含密码，不保留）"
 IDLE = 30.0
@@ -50,39 +51,34 @@ class SendTimeout(Exception):
 Send = Callable[..., Awaitable[None]]  # (self_id, type, target, text, *, at_all=False)
 
 
-async def enqueue(
-    target_type: str,
-    target_id: str,
-    text: str,
-    *,
-    game_id: int | None = None,
-    self_id: str = "",
-    priority: int = 1,
-    now: datetime | None = None,
-    at_all: bool = False,
-    image: str | None = None,
-    scrub: bool = False,
-) -> None:
+async def enqueue(target_type: str, target_id: str, text: str, *, game_id: int | None = None, self_id: str = "",
+                  priority: int = 1, now: datetime | None = None, at_all: bool = False, image: str | None = None,
+                  scrub: bool = False) -> None:
     """Queue a message. Call inside the transaction of the change it reports.
     ``at_all`` (@全体成员) is only for a host's explicit announcement; ``image``
     is the path of a picture sent with the last piece of text."""
+    await _put(_rows(target_type, target_id, text, game_id, self_id, priority, now, at_all, image, scrub))
+
+
+def queue_now(target_type: str, target_id: str, text: str, game_id: int | None, self_id: str, priority: int,
+              image: str | None = None, scrub: bool = False) -> bool:
+    """``enqueue`` without a coroutine when the rows are being collected for one write (the 88
+    role messages of a /开始); False when they are not, and nothing was queued."""
+    rows = _batch.get()
+    if rows is None:
+        return False
+    rows.extend(_rows(target_type, target_id, text, game_id, self_id, priority, None, False, image, scrub))
+    return True
+
+
+def _rows(target_type: str, target_id: str, text: str, game_id: int | None, self_id: str, priority: int,
+          now: datetime | None, at_all: bool, image: str | None, scrub: bool) -> list[dict[str, Any]]:
     now = now or _batch_now.get() or utcnow()
     pieces = chunks(text) if text else [""]
-    for i, piece in enumerate(pieces):
-        await _put({
-            "at_all": at_all and i == 0,
-            "image": image if i == len(pieces) - 1 else None,
-            "game_id": game_id,
-            "self_id": self_id,
-            "target_type": target_type,
-            "target_id": str(target_id),
-            "text": piece,
-            "priority": priority,
-            "next_try_at": now,
-            "created_at": now,
-            "owner": PROCESS,
-            "scrub": scrub,
-        })
+    return [{"at_all": at_all and i == 0, "image": image if i == len(pieces) - 1 else None, "game_id": game_id,
+             "self_id": self_id, "target_type": target_type, "target_id": str(target_id), "text": piece,
+             "priority": priority, "next_try_at": now, "created_at": now, "owner": PROCESS, "scrub": scrub}
+            for i, piece in enumerate(pieces)]
 
 
 _batch: ContextVar[list[dict[str, Any]] | None] = ContextVar("kernel_outbox_batch", default=None)
@@ -90,12 +86,12 @@ _batch: ContextVar[list[dict[str, Any]] | None] = ContextVar("kernel_outbox_batc
 _batch_now: ContextVar[datetime | None] = ContextVar("kernel_outbox_batch_now", default=None)
 
 
-async def _put(row: dict[str, Any]) -> None:
-    rows = _batch.get()
-    if rows is None:
-        await Outbox.create(**row)
+async def _put(rows: list[dict[str, Any]]) -> None:
+    batch = _batch.get()
+    if batch is None:
+        await insert_rows(Outbox, rows)
     else:
-        rows.append(row)
+        batch.extend(rows)
 
 
 class collected:
@@ -137,11 +133,11 @@ async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int 
     call = {"action": action, "params": params} | ({"once": True} if once else {})
     if fallback is not None:
         call["fallback"] = list(fallback)
-    await _put({
+    await _put([{
         "game_id": game_id, "self_id": self_id, "target_type": "api", "target_id": str(group_id),
         "text": json.dumps(call, ensure_ascii=False),
         "priority": 1, "next_try_at": now, "created_at": now, "owner": PROCESS,
-    })
+    }])
 
 
 async def _write_sent(sent: list[tuple[list[Outbox], datetime]]) -> None:

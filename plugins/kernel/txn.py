@@ -16,7 +16,7 @@ from nonebot.log import logger
 from tortoise.transactions import in_transaction
 
 from . import inflight
-from .bulk import insert_rows, insert_statement
+from .bulk import insert_rows
 from .clock import game_tz
 from .contract import (
     GROUP,
@@ -45,10 +45,11 @@ from .longtexts import Texts, inflate, read_texts, stored
 from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
 from .order import game_turn, utcnow
 from .origin import Origin, _reply_target
-from .outbox import batched, enqueue
+from .outbox import batched, enqueue, queue_now
 from .registry import GameKind, get_kind
 from .roster import Roster
 from .settings import engine_settings
+from .statements import insert_statement
 from .writes import Deferred, after_commit, commit_step
 
 T = TypeVar("T")
@@ -158,15 +159,20 @@ class Txn(Effects):
         else:
             targets = [("private", self.seat(int(to)).user_id, "")]
         for kind, target, prefix in targets:
-            self_id = await self.account_for(target) if kind == "private" else g.self_id
+            self_id = (self._account_known(target) or await self.account_for(target)) if kind == "private" else g.self_id
             body = self.tagged(prefix + text) if kind == "group" else prefix + text
-            await enqueue(kind, target, body, game_id=g.id, self_id=self_id, priority=priority, image=image, scrub=scrub)
+            if not queue_now(kind, target, body, g.id, self_id, priority, image, scrub):  # no coroutine per message
+                await enqueue(kind, target, body, game_id=g.id, self_id=self_id, priority=priority, image=image, scrub=scrub)
 
     def tagged(self, text: str) -> str:
         """A group post with the game's tag in front (e.g. 【测试赛】), once."""
         g = self.game
         tag = self.kind.engine.group_tag(g.state, settings=engine_settings(g.settings)) if g.state is not None else ""
         return text if not tag or text.startswith(tag) else tag + text
+
+    def _account_known(self, user_id: str) -> str | None:  # account_for without a query, when it needs none
+        known = last_account(user_id)
+        return known if known or self._contacts is None else (self._contacts.get(user_id) or self.game.self_id)
 
     async def account_for(self, user_id: str) -> str:
         """The bot account a private message to ``user_id`` goes out through:

@@ -14,7 +14,7 @@ from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
 from . import timers
-from .bulk import Statement, insert_statement, update_statement, write_at_once
+from .bulk import write_at_once
 from .contract import CancelTimer, Outcome, Rejected, Say, SetPhase, SetTimer
 from .delivery import RESEND, claim_delivery, commit_at_once, delivery_committed
 from .directory import directory
@@ -25,6 +25,7 @@ from .order import hand_over, utcnow
 from .origin import Origin
 from .outbox import batched, collected
 from .sending import wake_outbox
+from .statements import Statement, insert_statement, update_statement
 
 if TYPE_CHECKING:
     from .txn import Txn

@@ -16,7 +16,8 @@ from nonebot.message import handle_event
 from tortoise import connections
 
 import plugins.kernel.bulk as bulk
-from plugins.kernel.bulk import Link, Superseded, WriteFailed, insert_statement
+from plugins.kernel.bulk import Link, Superseded, WriteFailed
+from plugins.kernel.statements import insert_statement
 from plugins.kernel.delivery import RESEND
 from plugins.kernel.held import _cache
 from plugins.kernel.inflight import begin_write

@@ -14,7 +14,8 @@ from nonebot.adapters.onebot.v11 import Adapter
 from nonebot.message import handle_event
 from tortoise.transactions import in_transaction
 
-from plugins.kernel.bulk import WriteFailed, insert_statement, write_at_once
+from plugins.kernel.bulk import WriteFailed, write_at_once
+from plugins.kernel.statements import insert_statement
 from plugins.kernel.models import CommandLog, Delivery, Game
 
 
@@ -31,6 +32,25 @@ async def test_write_at_once_writes_all_or_nothing(nonebug_init):
     async with in_transaction():  # inside a transaction: part of it
         await write_at_once([insert_statement(Delivery, [{"key": "w-inside", "at": now}])])
     assert await Delivery.exists(key="w-inside")
+
+
+async def test_times_are_stored_as_tortoise_stores_them(nonebug_init):
+    """On SQLite a time is bound as text once per statement (sqlite3 would call Tortoise's adapter
+    for every row): the text is the adapter's, so comparisons with times Tortoise binds hold."""
+    from tortoise import connections
+
+    from plugins.kernel.models import Outbox
+
+    at = datetime(2026, 12, 2, 3, 4, 5, 678901, tzinfo=timezone.utc)
+    row = {"target_type": "private", "target_id": "t-time", "text": "x", "next_try_at": at, "created_at": at}
+    await write_at_once([insert_statement(Outbox, [row, dict(row, text="y")])])
+    assert await Outbox.filter(target_id="t-time", next_try_at__lte=at).count() == 2
+    assert await Outbox.filter(target_id="t-time", next_try_at__lt=at).count() == 0
+    if connections.get("default").capabilities.dialect == "sqlite":
+        _, raw = await connections.get("default").execute_query(
+            "SELECT next_try_at FROM outbox WHERE target_id = ?", ["t-time"])
+        assert [r[0] for r in raw] == [str(sqlite3.adapters[(datetime, sqlite3.PrepareProtocol)](at))] * 2
+    assert [o.created_at for o in await Outbox.filter(target_id="t-time")] == [at, at]
 
 
 async def test_writes_handed_in_while_sqlite_is_busy_share_one_trip_and_fail_alone(nonebug_init, monkeypatch):
@@ -135,7 +155,8 @@ nonebot.init(driver="~fastapi", log_level="WARNING")
 nonebot.get_driver().register_adapter(Adapter)
 nonebot.load_from_toml(sys.argv[2] + "/pyproject.toml")
 from tortoise import Tortoise
-from plugins.kernel.bulk import WriteFailed, insert_statement, update_statement, upsert_statement, write_at_once
+from plugins.kernel.bulk import WriteFailed, write_at_once
+from plugins.kernel.statements import insert_statement, update_statement, upsert_statement
 from plugins.kernel.db import tortoise_config, upgrade
 from plugins.kernel.models import Contact, Delivery, Game, Outbox
 
@@ -461,7 +482,7 @@ async def test_a_trip_writes_a_game_row_once_with_the_last_written_state(nonebug
     from tortoise import connections
 
     import plugins.kernel.bulk as bulk
-    from plugins.kernel.bulk import update_statement
+    from plugins.kernel.statements import update_statement
 
     now = datetime.now(timezone.utc)
     await Delivery.create(key="once-taken", at=now)

@@ -180,13 +180,14 @@ class Dealt:
 
     by_role: dict[str, list[int]]
     posting: frozenset[str]
+    roles: dict[str, dict[str, Any]]  # key -> role, looked up once per key (not 88 times per search)
 
     @classmethod
     def of(cls, state: State, cfg: Settings) -> Dealt:
         by_role: dict[str, list[int]] = {}
         for s in seats(state):
             by_role.setdefault(state["players"][str(s)]["role"], []).append(s)
-        return cls(by_role, frozenset(posting_roles(cfg)))
+        return cls(by_role, frozenset(posting_roles(cfg)), {r["key"]: r for r in cfg["roles"]})
 
 
 def role_message(state: State, cfg: Settings, seat: int, dealt: Dealt | None = None) -> str:
@@ -194,9 +195,10 @@ def role_message(state: State, cfg: Settings, seat: int, dealt: Dealt | None = N
     its disguise, built from the disguise's data only, so it reads byte for
     byte like that role's message (§五 白方 7)."""
     dealt = dealt or Dealt.of(state, cfg)
+    roles = dealt.roles
     p = state["players"][str(seat)]
-    real = role(cfg, p["role"])
-    shown = role(cfg, real["disguise"]) if real["disguise"] else real
+    real = roles[p["role"]]
+    shown = roles[real["disguise"]] if real["disguise"] else real
     lines = [T.ROLE_YOURS.format(name=shown["name"], faction_name=FACTION_NAME[shown["faction"]])]
     if shown["brief"]:
         lines.append(shown["brief"])
@@ -206,7 +208,7 @@ def role_message(state: State, cfg: Settings, seat: int, dealt: Dealt | None = N
         if shown is not real:
             break
         mates = [s for s in dealt.by_role.get(key, []) if s != seat]
-        label = role(cfg, key)["name"]
+        label = roles[key]["name"]
         lines.append(T.ROLE_MATES.format(label=label, mates=T.LIST_SEP.join(name(state, s) for s in mates) if mates else T.NONE))
     if shown is real and p["signal"]:
         seek, reply = p["signal"]

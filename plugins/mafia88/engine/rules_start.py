@@ -72,11 +72,11 @@ def start(roster: list[Seat], ctx: Ctx) -> Outcome:
     dealt = Dealt.of(state, cfg)
     for seat in sorted(int(s) for s in players):
         effects.append(Say(seat, role_message(state, cfg, seat, dealt)))
-    whites = sum(1 for p in players.values() if role(cfg, p["role"])["faction"] == "white")
+    whites = sum(1 for p in players.values() if dealt.roles[p["role"]]["faction"] == "white")
     host_lines = [T.DEALT_HEAD.format(total=total, whites=whites, blacks=total - whites)]
     for seat in sorted(int(s) for s in players):
         p = players[str(seat)]
-        r = role(cfg, p["role"])
+        r = dealt.roles[p["role"]]
         extra = T.DEALT_CODE.format(code=p["code"]) if p["code"] else ""
         extra += T.DEALT_SIGNAL.format(seek=p["signal"][0], reply=p["signal"][1]) if p["signal"] else ""
         host_lines.append(T.DEALT_LINE.format(seat=seat, alias=p["alias"], name=r["name"], faction_name=FACTION_NAME[r["faction"]], extra=extra))
