@@ -4,6 +4,7 @@ UPDATE, with its columns, defaults and value conversions, for rows given as plai
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -29,39 +30,39 @@ def insert_statement(model: type[Model], rows: list[dict[str, Any]], ids: list[A
     db = model._meta.db
     ex = db.executor_class(model=model, db=db)  # its SQL and columns are cached per table
     fields_map = model._meta.fields_map
+    sqlite = db.capabilities.dialect == "sqlite"
     columns = []
     for c in ex.regular_columns:
         f = fields_map[c]
         default = f.default
-        columns.append(_column(f, model, [r.get(c, default) for r in rows]))
+        columns.append(_column(f, model, [r.get(c, default) for r in rows], sqlite))
     values = [list(row) for row in zip(*columns)]
     return Statement(ex.insert_query, values, model._meta.db_table, ex.insert_query.split(" VALUES ", 1)[0], ids)
 
 
-def _column(field: Field, model: type[Model], raw: list[Any]) -> list[Any]:
-    """One column of the rows, as the model converts it: once when every row holds the same
-    object (88 role messages share their game, sender, times and flags); strings into a plain
-    text column as they are, their length checked in one pass (the validator per value cost
-    as much as the rest of the row)."""
-    first = raw[0]
-    if all(v is first for v in raw):
-        return [_bound(field.to_db_value(first, model), model)] * len(raw)
+def _column(field: Field, model: type[Model], raw: list[Any], sqlite: bool) -> list[Any]:
+    """One column of the rows, as the model converts it: strings into a plain text column as
+    they are, their length checked in one pass (the validator per value cost as much as the
+    rest of the row); once when every row holds the same object (88 role messages share their
+    game, sender, times and flags)."""
     if _plain_text(field) and all(type(v) is str for v in raw):
         cap = getattr(field, "max_length", None)
         if cap is None or max(map(len, raw)) <= cap:
             return raw
-    return [_bound(field.to_db_value(v, model), model) for v in raw]
+    first = raw[0]
+    if all(v is first for v in raw):
+        return [_bound(field.to_db_value(first, model), sqlite)] * len(raw)
+    return [_bound(field.to_db_value(v, model), sqlite) for v in raw]
 
 
-def _bound(value: Any, model: type[Model]) -> Any:
+def _bound(value: Any, sqlite: bool) -> Any:
     """A time as SQLite stores it, converted once: sqlite3 calls Tortoise's adapter
     (``isoformat(" ")``) for every value it binds, ~2 µs each (91 rows of a /开始 share two
     times: 182 calls, a third of that INSERT's time); the text stored is the same."""
-    if type(value) is datetime and model._meta.db.capabilities.dialect == "sqlite":
-        return value.isoformat(" ")
-    return value
+    return value.isoformat(" ") if sqlite and type(value) is datetime else value
 
 
+@functools.cache
 def _plain_text(field: Field) -> bool:
     """A text column whose only check is its length: a str is stored as it is."""
     if type(field) is TextField:
@@ -95,5 +96,6 @@ def update_rows(model: type[Model], fields: tuple[str, ...], rows: list[tuple[An
     pk = "$" + str(len(cols) + 1) if numbered else "?"
     sql = f'UPDATE "{meta.db_table}" SET {sets} WHERE "{meta.db_pk_column}" = {pk}'
     conv = [meta.fields_map[f].to_db_value for f in fields]
-    return Statement(sql, [[_bound(c(values[f], model), model) for c, f in zip(conv, fields)] + [key]
+    sqlite = not numbered and meta.db.capabilities.dialect == "sqlite"
+    return Statement(sql, [[_bound(c(values[f], model), sqlite) for c, f in zip(conv, fields)] + [key]
                            for key, values in rows], meta.db_table)
