@@ -20,6 +20,7 @@ NAMESPACE = "gamehost"
 
 class KernelConfig(BaseModel):
     onebot_http_events: bool = False  # accept OneBot events posted over HTTP (off: reverse WebSocket only)
+    ws_compression: bool = False  # permessage-deflate on the OneBot WebSocket (CPU for nothing on one host; on for a far link)
     max_text_chars: int = Field(5000, gt=0)  # longest message a player may send (a spec may set its own)
     max_host_text_chars: int = Field(30000, gt=0)  # longest message of a host command (identity files, sheets)
     lease_seconds: float = Field(30.0, gt=0)  # a game whose serving process died is taken over within this time

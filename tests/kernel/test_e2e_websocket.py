@@ -68,6 +68,9 @@ async def test_game_over_real_websocket(bot_process, database_url):
     ob = FakeOneBot(bp.url)
     await ob.connect()
     try:
+        # offered compression (as NapCat's client does) is declined: GAMEHOST__WS_COMPRESSION is off
+        assert "permessage-deflate" in ob._ws.request.headers["Sec-WebSocket-Extensions"]
+        assert "Sec-WebSocket-Extensions" not in ob._ws.response.headers
         await ob.group_message(GROUP, "1", "/创建 测试局", role="owner")
         await ob.wait_for("开局了")
         await ob.group_message(GROUP, "11", "/报名 甲")
