@@ -673,27 +673,33 @@ def cpu_probe() -> float:
     return statistics.median(xs) * 1000
 
 
-def commit_probe(folder: Path, n: int = 100) -> str:
+def commit_probe(folder: Path, seconds: float = 3.0) -> str:
     """What one SQLite commit costs on this disk, with the bot's settings (WAL; Tortoise
-    leaves synchronous at SQLite's default FULL: one fsync per commit)."""
+    leaves synchronous at SQLite's default FULL: one fsync per commit), a commit every few
+    milliseconds for ``seconds``: its tail too (this host's disk has stalled single commits for
+    50-500 ms a few times a minute in some hours, and every figure's p99 with them)."""
     path = folder / "probe.sqlite3"
     con = sqlite3.connect(path, isolation_level=None)
     con.execute("PRAGMA journal_mode=WAL")
     sync = con.execute("PRAGMA synchronous").fetchone()[0]
     con.execute("CREATE TABLE t (x)")
-    xs = []
-    for i in range(n):
+    xs: list[float] = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
         t = time.perf_counter()
         con.execute("BEGIN")
-        con.execute("INSERT INTO t VALUES (?)", (i,))
+        con.execute("INSERT INTO t VALUES (?)", (len(xs),))
         con.execute("COMMIT")
         xs.append(time.perf_counter() - t)
+        time.sleep(0.003)
     con.close()
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     name = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(sync, str(sync))
-    return (f"one SQLite commit on this disk (WAL, synchronous={name} as in the bot) "
-            f"p50 {ms(statistics.median(xs))}, p90 {ms(pct(xs, 90))}")
+    slow = sum(1 for x in xs if x > 0.02)
+    return (f"one SQLite commit on this disk (WAL, synchronous={name} as in the bot; {len(xs)} in {seconds:.0f} s) "
+            f"p50 {ms(statistics.median(xs))}, p90 {ms(pct(xs, 90))}, p99 {ms(pct(xs, 99))}, max {ms(max(xs))}, "
+            f"{slow} over 20 ms")
 
 
 async def postgres_burst(work: Path) -> str:
@@ -859,6 +865,7 @@ async def run(args: argparse.Namespace) -> None:
         print(line, flush=True)
     other = whole.other()
     print(f"# CPU probe: {cpu_probe():.0f} ms at the end", flush=True)
+    print(f"# {commit_probe(work)} at the end", flush=True)
     print(f"# total {time.perf_counter() - began:.0f} s; other processes kept {other:.1f} of the "
           f"{os.cpu_count()} CPUs busy on average during the run{' (figures inflated: rerun on a quiet machine)' if other > 0.25 else ''}",
           flush=True)
