@@ -41,6 +41,7 @@ import json
 import math
 import os
 import platform
+import re
 import shutil
 import sqlite3
 import statistics
@@ -140,9 +141,19 @@ class Load:
     """CPU used by other processes (other engineers' tests, ...) while a figure runs:
     all busy CPU time of the machine minus this driver, the bot and finished children."""
 
-    def __init__(self, *bot_pids: int | None):
+    def __init__(self, *bot_pids: int | None, log: Path | None = None):
         self.pids = [p for p in bot_pids if p]
         self.t0, self.busy0, self.own0 = time.monotonic(), self._busy(), self._own()
+        self.log, self.log0 = log, (log.stat().st_size if log is not None and log.exists() else 0)
+
+    def stalls(self) -> str:
+        """The SQLite commits the bot logged as slow (over 100 ms: the disk's) while the figure ran."""
+        if self.log is None or not self.log.exists():
+            return ""
+        with open(self.log, "rb") as fh:
+            fh.seek(self.log0)
+            took = [int(m) for m in re.findall(rb"SQLite: a commit took (\d+) ms", fh.read())]
+        return f"; disk: {len(took)} commits over 100 ms (longest {max(took)} ms)" if took else "; disk: no commit over 100 ms"
 
     @staticmethod
     def _busy() -> float:
@@ -631,7 +642,7 @@ async def game_start(b: Bench, gids: list[int]) -> str:
 
 
 def with_load(line: str, load: Load) -> str:
-    return f"{line}; other processes {load.other():.1f} CPU"
+    return f"{line}; other processes {load.other():.1f} CPU{load.stalls()}"
 
 
 def simulated_games(floor_p50: float | None, traced: bool) -> Iterator[str]:
@@ -829,7 +840,7 @@ async def run(args: argparse.Namespace) -> None:
                 print(f"{name}: SKIPPED ({why.get(key)})", flush=True)
                 continue
             try:
-                load = Load(b.bot.proc.pid)
+                load = Load(b.bot.proc.pid, log=b.bot.log)
                 print(with_load(await fn(b, arg), load), flush=True)
             except Exception as exc:  # noqa: BLE001
                 print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
@@ -837,7 +848,7 @@ async def run(args: argparse.Namespace) -> None:
         nights = [(group, users, ids[key]) for key, (group, users) in zip(SIDE_ROYALE_KEYS, SIDE_ROYALES) if ids[key]]
         if len(side) == len(SIDE_GAMES) and len(nights) == len(SIDE_ROYALES):
             try:
-                load = Load(b.bot.proc.pid)
+                load = Load(b.bot.proc.pid, log=b.bot.log)
                 print(with_load(await side_by_side(b, list(zip(side, nights))), load), flush=True)
             except Exception as exc:  # noqa: BLE001
                 print(f"side by side: SKIPPED ({problem(exc)})", flush=True)
@@ -850,7 +861,7 @@ async def run(args: argparse.Namespace) -> None:
             for name, fn, arg in (("mafia88 start", game_start, starts),
                                   ("vote burst at the production group pace", vote_burst_paced, starts[0])):
                 try:
-                    load = Load(b.bot.proc.pid)
+                    load = Load(b.bot.proc.pid, log=b.bot.log)
                     print(with_load(await fn(b, arg), load), flush=True)
                 except Exception as exc:  # noqa: BLE001
                     print(f"{name}: SKIPPED ({problem(exc)})", flush=True)

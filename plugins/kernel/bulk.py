@@ -8,9 +8,11 @@ import functools
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
+from nonebot.log import logger
 from tortoise import connections
 from tortoise.backends.base.client import TransactionalDBClient
 from tortoise.backends.sqlite.client import SqliteClient
@@ -257,7 +259,9 @@ def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
                 link.failed = outcomes[-1] is not None
         for (sql, _key), row in last.items():
             raw.execute(sql, row)
+        began = time.perf_counter()
         raw.execute("COMMIT")
+        _slow_commit(time.perf_counter() - began)
     except Exception as exc:
         if raw.in_transaction:  # (a failed BEGIN left none to roll back)
             raw.execute("ROLLBACK")
@@ -266,6 +270,16 @@ def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
         if link is not None:
             link.failed = outcome is not None
         loop.call_soon_threadsafe(settle, done, outcome)
+
+
+SLOW_COMMIT = 0.1  # seconds: a COMMIT slower than this is the disk's (logged, so a slow moment has a reason)
+
+
+def _slow_commit(took: float) -> None:
+    """This host's disk has stalled single commits (one fsync) for 50-900 ms a few times a minute
+    in some hours; every write handed in meanwhile waited for it (bench/RESULTS.md, stop 30)."""
+    if took > SLOW_COMMIT:
+        logger.warning(f"SQLite: a commit took {took * 1000:.0f} ms (the disk was slow; the writes behind it waited)")
 
 
 def _statements(raw: sqlite3.Connection, stmts: list[Statement],
