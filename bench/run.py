@@ -153,7 +153,9 @@ class Load:
         with open(self.log, "rb") as fh:
             fh.seek(self.log0)
             took = [int(m) for m in re.findall(rb"SQLite: a commit took (\d+) ms", fh.read())]
-        return f"; disk: {len(took)} commits over 100 ms (longest {max(took)} ms)" if took else "; disk: no commit over 100 ms"
+        if not took:
+            return "; disk: no commit over 100 ms"
+        return f"; disk: {len(took)} commit{'s' if len(took) > 1 else ''} over 100 ms (longest {max(took)} ms)"
 
     @staticmethod
     def _busy() -> float:
