@@ -17,7 +17,10 @@ from tortoise.backends.base.client import TransactionalDBClient
 from tortoise.backends.sqlite.client import SqliteClient
 
 from .bulk import Link, Superseded, hand_in, settle, unwritten, write_at_once
-from .held import forget
+from .held import as_written, forget
+from .longtexts import Path as TextPath
+from .longtexts import Texts, inflate
+from .models import Game
 from .statements import Statement
 
 _last: dict[int, Link] = {}  # each game's last write that changes it, until a command waits it out
@@ -52,6 +55,17 @@ async def settled(game_id: int) -> bool:
         forget(game_id)
         return False
     return True
+
+
+async def stored_state(game: Game, paths: tuple[TextPath, ...], texts: Texts) -> object:
+    """``game``'s state as stored, texts in place: that of its last write handed in when it is the
+    write of its current arrival number (no trip, no wait: a flood of refused commands, e.g. a
+    night's actions after it ended, read the game once each), else read once its writes land."""
+    state = as_written(game)
+    if state is None:
+        await settled(game.id)
+        state = (await Game.get(id=game.id)).state
+    return inflate(state, paths, texts)
 
 
 def outside_transaction() -> bool:

@@ -39,9 +39,9 @@ from .contract import Timer as TimerInfo
 from .delivery import claim_delivery, delivery_committed
 from .directory import alt_of, last_account
 from .effects import Effects
-from .held import OPEN_TIMERS, Loaded, _cache, forget
+from .held import OPEN_TIMERS, Loaded, _cache, forget, handed_in
 from .leases import leases
-from .longtexts import Texts, inflate, read_texts, stored
+from .longtexts import Texts, read_texts, stored
 from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
 from .order import game_turn, utcnow
 from .origin import Origin, _reply_target
@@ -75,6 +75,7 @@ class Txn(Effects):
     deferred: Deferred | None = None  # in_game(quick=True): rows held for the next step's one write (writes.py)
     committed: bool = False  # … and that step wrote them
     handed: bool = False  # … and ended the game's turn before the write landed (inflight.py)
+    dirty: bool = False  # a rule ran on the held state and what it did was not undone: drop it on a failure
 
     @classmethod
     async def open(cls, game_id: int, superusers: set[str]) -> Txn:
@@ -265,6 +266,7 @@ class Txn(Effects):
         g = self.game
         seq = g.last_seq + 1
         ctx = await self.ctx(seq, now)
+        self.dirty = True
         engine = self.kind.engine
         if call == "start":
             roster = [Seat(p.seat, p.alias, p.user_id, dict(p.profile or {})) for p in self.players]
@@ -275,8 +277,9 @@ class Txn(Effects):
             assert actor is not None and cmd is not None
             try:  # on the held state itself: no copy of the whole state per command
                 outcome = run_rule(engine, cmd.name, g.state, actor, cmd.args, ctx, copy=False)
-            except BaseException:
-                await self._restore_state()  # a refusal may come after the rule changed things
+            except BaseException:  # a refusal may come after the rule changed things: undone in the held copy
+                g.state = await inflight.stored_state(g, self.kind.engine.TEXTS, self.texts)
+                self.dirty = False  # refused, undone: the game stays held (a refusal costs no read)
                 raise
             name, args = cmd.name, cmd.args
         else:
@@ -302,6 +305,7 @@ class Txn(Effects):
 
     async def save_game(self) -> None:
         """Write the game row; its state's texts go to rows of their own (longtexts.py)."""
+        handed_in(self.game.id, self.game.last_seq, None)
         with self.stored_form():
             await self.texts.flush(self.game.id)
             await self.game.save()
@@ -316,20 +320,11 @@ class Txn(Effects):
         finally:
             g.state = held
 
-    async def _restore_state(self) -> None:
-        """The state as stored (this transaction's last save): what a refused rule may have
-        changed in the held copy is dropped, whether or not the caller goes on."""
-        await inflight.settled(self.game.id)
-        row = await Game.get(id=self.game.id)
-        self.game.state = inflate(row.state, self.kind.engine.TEXTS, self.texts)
-
     async def query(self, actor: Actor, cmd: Command, origin: Origin, now: datetime) -> None:
-        """A read-only command (``CommandSpec(query=True)``), outside any write
-        transaction: its rule reads the held state itself (no copy: a third of a royale
-        night's commands are /背包), nothing is logged or written, and its answers
-        (Say/Picture only) are queued. Where the rule (or the engine's ``before``, e.g.
-        mafia88 following a /延时 into its state) changed the state after all, the held
-        game is dropped: the next command reads the stored state again."""
+        """A read-only command (``CommandSpec(query=True)``) outside any write transaction: its
+        rule reads the held state itself (no copy), nothing is logged or written, its answers are
+        queued; if it changed the state after all (mafia88's ``before`` following a /延时), the
+        held game is dropped and the next command reads the stored state."""
         g = self.game
         before = orjson.dumps(g.state)  # a few hundredths of a millisecond; a copy cost ten times that
         try:
@@ -384,12 +379,14 @@ async def in_game(game_id: int, superusers: set[str], work: Callable[[Txn], Awai
 
 
 async def _quick(game_id: int, superusers: set[str], work: Callable[[Txn], Awaitable[T]]) -> T:
+    txn: Txn | None = None
     try:
         txn = await Txn.open(game_id, superusers)
         txn.deferred = Deferred()
         result = await work(txn)
     except BaseException:
-        forget(game_id)  # the rule may have changed the held state before the write failed
+        if txn is None or txn.committed or txn.dirty:
+            forget(game_id)  # the rule may have changed the held state, or its write failed
         raise
     if txn.committed:
         if not txn.handed:  # (a handed-over command kept it then: the next one may have kept it since)

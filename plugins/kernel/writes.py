@@ -18,6 +18,7 @@ from .bulk import write_at_once
 from .contract import CancelTimer, Outcome, Rejected, Say, SetPhase, SetTimer
 from .delivery import RESEND, claim_delivery, commit_at_once, delivery_committed
 from .directory import directory
+from .held import handed_in
 from .inflight import settled
 from .leases import leases
 from .models import CommandLog, GameText
@@ -98,6 +99,7 @@ def state_writes(txn: Txn) -> list[Statement]:
     g = txn.game
     with txn.stored_form():
         update = update_statement(g, GAME_FIELDS)
+    handed_in(g.id, g.last_seq, update.rows[0][GAME_FIELDS.index("state")])
     rows = [{"game_id": g.id, "ref": r, "text": t} for r, t in txn.texts.new]
     return ([insert_statement(GameText, rows)] if rows else []) + [update]
 

@@ -16,6 +16,7 @@ from mafia88_helpers import essay
 from plugins.kernel.deadlines import fire_timer
 from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.order import utcnow
+from plugins.kernel.txn import forget
 
 pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
 
@@ -104,6 +105,7 @@ class Table:
     async def set_phase_end(self, at):
         t = await Timer.get(game_id=self.gid, key="phase", status="armed")
         await Timer.filter(id=t.id).update(ends_at=at)
+        forget(self.gid)  # changed behind the bot's back: the held game's timers are read afresh
 
     def seats(self, role: str) -> list[int]:
         return sorted(s for s, r in self.roles.items() if r == role)

@@ -120,3 +120,35 @@ async def test_a_refused_rule_is_undone_with_the_texts_read_back(harness, monkey
         return txn.game.state["notes"]
 
     assert await in_game(g.id, set(), work) == ["记一条"]
+
+
+async def test_a_refused_rule_is_undone_from_its_last_write_and_the_game_stays_held(harness, monkeypatch):
+    """A refusal after the rule changed the held state is undone from the state the game's last
+    write handed in: the game is not read again, for the refusal nor for the command after it (a
+    night's sixty players acting after the night ended each cost two reads of the game before);
+    a command refused before its rule ran leaves the held game as it was."""
+    h = harness
+    g = await demo_running(h)
+    assert "投给 2号" in texts(await h.group("31", "/票 2"))  # a command written in one trip: its state is kept
+    engine = get_kind(g.kind).engine
+
+    def refuse(s, actor, args, ctx):
+        s["votes"].clear()
+        raise Rejected("不行。")
+
+    reads: list[dict] = []
+    real_get = Game.get
+
+    def counted(*args, **kwargs):
+        reads.append(kwargs)
+        return real_get(*args, **kwargs)
+
+    monkeypatch.setattr(Game, "get", counted)
+    with monkeypatch.context() as m:
+        m.setitem(engine._rules, "vote", refuse)
+        assert "不行。" in texts(await h.group("31", "/票 2"))
+    refused = texts(await h.group("32", "/票 99"))  # refused before any rule ran: nothing to undo
+    assert "99" in refused and "投给" not in refused
+    assert "投给 1号" in texts(await h.group("32", "/票 1"))
+    assert reads == []
+    assert [row[1:3] for row in (await game_tables(g.id))["票"][1:]] == [[1, 2], [2, 1]]  # (voter seat, target)
