@@ -17,7 +17,7 @@ from tortoise.backends.base.client import TransactionalDBClient
 from tortoise.backends.sqlite.client import SqliteClient
 
 from .bulk import Link, Superseded, hand_in, settle, unwritten, write_at_once
-from .held import as_written, forget
+from .held import as_written, forget, handed_in
 from .longtexts import Path as TextPath
 from .longtexts import Texts, inflate
 from .models import Game
@@ -64,7 +64,9 @@ async def stored_state(game: Game, paths: tuple[TextPath, ...], texts: Texts) ->
     state = as_written(game)
     if state is None:
         await settled(game.id)
-        state = (await Game.get(id=game.id)).state
+        row = await Game.get(id=game.id)
+        state = row.state  # kept as written for the next refusal (a game read afresh, then refusals only)
+        handed_in(game.id, row.last_seq, Game._meta.fields_map["state"].to_db_value(state, Game))
     return inflate(state, paths, texts)
 
 

@@ -387,6 +387,8 @@ async def _quick(game_id: int, superusers: set[str], work: Callable[[Txn], Await
     except BaseException:
         if txn is None or txn.committed or txn.dirty:
             forget(game_id)  # the rule may have changed the held state, or its write failed
+        else:
+            txn.keep()  # refused, the game as stored: held (also when it was just read)
         raise
     if txn.committed:
         if not txn.handed:  # (a handed-over command kept it then: the next one may have kept it since)

@@ -152,3 +152,11 @@ async def test_a_refused_rule_is_undone_from_its_last_write_and_the_game_stays_h
     assert "投给 1号" in texts(await h.group("32", "/票 1"))
     assert reads == []
     assert [row[1:3] for row in (await game_tables(g.id))["票"][1:]] == [[1, 2], [2, 1]]  # (voter seat, target)
+    forget(g.id)  # as after a restart: the game is read for the first refusal, then held through the others
+    reads.clear()
+    with monkeypatch.context() as m:
+        m.setitem(engine._rules, "vote", refuse)
+        for _ in range(3):
+            assert "不行。" in texts(await h.group("31", "/票 2"))
+    assert len(reads) == 2  # the first one's load and its undo
+    assert [row[1:3] for row in (await game_tables(g.id))["票"][1:]] == [[1, 2], [2, 1]]
