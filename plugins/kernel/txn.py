@@ -340,6 +340,8 @@ class Txn(Effects):
             if orjson.dumps(g.state) != before:
                 forget(g.id)
                 logger.info(f"query {cmd.name} of game {g.id} changed the state: the held copy was dropped")
+            else:
+                self.keep()  # held, also when just read (after a restart the first commands may all be queries)
 
     def who(self, user_id: str) -> str:
         """How hosts' notes name someone: seat and alias, or the QQ of a non-player."""

@@ -160,3 +160,23 @@ async def test_a_refused_rule_is_undone_from_its_last_write_and_the_game_stays_h
             assert "不行。" in texts(await h.group("31", "/票 2"))
     assert len(reads) == 2  # the first one's load and its undo
     assert [row[1:3] for row in (await game_tables(g.id))["票"][1:]] == [[1, 2], [2, 1]]
+
+
+async def test_queries_keep_their_game_held(harness, monkeypatch):
+    """A read-only command keeps the game it read held: after a restart, players asking /状态 or
+    /背包 before anyone acts read the game once, not once each."""
+    h = harness
+    g = await demo_running(h)
+    forget(g.id)  # as after a restart
+    reads: list[dict] = []
+    real_get = Game.get
+
+    def counted(*args, **kwargs):
+        reads.append(kwargs)
+        return real_get(*args, **kwargs)
+
+    monkeypatch.setattr(Game, "get", counted)
+    for user in ("31", "32", "31"):
+        assert texts(await h.group(user, "/查票")).endswith("已投 0 票。")
+    assert len(reads) == 1
+
