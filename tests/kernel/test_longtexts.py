@@ -122,6 +122,19 @@ async def test_a_refused_rule_is_undone_with_the_texts_read_back(harness, monkey
     assert await in_game(g.id, set(), work) == ["记一条"]
 
 
+def _game_reads(monkeypatch) -> list[dict]:
+    """Every read of a game row from now on (``Game.get``), by its arguments."""
+    reads: list[dict] = []
+    real_get = Game.get
+
+    def counted(*args, **kwargs):
+        reads.append(kwargs)
+        return real_get(*args, **kwargs)
+
+    monkeypatch.setattr(Game, "get", counted)
+    return reads
+
+
 async def test_a_refused_rule_is_undone_from_its_last_write_and_the_game_stays_held(harness, monkeypatch):
     """A refusal after the rule changed the held state is undone from the state the game's last
     write handed in: the game is not read again, for the refusal nor for the command after it (a
@@ -136,14 +149,7 @@ async def test_a_refused_rule_is_undone_from_its_last_write_and_the_game_stays_h
         s["votes"].clear()
         raise Rejected("不行。")
 
-    reads: list[dict] = []
-    real_get = Game.get
-
-    def counted(*args, **kwargs):
-        reads.append(kwargs)
-        return real_get(*args, **kwargs)
-
-    monkeypatch.setattr(Game, "get", counted)
+    reads = _game_reads(monkeypatch)
     with monkeypatch.context() as m:
         m.setitem(engine._rules, "vote", refuse)
         assert "不行。" in texts(await h.group("31", "/票 2"))
@@ -168,14 +174,7 @@ async def test_queries_keep_their_game_held(harness, monkeypatch):
     h = harness
     g = await demo_running(h)
     forget(g.id)  # as after a restart
-    reads: list[dict] = []
-    real_get = Game.get
-
-    def counted(*args, **kwargs):
-        reads.append(kwargs)
-        return real_get(*args, **kwargs)
-
-    monkeypatch.setattr(Game, "get", counted)
+    reads = _game_reads(monkeypatch)
     for user in ("31", "32", "31"):
         assert texts(await h.group(user, "/查票")).endswith("已投 0 票。")
     assert len(reads) == 1
