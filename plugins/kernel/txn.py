@@ -263,10 +263,9 @@ class Txn(Effects):
         key: str | None = None,
     ) -> Outcome:
         """Run one engine call as the next command of the game and apply it."""
-        g = self.game
+        g, self.dirty = self.game, True  # from here on a failure drops the held game (unless undone below)
         seq = g.last_seq + 1
         ctx = await self.ctx(seq, now)
-        self.dirty = True
         engine = self.kind.engine
         if call == "start":
             roster = [Seat(p.seat, p.alias, p.user_id, dict(p.profile or {})) for p in self.players]

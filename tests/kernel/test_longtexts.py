@@ -179,3 +179,22 @@ async def test_queries_keep_their_game_held(harness, monkeypatch):
         assert texts(await h.group(user, "/查票")).endswith("已投 0 票。")
     assert len(reads) == 1
 
+
+async def test_a_start_the_engine_refuses_leaves_the_game_signing_up(harness, monkeypatch):
+    """/开始 marks the game running before the deal; when the deal refuses, the game held in
+    memory is not kept as running (a refusal keeps its game only when nothing was left changed)."""
+    h = harness
+    await h.group("1", "/创建 测试局", role="owner")
+    await h.group("31", "/报名 甲")
+    await h.group("32", "/报名 乙")
+    g = await Game.get(group_id=h.group_id, status="signup")
+
+    def refuse(roster, ctx):
+        raise Rejected("发身份失败。")
+
+    with monkeypatch.context() as m:
+        m.setattr(get_kind(g.kind).engine, "start", refuse)
+        assert "发身份失败。" in texts(await h.group("1", "/开始"))
+    assert "3号「丙」" in texts(await h.group("33", "/报名 丙"))  # still signing up
+    assert (await Game.get(id=g.id)).status == "signup"
+
