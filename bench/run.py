@@ -141,18 +141,22 @@ class Load:
     """CPU used by other processes (other engineers' tests, ...) while a figure runs:
     all busy CPU time of the machine minus this driver, the bot and finished children."""
 
-    def __init__(self, *bot_pids: int | None, log: Path | None = None):
+    def __init__(self, *bot_pids: int | None, log: Path | None = None, log2: Path | None = None):
         self.pids = [p for p in bot_pids if p]
         self.t0, self.busy0, self.own0 = time.monotonic(), self._busy(), self._own()
-        self.log, self.log0 = log, (log.stat().st_size if log is not None and log.exists() else 0)
+        self.logs = {f: f.stat().st_size if f.exists() else 0 for f in (log, log2) if f is not None}
 
     def stalls(self) -> str:
-        """The SQLite commits the bot logged as slow (over 100 ms: the disk's) while the figure ran."""
-        if self.log is None or not self.log.exists():
+        """The commits the bot logged as slow (over 100 ms: the disk's; on PostgreSQL a write's round
+        trip) while the figure ran."""
+        if not self.logs:
             return ""
-        with open(self.log, "rb") as fh:
-            fh.seek(self.log0)
-            took = [int(m) for m in re.findall(rb"SQLite: a commit took (\d+) ms", fh.read())]
+        took: list[int] = []
+        for log, start in self.logs.items():
+            if log.exists():
+                with open(log, "rb") as fh:
+                    fh.seek(start)
+                    took += [int(m) for m in re.findall(rb"(?:SQLite: a commit|PostgreSQL: a write) took (\d+) ms", fh.read())]
         if not took:
             return "; disk: no commit over 100 ms"
         return f"; disk: {len(took)} commit{'s' if len(took) > 1 else ''} over 100 ms (longest {max(took)} ms)"
@@ -733,7 +737,7 @@ async def postgres_burst(work: Path) -> str:
     try:
         await pg.up(UNPACED)
         games = await pg.set_up(VOTE_GAMES, "88人场")
-        load = Load(pg.bot.proc.pid)
+        load = Load(pg.bot.proc.pid, log=pg.bot.log)
         burst = with_load((await vote_burst(pg, games)).replace("vote burst (", "vote burst on PostgreSQL (", 1), load)
         # side by side on PostgreSQL: a royale night in a game of its own, then both at once
         rid = await pg.create(GROUP_ROYALE, HOST_ROYALE, "大逃杀")
@@ -741,7 +745,7 @@ async def postgres_burst(work: Path) -> str:
         night = await royale_night(pg, rid)
         side = await pg.set_up(SIDE_GAMES, "88人场")
         nights = await pg.set_up(SIDE_ROYALES, "大逃杀")
-        load = Load(pg.bot.proc.pid)
+        load = Load(pg.bot.proc.pid, log=pg.bot.log)
         both = with_load((await side_by_side(pg, list(zip(side, nights)))).replace(
             "side by side (", "side by side on PostgreSQL (", 1), load)
         lines = [burst, night.replace("royale night (", "royale night on PostgreSQL (", 1), both]
@@ -763,7 +767,7 @@ async def postgres_burst(work: Path) -> str:
             for group, users, gid in nights3:
                 await pg.royale_night1(group, HOST_ROYALE, users, gid)
             assert pg.bot is not None and pg2.bot is not None
-            load = Load(pg.bot.proc.pid, pg2.bot.proc.pid)
+            load = Load(pg.bot.proc.pid, pg2.bot.proc.pid, log=pg.bot.log, log2=pg2.bot.log)
             two = await side_by_side(pg, list(zip(side3, nights3)), vb=pg2, solo=pg.floors)
             lines.append(with_load(two.replace("side by side (", "side by side, two processes on PostgreSQL (", 1), load))
         except Exception as exc:  # noqa: BLE001

@@ -102,8 +102,10 @@ async def write_at_once(stmts: list[Statement]) -> None:
         return
     if outside and db.capabilities.dialect == "postgres" and stmts and all(s.ids is None for s in stmts):
         sql, params = _one_statement(stmts)
+        began = time.perf_counter()
         try:
             await db.execute_query(sql, params)
+            _slow_commit(time.perf_counter() - began, "PostgreSQL: a write")
         except IntegrityError as exc:  # which write: the table of the constraint PostgreSQL names
             table = getattr(exc.__cause__, "table_name", None)
             raise WriteFailed(next((i for i, s in enumerate(stmts) if s.table == table), -1), exc) from exc
@@ -275,11 +277,12 @@ def _run_all(raw: sqlite3.Connection, loop: asyncio.AbstractEventLoop) -> None:
 SLOW_COMMIT = 0.1  # seconds: a COMMIT slower than this is the disk's (logged, so a slow moment has a reason)
 
 
-def _slow_commit(took: float) -> None:
+def _slow_commit(took: float, what: str = "SQLite: a commit") -> None:
     """This host's disk has stalled single commits (one fsync) for 50-900 ms a few times a minute
-    in some hours; every write handed in meanwhile waited for it (bench/RESULTS.md, stop 30)."""
+    in some hours; every write handed in meanwhile waited for it (bench/RESULTS.md, stop 30). On
+    PostgreSQL the time is the statement's round trip (its commit included)."""
     if took > SLOW_COMMIT:
-        logger.warning(f"SQLite: a commit took {took * 1000:.0f} ms (the disk was slow; the writes behind it waited)")
+        logger.warning(f"{what} took {took * 1000:.0f} ms (the disk was slow; the writes behind it waited)")
 
 
 def _statements(raw: sqlite3.Connection, stmts: list[Statement],

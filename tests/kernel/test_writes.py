@@ -250,6 +250,14 @@ async def main():
     await asyncio.gather(first, fe, ff)
     out["together"] = [len(seen) - before, (await Game.get(id=g.id)).state,
                        await Delivery.filter(key__in=["chain-e", "chain-f"]).count()]
+    import plugins.kernel.bulk as bulk
+    from nonebot.log import logger
+    lines = []
+    sink = logger.add(lambda m: lines.append(str(m)), level="WARNING")
+    bulk.SLOW_COMMIT = -1.0  # every write counts as slow: it is logged with its time
+    await write_at_once([insert_statement(Delivery, [{"key": "slow-pg", "at": now}])])
+    logger.remove(sink)
+    out["slow_logged"] = any("PostgreSQL: a write took" in line for line in lines)
     print(json.dumps(out, ensure_ascii=False))
     await Tortoise.close_connections()
 
@@ -289,6 +297,7 @@ async def test_on_postgresql_the_writes_are_one_statement_all_or_nothing(tmp_pat
     # all when that one did not
     assert out["chain"] == ["WriteFailed", "Superseded", "NoneType", "NoneType", False, {"n": 11}]
     assert out["together"][1:] == [{"n": 21}, 2] and out["together"][0] <= 2  # the last two as one statement
+    assert out["slow_logged"] is True  # a write slower than bulk.SLOW_COMMIT is logged with its time
 
 
 async def test_a_one_trip_write_never_lands_inside_another_tasks_transaction(nonebug_init):
