@@ -173,19 +173,20 @@ class Txn(Effects):
 
     def _account_known(self, user_id: str) -> str | None:  # account_for without a query, when it needs none
         known = last_account(user_id)
-        return known if known or self._contacts is None else (self._contacts.get(user_id) or self.game.self_id)
+        if known or self._contacts is None:
+            return known or None
+        return self._contacts.get(user_id) or self.game.self_id
 
     async def account_for(self, user_id: str) -> str:
-        """The bot account a private message to ``user_id`` goes out through:
-        the one they last wrote to, else the game's."""
-        known = last_account(user_id)
-        if known:
+        """The bot account a private message to ``user_id`` goes out through: the one they last wrote to, else the game's."""
+        known = self._account_known(user_id)
+        if known is not None:
             return known
-        if self._contacts is None and not leases.shared:  # alone: every contact is known (directory.py)
-            self._contacts = {}
-        if self._contacts is None:  # one query for everyone of the game this process has not seen write
+        if leases.shared:  # one query for everyone of the game this process has not seen write
             users = [u for u in [p.user_id for p in self.players] + self.hosts if not last_account(u)]
             self._contacts = dict(await Contact.filter(user_id__in=users).values_list("user_id", "self_id"))
+        else:  # alone: every contact is known (directory.py)
+            self._contacts = {}
         return self._contacts.get(user_id) or self.game.self_id
 
     async def audit(self, actor: str, action: str, detail: str, seq: int | None = None, at: datetime | None = None) -> None:
