@@ -27,7 +27,7 @@ class Loaded:
 
 _cache: dict[int, Loaded] = {}
 OPEN_TIMERS = ("armed", "paused", "stuck")
-# game id -> (its arrival number, its state as stored: JSON text) of the last quick write handed in
+# game id -> (its arrival number, its state as stored: JSON text) of its last one-trip write handed in (or last read)
 _written: dict[int, tuple[int, Any]] = {}
 
 

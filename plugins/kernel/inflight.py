@@ -57,17 +57,20 @@ async def settled(game_id: int) -> bool:
     return True
 
 
-async def stored_state(game: Game, paths: tuple[TextPath, ...], texts: Texts) -> object:
+async def stored_state(game: Game, paths: tuple[TextPath, ...], texts: Texts) -> tuple[object, bool]:
     """``game``'s state as stored, texts in place: that of its last write handed in when it is the
     write of its current arrival number (no trip, no wait: a flood of refused commands, e.g. a
-    night's actions after it ended, read the game once each), else read once its writes land."""
+    night's actions after it ended, read the game once each), else read once its writes land;
+    and whether the rest of the held game still matches the database (not when a write it went
+    on from was not made, or the row is of another arrival number: then it must be read afresh)."""
     state = as_written(game)
-    if state is None:
-        await settled(game.id)
-        row = await Game.get(id=game.id)
-        state = row.state  # kept as written for the next refusal (a game read afresh, then refusals only)
-        handed_in(game.id, row.last_seq, Game._meta.fields_map["state"].to_db_value(state, Game))
-    return inflate(state, paths, texts)
+    if state is not None:
+        return inflate(state, paths, texts), True
+    written = await settled(game.id)
+    row = await Game.get(id=game.id)
+    state = row.state  # kept as written for the next refusal (a game read afresh, then refusals only)
+    handed_in(game.id, row.last_seq, Game._meta.fields_map["state"].to_db_value(state, Game))
+    return inflate(state, paths, texts), written and row.last_seq == game.last_seq
 
 
 def outside_transaction() -> bool:

@@ -278,8 +278,8 @@ class Txn(Effects):
             try:  # on the held state itself: no copy of the whole state per command
                 outcome = run_rule(engine, cmd.name, g.state, actor, cmd.args, ctx, copy=False)
             except BaseException:  # a refusal may come after the rule changed things: undone in the held copy
-                g.state = await inflight.stored_state(g, self.kind.engine.TEXTS, self.texts)
-                self.dirty = False  # refused, undone: the game stays held (a refusal costs no read)
+                g.state, held = await inflight.stored_state(g, self.kind.engine.TEXTS, self.texts)
+                self.dirty = not held  # refused, undone: the game stays held (a refusal costs no read)
                 raise
             name, args = cmd.name, cmd.args
         else:

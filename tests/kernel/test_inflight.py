@@ -101,6 +101,35 @@ async def test_a_write_is_made_only_after_and_only_if_the_one_it_follows_was(non
     assert not await Delivery.exists(key="f-after") and await Delivery.exists(key="f-alone")
 
 
+async def test_a_refusal_undone_from_the_database_keeps_the_game_only_if_it_matches_it(harness):
+    """Undoing a refused rule without the state of a write handed in reads the row; the rest of
+    the held game (its arrival number, phase, roster) is kept only when no write it went on from
+    failed and the row is of its arrival number — else the game is read afresh."""
+    import plugins.kernel.held as held
+    import plugins.kernel.inflight as inflight
+    from plugins.kernel.longtexts import Texts
+
+    h = harness
+    g = await demo_running(h)
+    await h.group("31", "/票 2")
+    game = _cache[g.id].game
+    stored = (await Game.get(id=g.id)).state
+    held._written.pop(g.id, None)
+    assert await inflight.stored_state(game, (), Texts()) == (stored, True)
+    held._written.pop(g.id, None)
+    failed = Link()  # a write of this game that was not made
+    failed.failed, failed.done = True, asyncio.get_running_loop().create_future()
+    failed.done.set_result(None)
+    inflight._last[g.id] = failed
+    assert await inflight.stored_state(game, (), Texts()) == (stored, False)
+    held._written.pop(g.id, None)
+    game.last_seq += 1  # held ahead of the row
+    try:
+        assert await inflight.stored_state(game, (), Texts()) == (stored, False)
+    finally:
+        game.last_seq -= 1
+
+
 @pytest.fixture(autouse=True)
 async def _nothing_pending():
     yield
