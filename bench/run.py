@@ -141,10 +141,10 @@ class Load:
     """CPU used by other processes (other engineers' tests, ...) while a figure runs:
     all busy CPU time of the machine minus this driver, the bot and finished children."""
 
-    def __init__(self, *bot_pids: int | None, log: Path | None = None, log2: Path | None = None):
+    def __init__(self, *bot_pids: int | None, logs: tuple[Path, ...] = ()):
         self.pids = [p for p in bot_pids if p]
         self.t0, self.busy0, self.own0 = time.monotonic(), self._busy(), self._own()
-        self.logs = {f: f.stat().st_size if f.exists() else 0 for f in (log, log2) if f is not None}
+        self.logs = {f: f.stat().st_size if f.exists() else 0 for f in logs}  # the bots' logs: where they are now
 
     def stalls(self) -> str:
         """The commits the bot logged as slow (over 100 ms: the disk's; on PostgreSQL a write's round
@@ -737,7 +737,7 @@ async def postgres_burst(work: Path) -> str:
     try:
         await pg.up(UNPACED)
         games = await pg.set_up(VOTE_GAMES, "88人场")
-        load = Load(pg.bot.proc.pid, log=pg.bot.log)
+        load = Load(pg.bot.proc.pid, logs=(pg.bot.log,))
         burst = with_load((await vote_burst(pg, games)).replace("vote burst (", "vote burst on PostgreSQL (", 1), load)
         # side by side on PostgreSQL: a royale night in a game of its own, then both at once
         rid = await pg.create(GROUP_ROYALE, HOST_ROYALE, "大逃杀")
@@ -745,7 +745,7 @@ async def postgres_burst(work: Path) -> str:
         night = await royale_night(pg, rid)
         side = await pg.set_up(SIDE_GAMES, "88人场")
         nights = await pg.set_up(SIDE_ROYALES, "大逃杀")
-        load = Load(pg.bot.proc.pid, log=pg.bot.log)
+        load = Load(pg.bot.proc.pid, logs=(pg.bot.log,))
         both = with_load((await side_by_side(pg, list(zip(side, nights)))).replace(
             "side by side (", "side by side on PostgreSQL (", 1), load)
         lines = [burst, night.replace("royale night (", "royale night on PostgreSQL (", 1), both]
@@ -767,7 +767,7 @@ async def postgres_burst(work: Path) -> str:
             for group, users, gid in nights3:
                 await pg.royale_night1(group, HOST_ROYALE, users, gid)
             assert pg.bot is not None and pg2.bot is not None
-            load = Load(pg.bot.proc.pid, pg2.bot.proc.pid, log=pg.bot.log, log2=pg2.bot.log)
+            load = Load(pg.bot.proc.pid, pg2.bot.proc.pid, logs=(pg.bot.log, pg2.bot.log))
             two = await side_by_side(pg, list(zip(side3, nights3)), vb=pg2, solo=pg.floors)
             lines.append(with_load(two.replace("side by side (", "side by side, two processes on PostgreSQL (", 1), load))
         except Exception as exc:  # noqa: BLE001
@@ -846,7 +846,7 @@ async def run(args: argparse.Namespace) -> None:
                 print(f"{name}: SKIPPED ({why.get(key)})", flush=True)
                 continue
             try:
-                load = Load(b.bot.proc.pid, log=b.bot.log)
+                load = Load(b.bot.proc.pid, logs=(b.bot.log,))
                 print(with_load(await fn(b, arg), load), flush=True)
             except Exception as exc:  # noqa: BLE001
                 print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
@@ -854,7 +854,7 @@ async def run(args: argparse.Namespace) -> None:
         nights = [(group, users, ids[key]) for key, (group, users) in zip(SIDE_ROYALE_KEYS, SIDE_ROYALES) if ids[key]]
         if len(side) == len(SIDE_GAMES) and len(nights) == len(SIDE_ROYALES):
             try:
-                load = Load(b.bot.proc.pid, log=b.bot.log)
+                load = Load(b.bot.proc.pid, logs=(b.bot.log,))
                 print(with_load(await side_by_side(b, list(zip(side, nights))), load), flush=True)
             except Exception as exc:  # noqa: BLE001
                 print(f"side by side: SKIPPED ({problem(exc)})", flush=True)
@@ -867,7 +867,7 @@ async def run(args: argparse.Namespace) -> None:
             for name, fn, arg in (("mafia88 start", game_start, starts),
                                   ("vote burst at the production group pace", vote_burst_paced, starts[0])):
                 try:
-                    load = Load(b.bot.proc.pid, log=b.bot.log)
+                    load = Load(b.bot.proc.pid, logs=(b.bot.log,))
                     print(with_load(await fn(b, arg), load), flush=True)
                 except Exception as exc:  # noqa: BLE001
                     print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
