@@ -172,20 +172,22 @@ class Load:
         import resource
 
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-        own = time.process_time() + kids.ru_utime + kids.ru_stime
-        for pid in self.pids:
-            try:
-                with open(f"/proc/{pid}/stat") as fh:
-                    f = fh.read().rsplit(")", 1)[1].split()
-                own += (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
-            except (OSError, IndexError, ValueError):
-                pass
-        return own
+        return time.process_time() + kids.ru_utime + kids.ru_stime + sum(process_cpu(pid) for pid in self.pids)
 
     def other(self) -> float:
         """Average number of CPUs busy with other processes since the start."""
         wall = time.monotonic() - self.t0
         return max(0.0, (self._busy() - self.busy0) - (self._own() - self.own0)) / wall if wall > 0 else 0.0
+
+
+def process_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) a process has used so far; 0 when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            f = fh.read().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError, TypeError):
+        return 0.0
 
 
 class Db:
@@ -296,6 +298,10 @@ class Bench:
             self.bot.stop()
             self.bot = None
         self.db.close()
+
+    def cpu(self) -> float:
+        """CPU seconds the serving bot process has used so far."""
+        return process_cpu(self.bot.proc.pid if self.bot is not None else None)
 
     # ---- set-up through chat, like players would ------------------------------
 
@@ -433,8 +439,11 @@ async def votes(b: Bench, group: str, gid: int, users: list[str], floor: bool = 
     out: dict = {}
     await b.db.drained()
     if floor:
+        cpu = b.cpu()
         out["f_lat"], out["f_wall"] = await b.private_burst(users, lambda i, u: "/在吗", lambda s: "在。" in s)
         await b.db.drained()
+        out["f_cpu"] = (b.cpu() - cpu) / n
+    cpu = b.cpu()
     before = b.db.one("SELECT coalesce(max(seq),0) FROM command_log WHERE game_id=?", gid)
     sql = "SELECT count(*) FROM command_log WHERE game_id=? AND name='vote' AND seq>?"
     begin = time.perf_counter()
@@ -449,6 +458,7 @@ async def votes(b: Bench, group: str, gid: int, users: list[str], floor: bool = 
                                                     lambda s: "已投票" in s)
     out["counted_after"] = await asyncio.wait_for(poller, 30)
     await b.db.drained()
+    out["cpu"] = (b.cpu() - cpu) / n
     rows = b.db.q("SELECT user_id FROM command_log WHERE game_id=? AND name='vote' AND seq>? ORDER BY seq", gid, before)
     out["counted"] = [r[0] for r in rows]
     state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", gid))
@@ -482,6 +492,8 @@ async def vote_burst(b: Bench, games: list[tuple[str, list[str], int]]) -> str:
             f"{n} votes: p50 {ms(p50)} ({ratio(p50, f50)} floor {ms(f50)}), p99 {ms(p99)} ({ratio(p99, f99)} floor {ms(f99)}); "
             f"each burst's p99 votes/floor {each} ms; "
             f"{tput:.0f} cmd/s ({tput / f_tput:.2f}× floor {f_tput:.0f} cmd/s; first send to last reply), "
+            f"bot CPU {ms(statistics.mean(r['cpu'] for r in runs))} per vote ({ms(statistics.mean(r['f_cpu'] for r in runs))} per /在吗, "
+            f"its queue's marks included), "
             f"{counted}/{n} counted (the last one of a burst {max(r['counted_after'] for r in runs):.2f} s after its first send "
             f"at most), order {'ok' if all(r['order_ok'] for r in runs) else 'WRONG'}")
 
@@ -519,8 +531,9 @@ async def royale_night(b: Bench, gid: int) -> str:
     previous one is answered; the floor: the same 60 × 20 shape with /在吗."""
     users = ROYALE_PLAYERS
     await b.db.drained()
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), b.cpu()
     f_lat, f_wall = await b.closed_loop({u: ["/在吗"] * ACTIONS_PER_PLAYER for u in users})
+    f_cpu = b.cpu() - cpu
     f_extra = sum(b.replies_per_user(t, users).values()) - len(f_lat)
     await b.db.drained()
     state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", gid))
@@ -528,8 +541,9 @@ async def royale_night(b: Bench, gid: int) -> str:
         raise Skip(f"royale is not in a night (phase {state.get('phase')!r})")
     before = b.db.one("SELECT coalesce(max(seq),0) FROM command_log WHERE game_id=?", gid)
     scripts = royale_scripts(state)
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), b.cpu()
     lat, wall = await b.closed_loop(scripts)
+    r_cpu = b.cpu() - cpu
     await b.db.drained()
     extra = sum(b.replies_per_user(t, users).values()) - len(lat)
     logged = b.db.one("SELECT count(*) FROM command_log WHERE game_id=? AND seq>? AND source='private'", gid, before)
@@ -543,6 +557,8 @@ async def royale_night(b: Bench, gid: int) -> str:
     return (f"royale night (60 players × 20 private actions, each sent when the last is answered; queue unpaced): "
             f"p50 {ms(p50)} ({ratio(p50, f50)} floor {ms(f50)}), p99 {ms(p99)} ({ratio(p99, f99)} floor {ms(f99)}), "
             f"{tput:.0f} actions/s ({tput / f_tput:.2f}× floor {f_tput:.0f}/s), {n} in {wall:.1f} s, "
+            f"bot CPU {ms(r_cpu / n)} per action, busy {r_cpu / wall:.2f} of a CPU (floor {ms(f_cpu / len(f_lat))}, "
+            f"{f_cpu / f_wall:.2f}), "
             f"{accepted}/{n} accepted by the engine ({logged} logged actions + {reads} read-only /背包){note}")
 
 
@@ -564,12 +580,13 @@ async def side_by_side(b: Bench, pairs: list[tuple[tuple[str, list[str], int], t
             state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", royale))
             scripts = {u2: lines for u2, lines in zip(players, royale_scripts(state).values())}
             n = len(voters)
-            begin = time.perf_counter()
+            begin, cpu, vcpu = time.perf_counter(), b.cpu(), vb.cpu() if vb is not b else 0.0
             (vlat, vwall), (rlat, rwall) = await asyncio.gather(
                 vb.private_burst(voters, lambda i, u, n=n: f"/投票 {(i + 1) % n + 1}", lambda s: "已投票" in s),
                 b.closed_loop(scripts),
             )
-            trials.append((vlat, rlat, vwall, rwall, time.perf_counter() - begin))
+            busy = (b.cpu() - cpu + (vb.cpu() - vcpu if vb is not b else 0.0)) / (time.perf_counter() - begin)
+            trials.append((vlat, rlat, vwall, rwall, time.perf_counter() - begin, busy))
     finally:
         if b.ob is not None and vb.ob is not None:
             b.ob.mirrors, vb.ob.mirrors = [], []
@@ -585,7 +602,8 @@ async def side_by_side(b: Bench, pairs: list[tuple[tuple[str, list[str], int], t
     return (f"side by side ({len(trials)} trials, each the 88 private /投票 burst and a 60 × 20 royale night at once in two "
             f"groups of their own; pooled): {len(vlat)} votes p50 {ms(statistics.median(vlat))}, p99 {ms(v99)}{vs_v}; "
             f"{len(rlat)} night actions p50 {ms(statistics.median(rlat))}, p99 {ms(r99)}{vs_r}; each trial's p99 "
-            f"votes/night {each} ms; each trial done in {walls} s (votes {max(t[2] for t in trials):.1f} s at most)")
+            f"votes/night {each} ms; each trial done in {walls} s (votes {max(t[2] for t in trials):.1f} s at most); "
+            f"bot{'s' if vb is not b else ''} busy {statistics.mean(t[5] for t in trials):.2f} CPU{'s' if vb is not b else ''} meanwhile")
 
 
 async def game_start(b: Bench, gids: list[int]) -> str:
