@@ -115,7 +115,7 @@ class Mafia88Engine(GameEngine):
             roles.append([seat, p["alias"], role_label(state, cfg, seat), FACTION_NAME[r["faction"]], p["code"],
                           "/".join(p["signal"]) if p["signal"] else "", T.ALIVE if p["alive"] else T.OUT,
                           p["out"]["round"] if p["out"] else "", p["out"]["reason"] if p["out"] else "",
-                          (rep.get("figures") or {}).get("chars", ""), T.YES if rep.get("ok") else T.NO])
+                          _report_chars(rep), T.YES if rep.get("ok") else T.NO])
         votes: list[list[Any]] = [list(T.VOTES_HEADER)]
         for key in sorted(state["rounds"], key=int):
             rd = state["rounds"][key]
@@ -154,3 +154,9 @@ given = partial(settings_given, game="mafia88")  # the settings a hook without C
 
 
 ENGINE = Mafia88Engine()
+
+
+def _report_chars(rep: dict[str, Any]) -> int | str:
+    """A 报道's length (a game stored before 2026-12-02 keeps it in the report's ``figures``)."""
+    chars = rep.get("chars", (rep.get("figures") or {}).get("chars"))
+    return "" if chars is None else chars

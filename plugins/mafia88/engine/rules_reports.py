@@ -32,11 +32,13 @@ def report(state: State, actor: Actor, text: str, ctx: Ctx) -> list:
         raise Rejected(T.REPORT_TOO_LONG.format(n_text=len(text), report_max=limits.get("report_max", 3000)))
     fig = measure(text)
     bad = problems(fig, minimum, limits)
-    # the text itself is not kept in the state (issue 19: small states): it stays in the
-    # command log (and the /导出 sheet of commands), and a valid one is posted in the group
+    # neither the text nor its figures are kept in the state (issue 19: small states; every later
+    # write of the game carried them): the text stays in the command log (and the /导出 sheet of
+    # commands), a valid one is posted in the group, and the reply gave the figures; the state keeps
+    # what the rules decide on, and the length for the hosts' sheet
     state["players"][str(actor.seat)]["report"] = {
-        "text": "", "figures": dataclasses.asdict(fig), "ok": not bad, "need": minimum,
-        "rejected": redo and bool(bad), "seq": ctx.seq, "at": iso(ctx.now), "note": prev.get("note", "") if prev else "",
+        "chars": fig.chars, "ok": not bad, "need": minimum, "rejected": redo and bool(bad), "seq": ctx.seq,
+        "at": iso(ctx.now), "note": prev.get("note", "") if prev else "",
     }
     line = figures_line(dataclasses.asdict(fig))
     if bad:
@@ -58,7 +60,7 @@ def reject_report(state: State, seat: int, reason: str, ctx: Ctx) -> list:
         raise Rejected(T.NO_SUCH_SEAT.format(seat=seat))
     reason = reason.strip() or T.REPORT_REJECT_DEFAULT
     minimum = cfg["limits"]["report_redo_min"]
-    rep = dict(p["report"] or {"text": "", "figures": None, "seq": ctx.seq, "at": iso(ctx.now)})
+    rep = dict(p["report"] or {"chars": None, "seq": ctx.seq, "at": iso(ctx.now)})
     rep.update(ok=False, rejected=True, need=minimum, note=reason)
     p["report"] = rep
     close = rnd(state)["due"]["close"]
