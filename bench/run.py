@@ -1,6 +1,7 @@
 """Load benchmarks through the real WebSocket (issue 7).
 
     .venv/bin/python bench/run.py        (or: make bench)
+    .venv/bin/python bench/run.py --only night,side      (a subset of the figures: faster to iterate)
 
 A fake OneBot v11 implementation (bench/onebot.py, built on the tests' fake)
 connects to the reverse WebSocket of the real ``bot.py`` on loopback, with a
@@ -91,6 +92,8 @@ SIDE_GAMES_3 = [(GROUP_M88_3, M88_PLAYERS_3)] + [(str(883000 + k), [str(140001 +
 SIDE_ROYALES_3 = [(GROUP_ROYALE_3, ROYALE_PLAYERS_3)] + [(str(885000 + k), [str(160001 + 1000 * k + i) for i in range(60)])
                                                          for k in (1, 2)]
 ACTIONS_PER_PLAYER = 20
+
+FIGURES = ("votes", "night", "side", "start", "pg", "games")  # what --only can select
 
 UNPACED = {"GAMEHOST__SEND_INTERVAL": "0", "GAMEHOST__SEND_JITTER": "0", "GAMEHOST__GROUP_SEND_INTERVAL": "0"}
 PACE_PRIVATE, PACE_JITTER, PACE_GROUP = 0.2, 0.05, 0.6
@@ -838,13 +841,17 @@ async def run(args: argparse.Namespace) -> None:
     def night1(group: str, users: list[str]):
         return lambda gid: b.royale_night1(group, HOST_ROYALE, users, gid)
 
-    setups = (*((key, group, HOST_M88, "88人场", round1(group, users)) for key, (group, users) in zip(VOTE_KEYS, VOTE_GAMES)),
-              ("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀",
-               lambda gid: b.royale_night1(GROUP_ROYALE, HOST_ROYALE, ROYALE_PLAYERS, gid)),
+    want = set(args.only)
+    setups = (*((key, group, HOST_M88, "88人场", round1(group, users)) for key, (group, users) in zip(VOTE_KEYS, VOTE_GAMES)
+                if want & {"votes", "side"}),  # (the side-by-side ratios are to the solo figures)
+              *((("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀",
+                  lambda gid: b.royale_night1(GROUP_ROYALE, HOST_ROYALE, ROYALE_PLAYERS, gid)),) if want & {"night", "side"} else ()),
               *((key, group, HOST_START, "88人场", start_setup(group, users))
-                for key, (group, users) in zip(START_KEYS, STARTS)),
-              *((key, group, HOST_M88, "88人场", round1(group, users)) for key, (group, users) in zip(SIDE_KEYS, SIDE_GAMES)),
-              *((key, group, HOST_ROYALE, "大逃杀", night1(group, users)) for key, (group, users) in zip(SIDE_ROYALE_KEYS, SIDE_ROYALES)))
+                for key, (group, users) in zip(START_KEYS, STARTS) if "start" in want),
+              *((key, group, HOST_M88, "88人场", round1(group, users)) for key, (group, users) in zip(SIDE_KEYS, SIDE_GAMES)
+                if "side" in want),
+              *((key, group, HOST_ROYALE, "大逃杀", night1(group, users)) for key, (group, users) in zip(SIDE_ROYALE_KEYS, SIDE_ROYALES)
+                if "side" in want))
     try:
         # ---- bot A: unpaced queue; set everything up through chat, then measure
         await b.up(UNPACED)
@@ -860,6 +867,8 @@ async def run(args: argparse.Namespace) -> None:
         vote_games = [(group, users, ids[key]) for key, (group, users) in zip(VOTE_KEYS, VOTE_GAMES) if ids[key]]
         for name, key, fn, arg in (("vote burst", "m88", vote_burst, vote_games),
                                    ("royale night", "royale", royale_night, ids["royale"])):
+            if not want & {"votes" if key == "m88" else "night", "side"}:
+                continue
             if not ids[key]:
                 print(f"{name}: SKIPPED ({why.get(key)})", flush=True)
                 continue
@@ -870,7 +879,9 @@ async def run(args: argparse.Namespace) -> None:
                 print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
         side = [(group, users, ids[key]) for key, (group, users) in zip(SIDE_KEYS, SIDE_GAMES) if ids[key]]
         nights = [(group, users, ids[key]) for key, (group, users) in zip(SIDE_ROYALE_KEYS, SIDE_ROYALES) if ids[key]]
-        if len(side) == len(SIDE_GAMES) and len(nights) == len(SIDE_ROYALES):
+        if "side" not in want:
+            pass
+        elif len(side) == len(SIDE_GAMES) and len(nights) == len(SIDE_ROYALES):
             try:
                 load = Load(b.bot.proc.pid, logs=(b.bot.log,))
                 print(with_load(await side_by_side(b, list(zip(side, nights))), load), flush=True)
@@ -880,7 +891,9 @@ async def run(args: argparse.Namespace) -> None:
 
         # ---- bot B: the same database, the queue paced
         starts = [gid for gid in (ids[k] for k in START_KEYS) if gid]
-        if len(starts) == len(STARTS):
+        if "start" not in want:
+            pass
+        elif len(starts) == len(STARTS):
             await b.up(PACED)
             for name, fn, arg in (("mafia88 start", game_start, starts),
                                   ("vote burst at the production group pace", vote_burst_paced, starts[0])):
@@ -895,8 +908,9 @@ async def run(args: argparse.Namespace) -> None:
             print(f"mafia88 start: SKIPPED ({next((why[k] for k in START_KEYS if k in why), None)})", flush=True)
     finally:
         await b.down()
-    print(await postgres_burst(work), flush=True)
-    for line in simulated_games(b.floors.get("group_p50"), args.tracemalloc):
+    if "pg" in want:
+        print(await postgres_burst(work), flush=True)
+    for line in simulated_games(b.floors.get("group_p50"), args.tracemalloc) if "games" in want else ():
         print(line, flush=True)
     other = whole.other()
     print(f"# CPU probe: {cpu_probe():.0f} ms at the end", flush=True)
@@ -913,9 +927,16 @@ async def run(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--keep", action="store_true", help="keep the SQLite file and the bot's log")
+    ap.add_argument("--only", type=lambda s: [f.strip() for f in s.split(",") if f.strip()], default=list(FIGURES),
+                    help=f"a comma-separated subset of {','.join(FIGURES)} (default: all; 'side' also sets up and "
+                         f"measures the solo figures it is compared with)")
     ap.add_argument("--tracemalloc", action="store_true",
                     help="also trace the Python-heap peak of each simulated game (slow: ~1 min more)")
-    asyncio.run(run(ap.parse_args()))
+    args = ap.parse_args()
+    unknown = [f for f in args.only if f not in FIGURES]
+    if unknown:
+        ap.error(f"--only: unknown figure(s) {', '.join(unknown)}; choose from {', '.join(FIGURES)}")
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":
