@@ -573,6 +573,7 @@ async def side_by_side(b: Bench, pairs: list[tuple[tuple[str, list[str], int], t
     by another bot process (``vb``'s) and every event reaches both processes, as NapCat does with
     two reverse WebSocket clients."""
     vb = vb or b
+    bots = [b] if vb is b else [b, vb]  # the serving processes, whose CPU is counted
     if vb is not b:
         assert b.ob is not None and vb.ob is not None
         b.ob.mirrors, vb.ob.mirrors = [vb.ob], [b.ob]
@@ -583,12 +584,12 @@ async def side_by_side(b: Bench, pairs: list[tuple[tuple[str, list[str], int], t
             state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", royale))
             scripts = {u2: lines for u2, lines in zip(players, royale_scripts(state).values())}
             n = len(voters)
-            begin, cpu, vcpu = time.perf_counter(), b.cpu(), vb.cpu() if vb is not b else 0.0
+            begin, cpu = time.perf_counter(), sum(x.cpu() for x in bots)
             (vlat, vwall), (rlat, rwall) = await asyncio.gather(
                 vb.private_burst(voters, lambda i, u, n=n: f"/投票 {(i + 1) % n + 1}", lambda s: "已投票" in s),
                 b.closed_loop(scripts),
             )
-            busy = (b.cpu() - cpu + (vb.cpu() - vcpu if vb is not b else 0.0)) / (time.perf_counter() - begin)
+            busy = (sum(x.cpu() for x in bots) - cpu) / (time.perf_counter() - begin)
             trials.append((vlat, rlat, vwall, rwall, time.perf_counter() - begin, busy))
     finally:
         if b.ob is not None and vb.ob is not None:
@@ -606,7 +607,7 @@ async def side_by_side(b: Bench, pairs: list[tuple[tuple[str, list[str], int], t
             f"groups of their own; pooled): {len(vlat)} votes p50 {ms(statistics.median(vlat))}, p99 {ms(v99)}{vs_v}; "
             f"{len(rlat)} night actions p50 {ms(statistics.median(rlat))}, p99 {ms(r99)}{vs_r}; each trial's p99 "
             f"votes/night {each} ms; each trial done in {walls} s (votes {max(t[2] for t in trials):.1f} s at most); "
-            f"bot{'s' if vb is not b else ''} busy {statistics.mean(t[5] for t in trials):.2f} CPU{'s' if vb is not b else ''} meanwhile")
+            f"bot{'s' * (len(bots) > 1)} busy {statistics.mean(t[5] for t in trials):.2f} CPU{'s' * (len(bots) > 1)} meanwhile")
 
 
 async def game_start(b: Bench, gids: list[int]) -> str:
@@ -842,10 +843,10 @@ async def run(args: argparse.Namespace) -> None:
         return lambda gid: b.royale_night1(group, HOST_ROYALE, users, gid)
 
     want = set(args.only)
+    solo_votes, solo_night = bool(want & {"votes", "side"}), bool(want & {"night", "side"})  # side by side: ratios to them
     setups = (*((key, group, HOST_M88, "88人场", round1(group, users)) for key, (group, users) in zip(VOTE_KEYS, VOTE_GAMES)
-                if want & {"votes", "side"}),  # (the side-by-side ratios are to the solo figures)
-              *((("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀",
-                  lambda gid: b.royale_night1(GROUP_ROYALE, HOST_ROYALE, ROYALE_PLAYERS, gid)),) if want & {"night", "side"} else ()),
+                if solo_votes),
+              *((("royale", GROUP_ROYALE, HOST_ROYALE, "大逃杀", night1(GROUP_ROYALE, ROYALE_PLAYERS)),) if solo_night else ()),
               *((key, group, HOST_START, "88人场", start_setup(group, users))
                 for key, (group, users) in zip(START_KEYS, STARTS) if "start" in want),
               *((key, group, HOST_M88, "88人场", round1(group, users)) for key, (group, users) in zip(SIDE_KEYS, SIDE_GAMES)
@@ -865,9 +866,9 @@ async def run(args: argparse.Namespace) -> None:
         print(f"# set-up through chat done in {time.perf_counter() - began:.1f} s", flush=True)
 
         vote_games = [(group, users, ids[key]) for key, (group, users) in zip(VOTE_KEYS, VOTE_GAMES) if ids[key]]
-        for name, key, fn, arg in (("vote burst", "m88", vote_burst, vote_games),
-                                   ("royale night", "royale", royale_night, ids["royale"])):
-            if not want & {"votes" if key == "m88" else "night", "side"}:
+        for name, key, fn, arg, wanted in (("vote burst", "m88", vote_burst, vote_games, solo_votes),
+                                           ("royale night", "royale", royale_night, ids["royale"], solo_night)):
+            if not wanted:
                 continue
             if not ids[key]:
                 print(f"{name}: SKIPPED ({why.get(key)})", flush=True)
@@ -879,9 +880,7 @@ async def run(args: argparse.Namespace) -> None:
                 print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
         side = [(group, users, ids[key]) for key, (group, users) in zip(SIDE_KEYS, SIDE_GAMES) if ids[key]]
         nights = [(group, users, ids[key]) for key, (group, users) in zip(SIDE_ROYALE_KEYS, SIDE_ROYALES) if ids[key]]
-        if "side" not in want:
-            pass
-        elif len(side) == len(SIDE_GAMES) and len(nights) == len(SIDE_ROYALES):
+        if "side" in want and len(side) == len(SIDE_GAMES) and len(nights) == len(SIDE_ROYALES):
             try:
                 load = Load(b.bot.proc.pid, logs=(b.bot.log,))
                 print(with_load(await side_by_side(b, list(zip(side, nights))), load), flush=True)
@@ -891,9 +890,7 @@ async def run(args: argparse.Namespace) -> None:
 
         # ---- bot B: the same database, the queue paced
         starts = [gid for gid in (ids[k] for k in START_KEYS) if gid]
-        if "start" not in want:
-            pass
-        elif len(starts) == len(STARTS):
+        if "start" in want and len(starts) == len(STARTS):
             await b.up(PACED)
             for name, fn, arg in (("mafia88 start", game_start, starts),
                                   ("vote burst at the production group pace", vote_burst_paced, starts[0])):
@@ -904,7 +901,7 @@ async def run(args: argparse.Namespace) -> None:
                     print(f"{name}: SKIPPED ({problem(exc)})", flush=True)
                     break
             await b.down()
-        else:
+        elif "start" in want:
             print(f"mafia88 start: SKIPPED ({next((why[k] for k in START_KEYS if k in why), None)})", flush=True)
     finally:
         await b.down()
