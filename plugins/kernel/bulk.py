@@ -55,6 +55,11 @@ async def insert_rows(model: type[Model], rows: list[dict[str, Any]]) -> None:
         await model._meta.db.execute_many(st.sql, st.rows)
 
 
+def _new_key(inserted: Any) -> Any:
+    """The key of a row just inserted: SQLite's client gives it, asyncpg's the row it returned."""
+    return inserted if isinstance(inserted, int) else inserted[0]
+
+
 class WriteFailed(IntegrityError):
     """A statement of ``write_at_once`` broke a constraint; nothing of them was written."""
 
@@ -116,7 +121,7 @@ async def write_at_once(stmts: list[Statement]) -> None:
                 if st.ids is None:
                     await tx.execute_many(st.sql, st.rows)
                 else:
-                    st.ids.extend([await tx.execute_insert(st.sql, row) for row in st.rows])
+                    st.ids.extend([_new_key(await tx.execute_insert(st.sql, row)) for row in st.rows])
             except IntegrityError as exc:
                 raise WriteFailed(i, exc) from exc
 

@@ -259,6 +259,12 @@ async def main():
     await write_at_once([insert_statement(Delivery, [{"key": "slow-pg", "at": now}])])
     logger.remove(sink)
     out["slow_logged"] = any("PostgreSQL: a write took" in line for line in lines)
+    from plugins.kernel.models import Timer
+    keys = []  # a new row whose key is asked for (a timer a command arms): the key itself, as on SQLite
+    await write_at_once([insert_statement(Timer, [{"game_id": g.id, "key": "k", "ends_at": now, "status": "armed",
+                                                   "attempts": 0}], keys)])
+    t = await Timer.get(game_id=g.id, key="k")
+    out["new_keys"] = [type(keys[0]).__name__, keys[0] == t.id]
     print(json.dumps(out, ensure_ascii=False))
     await Tortoise.close_connections()
 
@@ -299,6 +305,9 @@ async def test_on_postgresql_the_writes_are_one_statement_all_or_nothing(tmp_pat
     assert out["chain"] == ["WriteFailed", "Superseded", "NoneType", "NoneType", False, {"n": 11}]
     assert out["together"][1:] == [{"n": 21}, 2] and out["together"][0] <= 2  # the last two as one statement
     assert out["slow_logged"] is True  # a write slower than bulk.SLOW_COMMIT is logged with its time
+    # a key asked for comes back as the key (asyncpg gives the returned row: a timer armed by a command
+    # and changed by a later one failed to save on PostgreSQL, "int() argument must be … not Record")
+    assert out["new_keys"] == ["int", True]
 
 
 async def test_a_one_trip_write_never_lands_inside_another_tasks_transaction(nonebug_init):
