@@ -136,7 +136,9 @@ async def test_a_whole_royale_game_through_the_bot(harness):
     await _safe_spot(h, n, [1, 2, 4], here)
     for s in (1, 2, 4):
         await n.hunt(s)
-    assert "你移动到了" in await n.act(3, f"/移动 {shut[0]}")
+    walk = [p for p in shut if p != here[3]]  # the game's seed is random: the closure may fall where 丙 stands
+    if walk:
+        assert "你移动到了" in await n.act(3, f"/移动 {walk[0]}")
     await n.hunt(3, tries=2)
     assert "静养" in await n.act(5, "/静养")
     out = texts(await h.group(HOST, "/出局 4 失联"), main)
