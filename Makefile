@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test migrate demo lint lock
+.PHONY: run test test-postgres install install-test migrate demo lint lock
 DEMO_HOST ?= 127.0.0.1
 DEMO_PORT ?= 8765
 
@@ -32,6 +32,11 @@ migrate: install
 
 test: install-test
 	$(BIN)/python -m pytest -q
+
+# The kernel's and the whole-game tests again on PostgreSQL (a database of their own, created and
+# dropped; needs PostgreSQL on 127.0.0.1:5432 as user postgres, or PG_ADMIN=postgresql://…/postgres).
+test-postgres: install-test
+	TEST_POSTGRES=1 $(BIN)/python -m pytest -q tests/kernel tests/games
 
 # Lint and types (ruff, mypy; settings in pyproject.toml). CI runs it before the tests.
 lint: install-test

@@ -10,7 +10,7 @@ import threading
 from datetime import datetime, timezone
 
 import pytest
-from harness import demo_running, group_payload, texts
+from harness import demo_running, group_payload, sqlite_only, texts
 from nonebot.adapters.onebot.v11 import Adapter
 from nonebot.message import handle_event
 from tortoise import connections
@@ -52,6 +52,7 @@ async def _held_votes(game_id: int, want: int) -> int:
     return n
 
 
+@sqlite_only
 async def test_the_next_vote_is_counted_while_the_last_ones_write_waits_and_both_answers_wait_for_theirs(harness):
     h = harness
     g = await demo_running(h)
@@ -66,6 +67,7 @@ async def test_the_next_vote_is_counted_while_the_last_ones_write_waits_and_both
     assert out.index("u32：第") < out.index("u31：第")  # answered in arrival order, once written
 
 
+@sqlite_only
 async def test_a_write_that_fails_takes_the_commands_that_went_on_from_it_along_and_asks_them_again(harness):
     """A repeated delivery of a message acted on before a restart (its key is stored, not
     remembered): its rule runs, the next vote goes on from it; the first write is refused by
@@ -87,6 +89,7 @@ async def test_a_write_that_fails_takes_the_commands_that_went_on_from_it_along_
     assert len((await Game.get(id=g.id)).state["votes"]) == 2
 
 
+@sqlite_only
 async def test_a_write_is_made_only_after_and_only_if_the_one_it_follows_was(nonebug_init):
     now = datetime.now(timezone.utc)
     await Delivery.create(key="f-taken", at=now)
@@ -171,6 +174,7 @@ def _sequences(n: int) -> list[tuple[list[tuple[str, str]], frozenset[int]]]:
     return out
 
 
+@sqlite_only
 @pytest.mark.parametrize(("cmds", "fail"), _sequences(12))
 async def test_what_is_answered_is_what_is_stored(harness, monkeypatch, cmds, fail):
     """Property: commands of one game handed in one after another while SQLite is busy, some of

@@ -5,7 +5,7 @@ after a second, and take the game over once its lease is gone."""
 import sys
 from datetime import datetime, timedelta, timezone
 
-from harness import spy
+from harness import spy, sqlite_only
 
 from plugins.kernel.leases import PROCESS, THEIRS_RECHECK, Leases, game_key
 from plugins.kernel.models import Game, Lease
@@ -105,6 +105,7 @@ async def test_events_of_a_game_served_elsewhere_are_dropped_before_the_matchers
     await Lease.filter(key=game_key(theirs.id)).delete()
 
 
+@sqlite_only
 async def test_alone_a_renewal_between_full_passes_is_one_statement(nonebug_init, monkeypatch):
     """Alone on its database (SQLite) nobody else takes, leaves or dies: between the full
     passes (every ALONE_FULL_EVERY seconds) a renewal only moves our leases' expiry, in one

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 import pytest
 from fake_onebot import PostgresDatabase, postgres_skip_reason
-from harness import demo_running, group_payload, sqlite_trips, texts
+from harness import demo_running, group_payload, sqlite_only, sqlite_trips, texts
 from nonebot.adapters.onebot.v11 import Adapter
 from nonebot.message import handle_event
 from tortoise.transactions import in_transaction
@@ -80,6 +80,7 @@ async def test_a_slow_commit_is_logged_with_its_time(nonebug_init, monkeypatch):
     assert any(said in line and " ms " in line for line in lines)
 
 
+@sqlite_only
 async def test_writes_handed_in_while_sqlite_is_busy_share_one_trip_and_fail_alone(nonebug_init, monkeypatch):
     """Group commit: writes that wait for SQLite's connection thread go in one trip and one
     COMMIT, each in a savepoint of its own: the one that breaks a constraint is undone alone
@@ -112,6 +113,7 @@ async def test_writes_handed_in_while_sqlite_is_busy_share_one_trip_and_fail_alo
     assert await Delivery.filter(key__in=["g-1", "g-2"]).count() == 2
 
 
+@sqlite_only
 async def test_a_trip_that_cannot_run_fails_its_writes_instead_of_leaving_them_waiting(nonebug_init, monkeypatch):
     """The connection closed under a group commit's trip (shutdown): every write waiting for that
     trip gets the error, and the next write takes a trip of its own."""
@@ -131,6 +133,7 @@ async def test_a_trip_that_cannot_run_fails_its_writes_instead_of_leaving_them_w
     assert await Delivery.exists(key="t-next") and not await Delivery.exists(key="t-lost")
 
 
+@sqlite_only
 async def test_a_vote_whose_write_fails_changes_nothing(harness, monkeypatch):
     h = harness
     g = await demo_running(h)
@@ -161,6 +164,7 @@ async def _trips(h, payload: dict, monkeypatch) -> list:
     return await sqlite_trips(monkeypatch, handle_event(h.bot, Adapter.json_to_event(payload)))
 
 
+@sqlite_only
 async def test_a_vote_is_one_trip_to_the_database(harness, monkeypatch):
     import plugins.kernel.bulk as bulk
 
@@ -316,6 +320,7 @@ async def test_on_postgresql_the_writes_are_one_statement_all_or_nothing(tmp_pat
     assert out["new_keys"] == ["int", True]
 
 
+@sqlite_only
 async def test_a_one_trip_write_never_lands_inside_another_tasks_transaction(nonebug_init):
     """SQLite has one connection: a one-trip write waits for a transaction another task has open
     (it holds the connection's lock from BEGIN to COMMIT), and both land whole."""
@@ -350,6 +355,7 @@ async def _signed_up(h):
     return await Game.get(group_id=h.group_id, status="signup")
 
 
+@sqlite_only
 async def test_a_start_is_one_trip_and_its_deadline_is_armed(harness, monkeypatch):
     """/开始 (the deal, its role messages, the phase, its deadline and the audit rows) is one
     transaction of one trip; the new deadline row's key comes back from it and arms the job."""
@@ -400,6 +406,7 @@ async def test_a_start_whose_effects_need_a_transaction_writes_everything_in_it(
     assert (await Game.get(id=g.id)).status == "running"
 
 
+@sqlite_only
 async def test_a_start_whose_write_fails_changes_nothing(harness, monkeypatch):
     from plugins.kernel.models import Audit, Timer
 
@@ -438,6 +445,7 @@ def test_sqlite_checkpoints_by_itself_only_after_a_long_log():
     assert "wal_autocheckpoint" not in tortoise_config("postgresql://u@h/db")["connections"]["default"]["credentials"]
 
 
+@sqlite_only
 async def test_while_messages_arrive_the_log_is_checkpointed_beside_the_writes_and_restarted(harness, monkeypatch):
     from tortoise import connections
 
@@ -517,6 +525,7 @@ async def test_many_rows_are_written_in_their_order_and_all_or_nothing(nonebug_i
     assert not await Outbox.filter(target_id="many-rows-x").exists()
 
 
+@sqlite_only
 async def test_a_trip_writes_a_game_row_once_with_the_last_written_state(nonebug_init):
     """Writes of one game that share a trip each set its whole state: the row is updated once, at
     the end of the trip, with the state of the last write that was written (a write that fails
