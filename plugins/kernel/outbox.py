@@ -199,9 +199,9 @@ class OutboxWorker:
         open_types = [t for t in TARGET_TYPES if self.free_at.get(t, epoch) <= now]
         unpaced = all(self._unpaced(t) for t in open_types)
         room = UNPACED_IN_FLIGHT - len(self.sending) if unpaced else 1
-        rows = await self._fair_heads(open_types, now, max(1, room)) if open_types else []
+        rows, later = await self._fair_heads(open_types, now, max(1, room)) if open_types else ([], None)
         if not rows:
-            return await self._next_due(now, epoch)
+            return await self._next_due(now, epoch, open_types, later)
         for row in rows:
             batch = await self._replies_after(row, now)
             recipient = (row.target_type, row.target_id)
@@ -217,6 +217,8 @@ class OutboxWorker:
                 self.slot.clear()  # beside a royale night that wait held up every other game's answers)
                 with suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self.slot.wait(), self.cfg.send_wait)
+        if unpaced and len(rows) < room:  # every head due now is on its way: wait for a wake-up (new
+            return await self._next_due(now, epoch, open_types, later)  # rows, a send landed) or the next due
         return 0.0
 
     def _landed(self, recipient: tuple[str, str], _task: object) -> None:
@@ -232,26 +234,32 @@ class OutboxWorker:
             return self.cfg.group_send_interval == 0
         return self.cfg.send_interval == 0 and self.cfg.send_jitter == 0
 
-    async def _fair_heads(self, types: list[str], now: datetime, limit: int) -> list[Outbox]:
+    async def _fair_heads(self, types: list[str], now: datetime, limit: int) -> tuple[list[Outbox], datetime | None]:
         """The next ``limit`` rows to send: replies before announcements, games in turns (the
         game served least recently first), then the oldest. One game's backlog (a royale
-        night's 60 replies) never holds up another's (a vote burst's confirmations)."""
-        ranked = await ranked_heads(types, now, list(self.inflight), limit)
+        night's 60 replies) never holds up another's (a vote burst's confirmations). And when
+        the earliest head of ``types`` not yet due will be."""
+        ranked, later = await ranked_heads(types, now, list(self.inflight), limit)
         ranked.sort(key=lambda rr: (rr[1].priority, rr[0], self.served.get(rr[1].game_id, 0), rr[1].id))
         rows = [row for _, row in ranked[:limit]]
         for row in rows:
             self.turn += 1
             self.served[row.game_id] = self.turn
-        return rows
+        return rows, later
 
-    async def _next_due(self, now: datetime, epoch: datetime) -> float:
-        """Nothing to send now: seconds until the next head is due. A type whose pace has
-        passed waits for its earliest head; one still paced waits for the later of the two."""
+    async def _next_due(self, now: datetime, epoch: datetime, asked: list[str], later: datetime | None) -> float:
+        """Nothing more to send now: seconds until the next head is due. A type whose pace has
+        passed waits for its earliest head (for ``asked``, the open types, the heads' query told:
+        ``later``); one still paced waits for the later of the two."""
         due: list[float] = []
         paced = [t for t in TARGET_TYPES if self.free_at.get(t, epoch) > now]
         groups = [[t for t in TARGET_TYPES if t not in paced]] + [[t] for t in paced]
-        for types in groups:  # one query when no type is paced (an unpaced queue, or idle)
+        for types in groups:  # no query when no type is paced (an unpaced queue, or idle)
             if not types:
+                continue
+            if types == asked:
+                if later is not None:
+                    due.append((later - now).total_seconds())
                 continue
             head = await first_head(types, None, list(self.inflight), "next_try_at, id")
             if head is not None:

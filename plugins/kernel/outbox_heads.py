@@ -74,14 +74,25 @@ async def first_head(types: list[str], due: datetime | None, busy: Iterable[tupl
 
 
 async def ranked_heads(types: list[str], due: datetime, busy: Iterable[tuple[str, str]],
-                       per_game: int) -> list[tuple[int, Outbox]]:
-    """Up to ``per_game`` heads of each game (replies first, then the oldest), each with its
-    rank in its game (1: the game's first)."""
-    sql, params = heads_sql(types, due, busy)
-    ranked = f"SELECT h.*, ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY priority, id) AS turn_rank FROM ({sql}) h"
+                       per_game: int) -> tuple[list[tuple[int, Outbox]], datetime | None]:
+    """Up to ``per_game`` heads of each game due by ``due`` (replies first, then the oldest), each
+    with its rank in its game (1: the game's first); and when the earliest head not yet due will
+    be (None: none waits), from the same query — an idle worker needs no second one."""
+    sql, heads = heads_sql(types, None, busy)
+    if Outbox._meta.db.capabilities.dialect == "postgres":
+        at, later, params = f"${len(heads) + 1}", f"${len(heads) + 2}", heads + [due, due]
+    else:  # "?" in the order they appear: the three below come before the heads' own
+        at, later, params = "?", "?", [due, due, due] + heads
+    ranked = (f"SELECT h.*, CASE WHEN next_try_at <= {at} THEN 1 ELSE 0 END AS is_due, "
+              "ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY CASE WHEN next_try_at <= "
+              f"{at} THEN 0 ELSE 1 END, priority, id) AS turn_rank, "
+              f"MIN(CASE WHEN next_try_at > {later} THEN next_try_at END) OVER () AS later_due FROM ({sql}) h")
     rows = await fetch_rows(f"SELECT * FROM ({ranked}) r WHERE turn_rank <= {int(per_game)}", params)
-    out = []
+    out, next_due = [], None
     for values in rows:
-        rank = int(values.pop("turn_rank"))
-        out.append((rank, Outbox._init_from_db(**values)))
-    return out
+        rank, is_due, next_due = int(values.pop("turn_rank")), values.pop("is_due"), values.pop("later_due")
+        if is_due:
+            out.append((rank, Outbox._init_from_db(**values)))
+    if next_due is not None:
+        next_due = Outbox._meta.fields_map["next_try_at"].to_python_value(next_due)
+    return out, next_due

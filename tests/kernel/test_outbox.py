@@ -358,3 +358,31 @@ async def test_with_no_pace_a_send_frees_its_place_once_it_lands_not_once_it_is_
         await asyncio.sleep(0)
     assert [x[3] for x in rec.sent].count("二0") == 1
     assert not await Outbox.exists(status="pending", target_id__startswith="s")
+
+
+async def test_an_unpaced_worker_reads_the_queue_once_a_tick(nonebug_init, monkeypatch):
+    """Issue 19: a tick asks the database once, for the heads due now and for when the first one
+    not yet due will be (a retry's back-off); when every head due was sent on its way it waits
+    for a wake-up or that time, instead of asking again at once (five reads a reply before, two now)."""
+    import asyncio
+
+    from harness import spy
+
+    import plugins.kernel.outbox_heads as heads
+
+    await _fresh()
+    reads = spy(monkeypatch, heads, "fetch_rows")
+    clock = Clock()
+    rec = Recorder(clock)
+    w = OutboxWorker(KernelConfig(send_interval=0, send_jitter=0, group_send_interval=0), rec, clock=clock)
+    await enqueue("private", "q1", "现在", priority=0, now=clock.now)
+    await enqueue("private", "q2", "七秒后", priority=0, now=clock.now + timedelta(seconds=7))
+    assert await w.tick() == 7.0  # q1 on its way, q2 due in 7 s: one read
+    assert len(reads) == 1
+    await asyncio.gather(*w.inflight.values())
+    assert [x[3] for x in rec.sent] == ["现在"]
+    assert await w.tick() == 7.0 and len(reads) == 2  # nothing due: the same read told when
+    clock.now += timedelta(seconds=7)
+    await w.tick()
+    await asyncio.gather(*w.inflight.values())
+    assert [x[3] for x in rec.sent] == ["现在", "七秒后"]
