@@ -66,11 +66,24 @@ def heads_sql(types: list[str], due: datetime | None, busy: Iterable[tuple[str, 
     return f"SELECT * FROM outbox WHERE {' AND '.join(where)}", params
 
 
+_TIMES = ("next_try_at", "created_at", "sent_at")
+
+
+def _outbox(values: dict[str, Any]) -> Outbox:
+    """A queue row as read: SQLite's time texts (Tortoise's own format) read by ``fromisoformat``
+    first, ~0.1 µs against ~6 µs for Tortoise's parser, three to a row, every head of every tick."""
+    for k in _TIMES:
+        v = values.get(k)
+        if isinstance(v, str):
+            values[k] = datetime.fromisoformat(v)
+    return Outbox._init_from_db(**values)
+
+
 async def first_head(types: list[str], due: datetime | None, busy: Iterable[tuple[str, str]], order: str) -> Outbox | None:
     """The first head in ``order``."""
     sql, params = heads_sql(types, due, busy)
     rows = await fetch_rows(f"{sql} ORDER BY {order} LIMIT 1", params)
-    return Outbox._init_from_db(**rows[0]) if rows else None
+    return _outbox(rows[0]) if rows else None
 
 
 async def ranked_heads(types: list[str], due: datetime, busy: Iterable[tuple[str, str]],
@@ -92,7 +105,8 @@ async def ranked_heads(types: list[str], due: datetime, busy: Iterable[tuple[str
     for values in rows:
         rank, is_due, next_due = int(values.pop("turn_rank")), values.pop("is_due"), values.pop("later_due")
         if is_due:
-            out.append((rank, Outbox._init_from_db(**values)))
+            out.append((rank, _outbox(values)))
     if next_due is not None:
-        next_due = Outbox._meta.fields_map["next_try_at"].to_python_value(next_due)
+        next_due = Outbox._meta.fields_map["next_try_at"].to_python_value(
+            datetime.fromisoformat(next_due) if isinstance(next_due, str) else next_due)
     return out, next_due

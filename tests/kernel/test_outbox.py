@@ -386,3 +386,24 @@ async def test_an_unpaced_worker_reads_the_queue_once_a_tick(nonebug_init, monke
     await w.tick()
     await asyncio.gather(*w.inflight.values())
     assert [x[3] for x in rec.sent] == ["现在", "七秒后"]
+
+
+async def test_heads_read_by_the_worker_are_the_rows_tortoise_reads(nonebug_init):
+    """The worker reads its heads' times itself (``fromisoformat``: SQLite keeps them as text): the
+    same values, zone included, as Tortoise's own read, with and without microseconds."""
+    from plugins.kernel.outbox_heads import first_head, ranked_heads
+
+    await _fresh()
+    at = datetime(2026, 12, 2, 3, 4, 5, 678901, tzinfo=timezone.utc)
+    await enqueue("private", "h1", "整秒", priority=0, now=at.replace(microsecond=0))
+    await enqueue("private", "h2", "微秒", priority=0, now=at)
+    mine, later = await ranked_heads(["private"], at, [], 5)
+    assert later is None
+    head = await first_head(["private"], None, [], "id")
+    for row in [r for _, r in mine] + [head]:
+        stored = await Outbox.get(id=row.id)
+        assert (row.next_try_at, row.created_at, row.sent_at) == (stored.next_try_at, stored.created_at, stored.sent_at)
+        assert row.next_try_at.utcoffset() == stored.next_try_at.utcoffset()
+    assert sorted(r.text for _, r in mine) == ["微秒", "整秒"]
+    _, later = await ranked_heads(["private"], at.replace(microsecond=0), [], 5)
+    assert later == at  # the microsecond one is not yet due then: when it will be
