@@ -14,7 +14,6 @@ import asyncio
 import json
 import random
 from collections.abc import Awaitable, Callable
-from contextlib import suppress
 from contextvars import ContextVar
 from datetime import datetime, timedelta, timezone
 from functools import partial
@@ -28,8 +27,8 @@ from .config import KernelConfig
 from .leases import PROCESS
 from .models import Host, Outbox
 from .order import utcnow
-from .outbox_heads import first_head, ranked_heads, vacuum_now_and_then
-from .pieces import MAX_CHUNK, chunks
+from .outbox_heads import first_head, ranked_heads, replies_after, vacuum_now_and_then
+from .pieces import chunks
 from .statements import update_rows
 
 SCRUBBED = "（已发送；内容含密码，不保留）"
@@ -151,6 +150,19 @@ async def _write_sent(sent: list[tuple[list[Outbox], datetime]]) -> None:
     vacuum_now_and_then(len(rows))
 
 
+async def _wait(event: asyncio.Event, timeout: float) -> None:
+    """Until ``event`` is set or ``timeout`` seconds passed (then it is set). ``asyncio.wait_for``
+    on Python 3.11 wraps the wait in a task of its own: one more turn of the event loop each time
+    the queue wakes, and a busy loop's turns are what a vote beside a royale night waits for."""
+    if event.is_set():
+        return
+    timer = asyncio.get_running_loop().call_later(timeout, event.set)
+    try:
+        await event.wait()
+    finally:
+        timer.cancel()
+
+
 class OutboxWorker:
     def __init__(
         self,
@@ -203,7 +215,7 @@ class OutboxWorker:
         if not rows:
             return await self._next_due(now, epoch, open_types, later)
         for row in rows:
-            batch = await self._replies_after(row, now)
+            batch = await replies_after(row, now)
             recipient = (row.target_type, row.target_id)
             self.sending.add(recipient)
             task = asyncio.ensure_future(self._deliver(row, batch, now))
@@ -215,15 +227,18 @@ class OutboxWorker:
                 await asyncio.wait({task}, timeout=self.cfg.send_wait)
             elif len(self.sending) >= UNPACED_IN_FLIGHT:  # until one lands (not until it is marked sent:
                 self.slot.clear()  # beside a royale night that wait held up every other game's answers)
-                with suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self.slot.wait(), self.cfg.send_wait)
+                await _wait(self.slot, self.cfg.send_wait)
         if unpaced and len(rows) < room:  # every head due now is on its way: wait for a wake-up (new
             return await self._next_due(now, epoch, open_types, later)  # rows, a send landed) or the next due
         return 0.0
 
     def _landed(self, recipient: tuple[str, str], _task: object) -> None:
+        """A send's task is over (sent and marked, failed, or cancelled): the recipient's next
+        message may go. The wake-up comes after it is out of ``inflight``, or a tick woken
+        earlier would still leave the recipient out and, nothing else to do, go idle."""
         self.inflight.pop(recipient, None)
         self._sent(recipient)
+        self.wake.set()
 
     def _sent(self, recipient: tuple[str, str]) -> None:
         self.sending.discard(recipient)
@@ -285,27 +300,6 @@ class OutboxWorker:
             self.failures_in_a_row = 0
             self._sent((row.target_type, row.target_id))
             await self.marks.add(([row, *batch], now))
-        self.wake.set()
-
-    async def _replies_after(self, row: Outbox, now: datetime) -> list[Outbox]:
-        """Replies waiting behind ``row`` for the same group go out with it as one
-        message (in order): 88 votes in the last minute get their arrival numbers
-        in a few messages instead of 88 paced ones."""
-        if row.target_type != "group" or row.priority != 0 or row.image or row.at_all:
-            return []
-        rows = await Outbox.filter(
-            status="pending", target_type="group", target_id=row.target_id, id__gt=row.id
-        ).order_by("id").limit(100)
-        batch: list[Outbox] = []
-        size = len(row.text)
-        for r in rows:
-            if r.priority != 0 or r.image or r.at_all or r.self_id != row.self_id or r.next_try_at > now:
-                break
-            size += 1 + len(r.text)
-            if size > MAX_CHUNK:
-                break
-            batch.append(r)
-        return batch
 
     async def _failed(self, row: Outbox, now: datetime, exc: Exception) -> None:
         attempts = row.attempts + 1
@@ -373,10 +367,7 @@ class OutboxWorker:
                 logger.opt(exception=exc).error("outbound queue tick failed")
                 delay = 5.0
             if delay > 0:
-                try:
-                    await asyncio.wait_for(self.wake.wait(), timeout=delay)
-                except asyncio.TimeoutError:
-                    pass
+                await _wait(self.wake, delay)
 
     def start(self) -> None:
         if self._task is None or self._task.done():

@@ -1,7 +1,8 @@
 """Which outbound rows are next: each recipient's oldest pending row (order is kept per
 recipient), chosen by the database however many recipients wait. The statements are
 written here: building the same query through the ORM on every tick cost more than
-running it. On PostgreSQL the table is kept fit for them (``vacuum_now_and_then``)."""
+running it. On PostgreSQL the table is kept fit for them (``vacuum_now_and_then``). A group's
+replies waiting behind its head go with it (``replies_after``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from nonebot.log import logger
 from .bulk import fetch_rows
 from .leases import PROCESS
 from .models import Outbox
+from .pieces import MAX_CHUNK
 
 VACUUM_AFTER = 1000  # rows marked sent between two clean-ups of the queue's table (PostgreSQL)
 _marked = 0
@@ -110,3 +112,24 @@ async def ranked_heads(types: list[str], due: datetime, busy: Iterable[tuple[str
         next_due = Outbox._meta.fields_map["next_try_at"].to_python_value(
             datetime.fromisoformat(next_due) if isinstance(next_due, str) else next_due)
     return out, next_due
+
+
+async def replies_after(row: Outbox, now: datetime) -> list[Outbox]:
+    """Replies waiting behind ``row`` for the same group go out with it as one
+    message (in order): 88 votes in the last minute get their arrival numbers
+    in a few messages instead of 88 paced ones."""
+    if row.target_type != "group" or row.priority != 0 or row.image or row.at_all:
+        return []
+    rows = await Outbox.filter(
+        status="pending", target_type="group", target_id=row.target_id, id__gt=row.id
+    ).order_by("id").limit(100)
+    batch: list[Outbox] = []
+    size = len(row.text)
+    for r in rows:
+        if r.priority != 0 or r.image or r.at_all or r.self_id != row.self_id or r.next_try_at > now:
+            break
+        size += 1 + len(r.text)
+        if size > MAX_CHUNK:
+            break
+        batch.append(r)
+    return batch

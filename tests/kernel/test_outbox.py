@@ -407,3 +407,26 @@ async def test_heads_read_by_the_worker_are_the_rows_tortoise_reads(nonebug_init
     assert sorted(r.text for _, r in mine) == ["微秒", "整秒"]
     _, later = await ranked_heads(["private"], at.replace(microsecond=0), [], 5)
     assert later == at  # the microsecond one is not yet due then: when it will be
+
+
+async def test_a_recipients_next_message_goes_once_the_last_one_landed(nonebug_init):
+    """The running worker, woken by a landed send, finds that recipient free: its next message goes
+    at once (the wake-up came before the recipient was let go, and a tick that quick went idle for
+    30 s with the message waiting)."""
+    import asyncio
+
+    await _fresh()
+    clock = Clock()
+    rec = Recorder(clock)
+    w = OutboxWorker(KernelConfig(send_interval=0, send_jitter=0, group_send_interval=0), rec, clock=clock)
+    for text in ("第一条", "第二条", "第三条"):
+        await enqueue("group", "g-next", text, priority=1, now=clock.now)
+    w.start()
+    try:
+        for _ in range(500):
+            if len(rec.sent) == 3:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await w.stop()
+    assert [x[3] for x in rec.sent] == ["第一条", "第二条", "第三条"]
