@@ -21,33 +21,19 @@ sys.path.insert(0, str(ROOT))
 
 _TMP = Path(tempfile.mkdtemp(prefix="qqgames-test-"))
 
-
-def _postgres_suite_database() -> str:
-    """TEST_POSTGRES=1 (``make test-postgres``): the run's own PostgreSQL database, created now and
-    dropped when the run ends; tests of SQLite's own connection skip (``harness.sqlite_only``)."""
+if os.environ.get("TEST_POSTGRES") == "1" and "DATABASE_URL" not in os.environ:
+    # ``make test-postgres``: the run's own PostgreSQL database, created now and dropped when the
+    # run ends; tests of SQLite's own connection skip (``harness.sqlite_only``)
     import asyncio
     import atexit
 
-    import asyncpg
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    from fake_onebot import PostgresDatabase
 
-    admin = os.environ.get("PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
-    name = f"qqgames_suite_{os.getpid()}"
+    _suite_db = PostgresDatabase("suite")
+    os.environ["DATABASE_URL"] = asyncio.run(_suite_db.__aenter__())
+    atexit.register(lambda: asyncio.run(_suite_db.__aexit__()))
 
-    async def run(sql: str) -> None:
-        con = await asyncpg.connect(admin)
-        try:
-            await con.execute(sql)
-        finally:
-            await con.close()
-
-    asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    atexit.register(lambda: asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
-    return admin.rsplit("/", 1)[0] + "/" + name
-
-
-if os.environ.get("TEST_POSTGRES") == "1" and "DATABASE_URL" not in os.environ:
-    os.environ["DATABASE_URL"] = _postgres_suite_database()
 os.environ.setdefault("DATABASE_URL", f"sqlite://{_TMP / 'test.sqlite3'}")
 os.environ.setdefault("DATA_DIR", str(_TMP))
 
