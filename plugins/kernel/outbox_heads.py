@@ -71,13 +71,17 @@ def heads_sql(types: list[str], due: datetime | None, busy: Iterable[tuple[str, 
 _TIMES = ("next_try_at", "created_at", "sent_at")
 
 
+def _time(value: Any) -> Any:
+    """SQLite's time text (Tortoise's own format) read by ``fromisoformat``, ~0.1 µs against ~6 µs
+    for Tortoise's parser (three to a row, every head of every tick); anything else as it is."""
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
+
+
 def _outbox(values: dict[str, Any]) -> Outbox:
-    """A queue row as read: SQLite's time texts (Tortoise's own format) read by ``fromisoformat``
-    first, ~0.1 µs against ~6 µs for Tortoise's parser, three to a row, every head of every tick."""
+    """A queue row as read, its times read first (``_time``)."""
     for k in _TIMES:
-        v = values.get(k)
-        if isinstance(v, str):
-            values[k] = datetime.fromisoformat(v)
+        if k in values:
+            values[k] = _time(values[k])
     return Outbox._init_from_db(**values)
 
 
@@ -109,8 +113,7 @@ async def ranked_heads(types: list[str], due: datetime, busy: Iterable[tuple[str
         if is_due:
             out.append((rank, _outbox(values)))
     if next_due is not None:
-        next_due = Outbox._meta.fields_map["next_try_at"].to_python_value(
-            datetime.fromisoformat(next_due) if isinstance(next_due, str) else next_due)
+        next_due = Outbox._meta.fields_map["next_try_at"].to_python_value(_time(next_due))
     return out, next_due
 
 
