@@ -18,6 +18,7 @@ from nonebot.plugin import PluginMetadata
 require("nonebot_plugin_apscheduler")  # before anything that schedules
 require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 
+from .bulk import close_readers  # noqa: E402
 from .checkpoint import checkpointer  # noqa: E402
 
 # Importing the rooms registers the router, the notices and the kernel's commands.
@@ -82,4 +83,5 @@ async def _shutdown() -> None:
     await checkpointer.stop()
     await directory.stop()
     await leases.stop()
+    close_readers()
     await close_db()

@@ -145,13 +145,49 @@ async def on_sqlite_thread(db: SqliteClient, fn: Callable[..., T], *args: Any) -
 
 
 async def fetch_rows(sql: str, params: list[Any]) -> list[dict[str, Any]]:
-    """A query's rows as dicts; on SQLite outside a transaction without holding the connection's
-    lock while this task waits for its turn (``on_sqlite_thread``)."""
+    """A query's rows as dicts (the committed rows: never inside a transaction). On an SQLite file
+    read at once in this thread (``_reader``); in memory, on the connection's thread without
+    holding its lock while this task waits for its turn (``on_sqlite_thread``)."""
     db = connections.get("default")
     if isinstance(db, SqliteClient) and not isinstance(db, TransactionalDBClient):
+        reader = _reader(db)
+        if reader is not None:
+            return _fetch(reader, sql, params)
         return await on_sqlite_thread(db, _fetch, sql, params)
     _, rows = await db.execute_query(sql, params)
     return [dict(r) for r in rows]
+
+
+_readers: dict[int, tuple[SqliteClient, sqlite3.Connection | None]] = {}
+
+
+def _reader(db: SqliteClient) -> sqlite3.Connection | None:
+    """A read-only connection of the event loop's thread to ``db``'s file, when it is in WAL mode
+    (a reader then waits for no writer and sees every committed write). Beside a royale night the
+    connection's thread is busy with writes half the time, and under the GIL each of its calls
+    costs more: the outbound queue's read of a vote's answer waited 3-4 ms there for a 0.15 ms
+    query (bench/RESULTS.md, stop 33). None for a database in memory or not in WAL mode."""
+    known = _readers.get(id(db))
+    if known is not None and known[0] is db:
+        return known[1]
+    close_readers()
+    conn: sqlite3.Connection | None = None
+    if db.filename not in ("", ":memory:") and not db.filename.startswith("file::memory:"):
+        conn = sqlite3.connect(db.filename, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA query_only=1")
+        if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+            conn.close()
+            conn = None
+    _readers[id(db)] = (db, conn)
+    return conn
+
+
+def close_readers() -> None:
+    """Close the reading connections (the database is closed, or another one opened)."""
+    for _, conn in _readers.values():
+        if conn is not None:
+            conn.close()
+    _readers.clear()
 
 
 def _fetch(raw: sqlite3.Connection, sql: str, params: list[Any]) -> list[dict[str, Any]]:
