@@ -20,6 +20,7 @@ from tortoise.exceptions import IntegrityError
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
+from .behind import neutral
 from .statements import Statement, insert_statement
 
 T = TypeVar("T")
@@ -39,7 +40,7 @@ class Coalesced(Generic[T]):
     async def add(self, item: T) -> None:
         self.items.append(item)
         if self.pending is None:
-            self.pending = asyncio.ensure_future(self._flush())
+            self.pending = asyncio.get_running_loop().create_task(self._flush(), context=neutral())
         await asyncio.shield(self.pending)
 
     async def _flush(self) -> None:
@@ -244,7 +245,7 @@ def hand_in(db: SqliteClient, stmts: list[Statement], link: Link | None, after: 
         _batch.append((stmts, done, link, after))
         start, _trip_queued = not _trip_queued, True
     if start:  # a task of its own: the trip is queued even if this caller is cancelled meanwhile
-        trip = asyncio.ensure_future(_trip(db, loop))
+        trip = loop.create_task(_trip(db, loop), context=neutral())  # several games' writes: not behind
         _trips.add(trip)
         trip.add_done_callback(_trips.discard)
     return done
