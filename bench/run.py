@@ -584,13 +584,14 @@ async def side_by_side(b: Bench, pairs: list[tuple[tuple[str, list[str], int], t
             state = json.loads(b.db.one("SELECT state FROM game WHERE id=?", royale))
             scripts = {u2: lines for u2, lines in zip(players, royale_scripts(state).values())}
             n = len(voters)
-            begin, cpu = time.perf_counter(), sum(x.cpu() for x in bots)
+            begin, cpu, own = time.perf_counter(), sum(x.cpu() for x in bots), time.process_time()
             (vlat, vwall), (rlat, rwall) = await asyncio.gather(
                 vb.private_burst(voters, lambda i, u, n=n: f"/投票 {(i + 1) % n + 1}", lambda s: "已投票" in s),
                 b.closed_loop(scripts),
             )
-            busy = (sum(x.cpu() for x in bots) - cpu) / (time.perf_counter() - begin)
-            trials.append((vlat, rlat, vwall, rwall, time.perf_counter() - begin, busy))
+            took = time.perf_counter() - begin
+            busy = (sum(x.cpu() for x in bots) - cpu) / took
+            trials.append((vlat, rlat, vwall, rwall, took, busy, (time.process_time() - own) / took))
     finally:
         if b.ob is not None and vb.ob is not None:
             b.ob.mirrors, vb.ob.mirrors = [], []
@@ -607,7 +608,8 @@ async def side_by_side(b: Bench, pairs: list[tuple[tuple[str, list[str], int], t
             f"groups of their own; pooled): {len(vlat)} votes p50 {ms(statistics.median(vlat))}, p99 {ms(v99)}{vs_v}; "
             f"{len(rlat)} night actions p50 {ms(statistics.median(rlat))}, p99 {ms(r99)}{vs_r}; each trial's p99 "
             f"votes/night {each} ms; each trial done in {walls} s (votes {max(t[2] for t in trials):.1f} s at most); "
-            f"bot{'s' * (len(bots) > 1)} busy {statistics.mean(t[5] for t in trials):.2f} CPU{'s' * (len(bots) > 1)} meanwhile")
+            f"bot{'s' * (len(bots) > 1)} busy {statistics.mean(t[5] for t in trials):.2f} CPU{'s' * (len(bots) > 1)} meanwhile, "
+            f"the driver (this process: the fake OneBot and the players) {statistics.mean(t[6] for t in trials):.2f}")
 
 
 async def game_start(b: Bench, gids: list[int]) -> str:
