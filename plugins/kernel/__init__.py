@@ -10,7 +10,7 @@ and register a :class:`~plugins.kernel.registry.GameKind`; they import only
 
 from datetime import timedelta
 
-from nonebot import get_driver, get_plugin_config, logger, require
+from nonebot import get_driver, get_plugin_config, require
 from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
 from nonebot.drivers import ASGIMixin
 from nonebot.plugin import PluginMetadata
@@ -18,7 +18,6 @@ from nonebot.plugin import PluginMetadata
 require("nonebot_plugin_apscheduler")  # before anything that schedules
 require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 
-from . import behind  # noqa: E402
 from .bulk import close_readers  # noqa: E402
 from .checkpoint import checkpointer  # noqa: E402
 
@@ -66,8 +65,6 @@ async def _acquired(game_id: int) -> None:
 
 @driver.on_startup
 async def _startup() -> None:
-    if not behind.install():
-        logger.info("kernel: this event loop keeps arrival order (a busy game's work does not go behind)")
     await open_db(_cfg.database_url)
     await events.recall_delivered(utcnow() - timedelta(hours=1))
     await directory.load()

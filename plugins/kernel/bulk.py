@@ -20,7 +20,6 @@ from tortoise.exceptions import IntegrityError
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
-from .behind import neutral
 from .statements import Statement, insert_statement
 
 T = TypeVar("T")
@@ -40,7 +39,7 @@ class Coalesced(Generic[T]):
     async def add(self, item: T) -> None:
         self.items.append(item)
         if self.pending is None:
-            self.pending = asyncio.get_running_loop().create_task(self._flush(), context=neutral())
+            self.pending = asyncio.ensure_future(self._flush())
         await asyncio.shield(self.pending)
 
     async def _flush(self) -> None:
@@ -245,7 +244,7 @@ def hand_in(db: SqliteClient, stmts: list[Statement], link: Link | None, after: 
         _batch.append((stmts, done, link, after))
         start, _trip_queued = not _trip_queued, True
     if start:  # a task of its own: the trip is queued even if this caller is cancelled meanwhile
-        trip = loop.create_task(_trip(db, loop), context=neutral())  # several games' writes: not behind
+        trip = asyncio.ensure_future(_trip(db, loop))
         _trips.add(trip)
         trip.add_done_callback(_trips.discard)
     return done

@@ -16,7 +16,6 @@ from tortoise import connections
 from tortoise.backends.base.client import TransactionalDBClient
 from tortoise.backends.sqlite.client import SqliteClient
 
-from .behind import neutral
 from .bulk import Link, Superseded, hand_in, settle, unwritten, write_at_once
 from .held import as_written, forget, handed_in
 from .longtexts import Path as TextPath
@@ -91,7 +90,7 @@ def begin_write(stmts: list[Statement], link: Link, after: Link | None, game_id:
     _queued.setdefault(game_id, []).append((stmts, link, after))
     if game_id not in _writing:  # PostgreSQL: one writer per game keeps the order handed in
         _writing.add(game_id)
-        task = asyncio.get_running_loop().create_task(_writer(game_id), context=neutral())  # holds the connection
+        task = asyncio.ensure_future(_writer(game_id))
         _writers.add(task)
         task.add_done_callback(_writers.discard)
     return link.done

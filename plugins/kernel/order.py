@@ -17,8 +17,6 @@ import time
 from contextvars import ContextVar, Token
 from datetime import datetime, timezone
 
-from .behind import BEHIND
-
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
@@ -91,16 +89,12 @@ class ordered:
 
     def __init__(self, ticket: int):
         self.ticket = ticket
-        self.token: Token[bool] | None = None
 
     async def __aenter__(self) -> None:
         await ORDER.acquire(self.ticket)
-        self.token = BEHIND.set(False)  # every game's routing waits on it: never held behind
 
     async def __aexit__(self, *exc: object) -> None:
         ORDER.release()
-        if self.token is not None:
-            BEHIND.reset(self.token)
 
 
 

@@ -22,7 +22,6 @@ from typing import Any
 from nonebot.log import logger
 from tortoise.transactions import in_transaction
 
-from . import behind
 from .bulk import Coalesced, insert_rows, write_at_once
 from .config import KernelConfig
 from .leases import PROCESS
@@ -219,8 +218,7 @@ class OutboxWorker:
             batch = await replies_after(row, now)
             recipient = (row.target_type, row.target_id)
             self.sending.add(recipient)
-            task = asyncio.get_running_loop().create_task(  # a busy game's sends go behind (behind.py)
-                self._deliver(row, batch, now), context=behind.context(row.game_id is not None and behind.busy(row.game_id)))
+            task = asyncio.ensure_future(self._deliver(row, batch, now))
             self.inflight[recipient] = task
             task.add_done_callback(partial(self._landed, recipient))
             pace = self.interval(row.target_type)

@@ -7,7 +7,6 @@ import asyncio
 import pytest
 from harness import group_payload, private_payload
 
-from plugins.kernel.behind import BEHIND
 from plugins.kernel.directory import directory
 from plugins.kernel.leases import leases
 from plugins.kernel.routing import admission as adm
@@ -26,14 +25,12 @@ class Recorder:
     def __init__(self) -> None:
         self.started: list[str] = []
         self.arrivals: list = []  # the arrival (ticket, receive time) each event's task carries
-        self.behind: dict[str, bool] = {}  # whether each event's work runs behind (behind.py)
         self.gates: dict[str, asyncio.Event] = {}
 
     async def handle_event(self, event) -> None:
         text = event.get_plaintext()
         self.started.append(text)
         self.arrivals.append(events.ARRIVAL.get())
-        self.behind[text] = BEHIND.get()
         await self.gates.setdefault(text, asyncio.Event()).wait()
 
     async def release(self, *texts: str) -> None:
@@ -59,13 +56,8 @@ async def lanes(monkeypatch):
 
 
 async def _settle() -> None:
-    """Five turns of the event loop: this task behind every other ready one (behind.py)."""
-    token = BEHIND.set(True)
-    try:
-        for _ in range(5):
-            await asyncio.sleep(0)
-    finally:
-        BEHIND.reset(token)
+    for _ in range(5):
+        await asyncio.sleep(0)
 
 
 async def test_a_burst_in_one_game_does_not_hold_up_another_games_message(lanes):
@@ -100,21 +92,6 @@ async def test_a_long_backlog_takes_one_place_while_a_shorter_one_is_served(lane
     assert rec.started[3:] == ["/行动 303", "/行动 304"]
     await rec.release("/行动 303", "/行动 304", "/行动 305")
     assert rec.started[3:] == ["/行动 303", "/行动 304", "/行动 305"]
-
-
-async def test_a_lane_with_a_backlog_runs_behind_and_other_games_do_not(lanes):
-    """A royale night's actions let in while many more wait run behind everything else ready
-    (behind.py); a vote of another game, and the night's first actions, do not."""
-    a, rec = lanes  # depth 2
-    for u in ("301", "302", "303", "304", "305"):
-        a.put(private_payload(SELF, u, f"/行动 {u}"))
-    a.put(private_payload(SELF, "401", "/投票 3"))
-    await _settle()
-    await rec.release("/行动 301", "/行动 302")
-    assert rec.behind == {"/行动 301": False, "/行动 302": False, "/投票 3": False, "/行动 303": True}
-    await rec.release("/投票 3", "/行动 303")
-    assert rec.behind["/行动 304"] is False  # one left waiting: no longer a backlog
-    await rec.release("/行动 304", "/行动 305")
 
 
 async def test_group_and_private_messages_of_one_game_share_its_lane(lanes):

@@ -33,8 +33,6 @@ from nonebot.adapters.onebot.v11 import Adapter, Bot, Event, Message, MessageSeg
 from nonebot.log import logger
 from pydantic import TypeAdapter
 
-from .. import behind
-from ..behind import BEHIND
 from ..clean import clean_text
 from ..directory import directory
 from ..leases import leases
@@ -148,19 +146,11 @@ class Admission:
         others = [len(self.lanes.get(o, ())) for o in self.inside if o != lane]
         return 1 if others and min(others) < mine else self.depth
 
-    def busy(self, lane: Lane) -> bool:
-        """The lane has a backlog: its events' work runs behind the others' (``behind.py``)."""
-        return len(self.lanes.get(lane, ())) >= self.depth
-
-    def busy_game(self, game_id: int) -> bool:
-        return self.busy(("game", str(game_id)))
-
     def _admit(self, item: Item, lane: Lane | None) -> asyncio.Task | None:
         data, bot = item
         if bot is None:  # an account never connected: not taken (nor marked as delivered)
             return None
         context = contextvars.copy_context()  # the task's own: it carries the message's arrival
-        context.run(BEHIND.set, lane is not None and self.busy(lane))
         if data.get("post_type") == "message":
             arrival = arrive(delivery_key(data))
             if arrival is None:
@@ -192,7 +182,6 @@ class Admission:
 
 
 admission = Admission()
-behind.busy = admission.busy_game
 
 
 @cache
