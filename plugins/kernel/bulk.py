@@ -152,7 +152,10 @@ async def fetch_rows(sql: str, params: list[Any]) -> list[dict[str, Any]]:
     if isinstance(db, SqliteClient) and not isinstance(db, TransactionalDBClient):
         reader = _reader(db)
         if reader is not None:
-            return _fetch(reader, sql, params)
+            try:
+                return _fetch(reader, sql, params)
+            except sqlite3.OperationalError as exc:  # busy in WAL's rare cases (a recovery): read as before
+                logger.debug(f"kernel: the queue's reading connection: {exc}; read on the connection's thread")
         return await on_sqlite_thread(db, _fetch, sql, params)
     _, rows = await db.execute_query(sql, params)
     return [dict(r) for r in rows]

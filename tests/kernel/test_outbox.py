@@ -457,3 +457,30 @@ async def test_the_queue_is_read_at_once_without_a_trip_to_the_connections_threa
     assert [r.text for _, r in rows] == ["读到了"]
     await _write_sent([([r for _, r in rows], clock.now)])
     assert await ranked_heads(["private"], clock.now, [], 5) == ([], None)
+
+
+@sqlite_only
+async def test_a_read_the_reading_connection_cannot_make_is_made_on_the_connections_thread(nonebug_init, monkeypatch):
+    """SQLite may answer a reader "busy" in WAL's rare cases (a recovery): the queue is then read
+    as before, on the connection's thread, and nothing is missed."""
+    import sqlite3
+
+    import plugins.kernel.bulk as bulk
+    from plugins.kernel.outbox_heads import ranked_heads
+
+    await _fresh()
+    clock = Clock()
+    await enqueue("private", "rd2", "还是读到了", priority=0, now=clock.now)
+    real = bulk._fetch
+    threads: list[bool] = []
+
+    def fetch(raw, sql, params):
+        reading = any(raw is conn for _, conn in bulk._readers.values())
+        threads.append(not reading)
+        if reading:
+            raise sqlite3.OperationalError("database is locked")
+        return real(raw, sql, params)
+
+    monkeypatch.setattr(bulk, "_fetch", fetch)
+    rows, _ = await ranked_heads(["private"], clock.now, [], 5)
+    assert [r.text for _, r in rows] == ["还是读到了"] and threads == [False, True]
