@@ -18,7 +18,7 @@ from nonebot.plugin import PluginMetadata
 require("nonebot_plugin_apscheduler")  # before anything that schedules
 require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 
-from .bulk import close_readers  # noqa: E402
+from .bulk import close_reader  # noqa: E402
 from .checkpoint import checkpointer  # noqa: E402
 
 # Importing the rooms registers the router, the notices and the kernel's commands.
@@ -83,5 +83,5 @@ async def _shutdown() -> None:
     await checkpointer.stop()
     await directory.stop()
     await leases.stop()
-    close_readers()
+    close_reader()
     await close_db()

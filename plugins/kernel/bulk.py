@@ -145,8 +145,8 @@ async def on_sqlite_thread(db: SqliteClient, fn: Callable[..., T], *args: Any) -
 
 
 async def fetch_rows(sql: str, params: list[Any]) -> list[dict[str, Any]]:
-    """A query's rows as dicts (the committed rows: never inside a transaction). On an SQLite file
-    read at once in this thread (``_reader``); in memory, on the connection's thread without
+    """A query's rows as dicts (the committed rows: never inside a transaction). On SQLite in WAL
+    mode read at once in this thread (``_reader``); otherwise on the connection's thread without
     holding its lock while this task waits for its turn (``on_sqlite_thread``)."""
     db = connections.get("default")
     if isinstance(db, SqliteClient) and not isinstance(db, TransactionalDBClient):
@@ -161,7 +161,7 @@ async def fetch_rows(sql: str, params: list[Any]) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
-_readers: dict[int, tuple[SqliteClient, sqlite3.Connection | None]] = {}
+_reading: tuple[SqliteClient, sqlite3.Connection | None] | None = None  # the database, its reader
 
 
 def _reader(db: SqliteClient) -> sqlite3.Connection | None:
@@ -169,28 +169,26 @@ def _reader(db: SqliteClient) -> sqlite3.Connection | None:
     (a reader then waits for no writer and sees every committed write). Beside a royale night the
     connection's thread is busy with writes half the time, and under the GIL each of its calls
     costs more: the outbound queue's read of a vote's answer waited 3-4 ms there for a 0.15 ms
-    query (bench/RESULTS.md, stop 33). None for a database in memory or not in WAL mode."""
-    known = _readers.get(id(db))
-    if known is not None and known[0] is db:
-        return known[1]
-    close_readers()
-    conn: sqlite3.Connection | None = None
-    if db.filename not in ("", ":memory:") and not db.filename.startswith("file::memory:"):
-        conn = sqlite3.connect(db.filename, check_same_thread=False, isolation_level=None)
-        conn.execute("PRAGMA query_only=1")
-        if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
-            conn.close()
-            conn = None
-    _readers[id(db)] = (db, conn)
-    return conn
+    query (bench/RESULTS.md, stop 33). None when not in WAL mode (a database in memory)."""
+    global _reading
+    if _reading is not None and _reading[0] is db:
+        return _reading[1]
+    close_reader()  # (another database was opened since)
+    conn = sqlite3.connect(db.filename, check_same_thread=False, isolation_level=None)
+    conn.execute("PRAGMA query_only=1")
+    wal = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
+    if not wal:
+        conn.close()
+    _reading = (db, conn if wal else None)
+    return _reading[1]
 
 
-def close_readers() -> None:
-    """Close the reading connections (the database is closed, or another one opened)."""
-    for _, conn in _readers.values():
-        if conn is not None:
-            conn.close()
-    _readers.clear()
+def close_reader() -> None:
+    """Close the reading connection (the database is closed, or another one opened)."""
+    global _reading
+    if _reading is not None and _reading[1] is not None:
+        _reading[1].close()
+    _reading = None
 
 
 def _fetch(raw: sqlite3.Connection, sql: str, params: list[Any]) -> list[dict[str, Any]]:

@@ -475,7 +475,7 @@ async def test_a_read_the_reading_connection_cannot_make_is_made_on_the_connecti
     threads: list[bool] = []
 
     def fetch(raw, sql, params):
-        reading = any(raw is conn for _, conn in bulk._readers.values())
+        reading = bulk._reading is not None and raw is bulk._reading[1]
         threads.append(not reading)
         if reading:
             raise sqlite3.OperationalError("database is locked")
