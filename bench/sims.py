@@ -77,7 +77,7 @@ class Counted:
         self.calls += 1
         if not self.store:
             return self._apply(state, actor, cmd, ctx)
-        from plugins.kernel.contract import run_rule
+        from plugins.gamekit.contract import run_rule
         from plugins.kernel.longtexts import inflate
 
         try:

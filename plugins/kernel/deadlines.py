@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 from nonebot import get_driver
 from nonebot.log import logger
 
+from plugins.gamekit.contract import HOSTS, Ignored, Rejected
+
 from . import timers
-from .contract import HOSTS, Ignored, Rejected
 from .delivery import _claim
 from .models import Timer
 from .order import utcnow

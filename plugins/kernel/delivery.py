@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from tortoise.exceptions import IntegrityError
 
+from plugins.gamekit.contract import Ignored, Rejected
+
 from .bulk import Superseded, WriteFailed, write_at_once
-from .contract import Ignored, Rejected
 from .inflight import begin_write, follow, outside_transaction
 from .models import Delivery, Outbox
 from .statements import Statement, insert_statement

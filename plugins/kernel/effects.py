@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from . import cards as cardmath
-from .config import data_dir
-from .contract import (
+from plugins.gamekit.contract import (
     GROUP,
     HOSTS,
     KERNEL_OUT,
@@ -30,12 +28,15 @@ from .contract import (
     Say,
     SetPhase,
     SetTimer,
+    kernel_args,
 )
+
+from . import cards as cardmath
+from .config import data_dir
 from .directory import alt_of
 from .models import Card, Timer
 from .origin import Origin
 from .outbox import enqueue_api
-from .settings import engine_settings
 
 if TYPE_CHECKING:
     from .models import Game, Player
@@ -146,7 +147,7 @@ class Effects:
     async def send_off(self, seat: int, reason: str, origin: Origin, actor: Actor, now: datetime) -> None:
         """Cards added up to a red: the engine puts the player out (if still in)."""
         if self.game.status != "ended" and self.seat(seat).alive:
-            cmd = Command(KERNEL_OUT, {"seat": seat, "reason": f"红牌罚下：{reason}"})
+            cmd = Command(KERNEL_OUT, kernel_args(self.kind.engine, seat, f"红牌罚下：{reason}"))
             await self.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
 
     async def picture(self, e: Picture, origin: Origin, now: datetime) -> None:
@@ -156,7 +157,7 @@ class Effects:
         folder = data_dir() / "pictures"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.game.id}-{e.name}-{now:%Y%m%d-%H%M%S-%f}.png"
-        path.write_bytes(render(self.game.state, engine_settings(self.game.settings)))
+        path.write_bytes(render(self.game.state, self.kind.engine.settings_of(self.game.settings)))
         await self.say(e.to, e.caption, origin, image=str(path))
 
     async def group_admin(self, e: GroupAdmin, now: datetime) -> None:

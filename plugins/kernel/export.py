@@ -13,13 +13,13 @@ from typing import Any
 
 from openpyxl import Workbook
 
+from plugins.gamekit.clock import game_tz
+
 from . import cards as cardmath
-from .clock import game_tz
 from .config import data_dir
 from .longtexts import game_with_texts
 from .models import Audit, Card, CommandLog, Game, Host, Player
 from .registry import get_kind
-from .settings import engine_settings
 
 
 def _safe(name: str) -> str:
@@ -59,7 +59,7 @@ async def game_tables(game_id: int) -> dict[str, list[list[Any]]]:
         + [[t(a.at), a.actor, a.action, a.detail] for a in await Audit.filter(game_id=game_id).order_by("id")],
     }
     if kind and g.state is not None:
-        for name, rows in kind.engine.tables(g.state, settings=engine_settings(g.settings)).items():
+        for name, rows in kind.engine.tables(g.state, settings=kind.engine.settings_of(g.settings)).items():
             sheets[name if name not in sheets else f"{name}（{kind.title}）"] = rows
     return sheets
 

@@ -8,9 +8,10 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
+from plugins.gamekit.contract import CommandSpec
+
 from .commands.table import KERNEL
 from .config import kernel_config
-from .contract import CommandSpec
 from .registry import GameKind, kinds
 
 NAMING = "指名玩家可写座位号、马甲或 @某人。"
@@ -240,7 +241,7 @@ def command_text(kind: GameKind | None, word: str) -> str | None:
             out.append(f"/{word} 是 /{s.words[0]} 的别名，两者完全相同。")
         elif aliases:
             out.append("也可写：" + " ".join("/" + w for w in aliases))
-        if any(arg.kind in ("player", "players") for arg in s.args) or "<玩家>" in s.usage:
+        if any(arg.kind in ("player", "players") for arg in s.fields) or "<玩家>" in s.usage:
             out.append(naming(kind))
     return "\n".join(out)
 

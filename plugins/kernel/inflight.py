@@ -16,10 +16,11 @@ from tortoise import connections
 from tortoise.backends.base.client import TransactionalDBClient
 from tortoise.backends.sqlite.client import SqliteClient
 
+from plugins.gamekit.contract import GameEngine
+
 from .bulk import Link, Superseded, hand_in, settle, unwritten, write_at_once
 from .held import as_written, forget, handed_in
-from .longtexts import Path as TextPath
-from .longtexts import Texts, inflate
+from .longtexts import Texts, decoded, inflate
 from .models import Game
 from .statements import Statement
 
@@ -57,7 +58,7 @@ async def settled(game_id: int) -> bool:
     return True
 
 
-async def stored_state(game: Game, paths: tuple[TextPath, ...], texts: Texts) -> tuple[object, bool]:
+async def stored_state(game: Game, engine: GameEngine, texts: Texts) -> tuple[object, bool]:
     """``game``'s state as stored, texts in place: that of its last write handed in when it is the
     write of its current arrival number (no trip, no wait: a flood of refused commands, e.g. a
     night's actions after it ended, read the game once each), else read once its writes land;
@@ -65,12 +66,12 @@ async def stored_state(game: Game, paths: tuple[TextPath, ...], texts: Texts) ->
     on from was not made, or the row is of another arrival number: then it must be read afresh)."""
     state = as_written(game)
     if state is not None:
-        return inflate(state, paths, texts), True
+        return decoded(engine, game.id, inflate(state, engine.TEXTS, texts)), True
     written = await settled(game.id)
     row = await Game.get(id=game.id)
     state = row.state  # kept as written for the next refusal (a game read afresh, then refusals only)
     handed_in(game.id, row.last_seq, Game._meta.fields_map["state"].to_db_value(state, Game))
-    return inflate(state, paths, texts), written and row.last_seq == game.last_seq
+    return decoded(engine, game.id, inflate(state, engine.TEXTS, texts)), written and row.last_seq == game.last_seq
 
 
 def outside_transaction() -> bool:

@@ -12,6 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
+import orjson
+from nonebot.log import logger
+
+from plugins.gamekit.contract import GameEngine, Rejected
+from plugins.gamekit.state import GameState, StateInvalid, StateTooNew
+
 from .models import Game, GameText
 from .registry import get_kind
 
@@ -109,13 +116,35 @@ def inflate(state: Any, paths: tuple[Path, ...], texts: Texts) -> Any:
     return state
 
 
-async def read_texts(game: Game, paths: tuple[Path, ...]) -> Texts:
-    """The texts of a game just read from the database, put in place in its state."""
-    if not paths or game.state is None:
+async def read_texts(game: Game, engine: GameEngine) -> Texts:
+    """The texts of a game just read from the database, put in place in its state, which
+    becomes the engine's typed state (``decoded``)."""
+    if game.state is None:
         return Texts()
-    texts = Texts(list(await GameText.filter(game_id=game.id).values_list("ref", "text")))
-    inflate(game.state, paths, texts)
+    texts = Texts()
+    if engine.TEXTS:
+        texts = Texts(list(await GameText.filter(game_id=game.id).values_list("ref", "text")))
+        inflate(game.state, engine.TEXTS, texts)
+    game.state = decoded(engine, game.id, game.state)
     return texts
+
+
+def decoded(engine: GameEngine, game_id: int, raw: Any) -> Any:
+    """A stored state (texts in place) as the engine's typed state; Rejected in Chinese when it
+    was written by newer code or does not fit the game's model (the game is not touched)."""
+    try:
+        return engine.decode(raw)
+    except StateTooNew as exc:
+        raise Rejected(newer_state_text(exc.found, exc.known)) from None
+    except StateInvalid as exc:
+        logger.error(f"game {game_id}: its stored state does not fit the model at {exc.where or '$'}: {exc}")
+        raise Rejected(f"这局游戏（编号 {game_id}）保存的数据无法读取（{exc.where or '整体'} 不符合格式），"
+                       "为免损坏没有改动它。请管理员查看日志。") from None
+
+
+def newer_state_text(found: int, known: int) -> str:
+    return (f"这局游戏的数据由更新版本的机器人写入（数据版本 {found}，本机只认到 {known}），"
+            "为免损坏没有读取，这次没有生效。请管理员升级机器人后再试。")
 
 
 async def game_with_texts(game_id: int) -> Game:
@@ -124,5 +153,10 @@ async def game_with_texts(game_id: int) -> Game:
     g = await Game.get(id=game_id)
     kind = get_kind(g.kind)
     if kind is not None:
-        await read_texts(g, kind.engine.TEXTS)
+        await read_texts(g, kind.engine)
     return g
+
+
+def fingerprint(state: object) -> bytes:
+    """The state as JSON: whether a read-only command changed it after all."""
+    return msgspec.json.encode(state) if isinstance(state, GameState) else orjson.dumps(state)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .contract import Ignored
+from plugins.gamekit.contract import Ignored
+
 from .delivery import commit_at_once
 from .directory import directory
 from .order import utcnow

@@ -7,7 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .contract import CommandSpec, Rejected
+from plugins.gamekit.args import TextIn
+from plugins.gamekit.contract import CommandSpec, Rejected
+
 from .roster import Roster
 
 LIST_SEP = re.compile(r"[\s、，,；;]+")  # "3 4", "3、4", "3，4" all name two players
@@ -32,14 +34,19 @@ def split_command(raw: str, starts: tuple[str, ...] = ("/", "／")) -> Parsed | 
     return None
 
 
-def parse_args(spec: CommandSpec, rest: str, roster_of: Callable[[], Roster] | None) -> dict[str, Any]:
+def plain_args(spec: CommandSpec, text: str, images: int = 0) -> Any:
+    """What the plain-text route's rule gets for a message that is not a command."""
+    return TextIn(text=text, images=images) if spec.typed else {"text": text, "images": images}
+
+
+def parse_args(spec: CommandSpec, rest: str, roster_of: Callable[[], Roster] | None) -> Any:
     """Parse ``rest`` by the spec; player names by the roster ``roster_of()`` gives (built only
     for a command that names players). Raises Rejected naming the right usage."""
     args: dict[str, Any] = {}
     roster: Roster | None = None
     usage = f"用法：{spec.usage}" if spec.usage else ""
     pos = 0
-    specs = list(spec.args)
+    specs = list(spec.fields)
     for i, a in enumerate(specs):
         m = re.compile(r"\s*(\S+)").match(rest, pos)
         if a.kind == "text":
@@ -90,4 +97,4 @@ def parse_args(spec: CommandSpec, rest: str, roster_of: Callable[[], Roster] | N
             args[a.name] = token
     if rest[pos:].strip() and not any(a.kind == "text" for a in specs):
         raise Rejected(f"多余的内容：「{rest[pos:].strip()[:20]}」。{usage}")
-    return args
+    return spec.args(**args) if spec.typed else args

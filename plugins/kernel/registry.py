@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import CommandSpec, GameEngine
+from plugins.gamekit.contract import CommandSpec, GameEngine
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ from collections.abc import Iterable
 from operator import itemgetter
 from typing import Any, NamedTuple
 
+from plugins.gamekit.contract import Rejected
+
 from .clean import alias_key, fold_alias
-from .contract import Rejected
 
 MAX_ALIAS = 16
 

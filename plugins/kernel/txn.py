@@ -11,14 +11,12 @@ from datetime import datetime
 from typing import TypeVar
 from zoneinfo import ZoneInfo
 
-import orjson
 from nonebot.log import logger
 from tortoise.transactions import in_transaction
 
-from . import inflight
-from .bulk import insert_rows
-from .clock import game_tz
-from .contract import (
+from plugins.gamekit.args import Args, as_dict
+from plugins.gamekit.clock import game_tz
+from plugins.gamekit.contract import (
     GROUP,
     HOSTS,
     PHASE_TIMER,
@@ -33,22 +31,23 @@ from .contract import (
     Say,
     Seat,
     run_rule,
-    stamped,
 )
-from .contract import Timer as TimerInfo
+from plugins.gamekit.contract import Timer as TimerInfo
+
+from . import inflight
+from .bulk import insert_rows
 from .delivery import claim_delivery, delivery_committed
 from .directory import alt_of, last_account
 from .effects import Effects
 from .held import OPEN_TIMERS, Loaded, _cache, forget, handed_in
 from .leases import leases
-from .longtexts import Texts, read_texts, stored
+from .longtexts import Texts, fingerprint, read_texts, stored
 from .models import Audit, Chat, CommandLog, Contact, Game, Host, Player, Timer
 from .order import game_turn, utcnow
 from .origin import Origin, _reply_target
 from .outbox import batched, enqueue, queue_now
 from .registry import GameKind, get_kind
 from .roster import Roster
-from .settings import engine_settings
 from .statements import insert_statement
 from .writes import Deferred, after_commit, commit_step
 
@@ -92,7 +91,7 @@ class Txn(Effects):
         players = list(await Player.filter(game_id=game_id).order_by("seat"))
         hosts = [h.user_id for h in await Host.filter(game_id=game_id).order_by("id")]
         chats = list(await Chat.filter(game_id=game_id).order_by("id"))
-        texts = await read_texts(game, kind.engine.TEXTS)
+        texts = await read_texts(game, kind.engine)
         timers = list(await Timer.filter(game_id=game_id, status__in=OPEN_TIMERS).order_by("id"))
         return cls(game, kind, players, hosts, superusers, chats=chats, texts=texts, _timers=timers)
 
@@ -168,7 +167,7 @@ class Txn(Effects):
     def tagged(self, text: str) -> str:
         """A group post with the game's tag in front (e.g. 【测试赛】), once."""
         g = self.game
-        tag = self.kind.engine.group_tag(g.state, settings=engine_settings(g.settings)) if g.state is not None else ""
+        tag = self.kind.engine.group_tag(g.state, settings=self.kind.engine.settings_of(g.settings)) if g.state is not None else ""
         return text if not tag or text.startswith(tag) else tag + text
 
     def _account_known(self, user_id: str) -> str | None:  # account_for without a query, when it needs none
@@ -240,7 +239,7 @@ class Txn(Effects):
         timers = await self.timers()
         infos = tuple(TimerInfo(t.key, t.ends_at) for t in timers)
         phase = next((i for i in infos if i.key == PHASE_TIMER), None)
-        settings = engine_settings(self.game.settings)
+        settings = self.kind.engine.settings_of(self.game.settings)
         chats = tuple(c.label for c in self.chats)
         return Ctx(
             chats=chats,
@@ -271,14 +270,13 @@ class Txn(Effects):
         if call == "start":
             roster = [Seat(p.seat, p.alias, p.user_id, dict(p.profile or {})) for p in self.players]
             outcome = engine.start(roster, ctx)
-            stamped(engine, outcome.state)
             name, args = "start", {}
         elif call == "apply":  # the spec's rule on the single copy of the state (see run_rule)
             assert actor is not None and cmd is not None
             try:  # on the held state itself: no copy of the whole state per command
                 outcome = run_rule(engine, cmd.name, g.state, actor, cmd.args, ctx, copy=False)
             except BaseException:  # a refusal may come after the rule changed things: undone in the held copy
-                g.state, held = await inflight.stored_state(g, self.kind.engine.TEXTS, self.texts)
+                g.state, held = await inflight.stored_state(g, self.kind.engine, self.texts)
                 self.dirty = not held  # refused, undone: the game stays held (a refusal costs no read)
                 raise
             name, args = cmd.name, cmd.args
@@ -288,7 +286,8 @@ class Txn(Effects):
             name, args = f"timer:{key}", {}
         g.state = outcome.state
         g.last_seq = seq
-        log = {"game_id": g.id, "seq": seq, "user_id": origin.user_id, "name": name, "args": args,
+        log = {"game_id": g.id, "seq": seq, "user_id": origin.user_id, "name": name,
+               "args": as_dict(args) if isinstance(args, Args) else args,
                "received_at": now, "source": origin.source, "dedup_key": origin.dedup_key}
         if self.deferred is not None:  # in_game(quick=True): no transaction is open yet; write now (writes.py)
             deferred, self.deferred, self.committed = self.deferred, None, True
@@ -314,7 +313,7 @@ class Txn(Effects):
     def stored_form(self) -> Iterator[None]:
         """Meanwhile the row holds the state as stored (texts as refs, new ones in ``texts.new``)."""
         g, held = self.game, self.game.state
-        g.state = stored(held, self.kind.engine.TEXTS, self.texts)
+        g.state = stored(self.kind.engine.encode(held), self.kind.engine.TEXTS, self.texts)
         try:
             yield
         finally:
@@ -326,7 +325,7 @@ class Txn(Effects):
         queued; if it changed the state after all (mafia88's ``before`` following a /延时), the
         held game is dropped and the next command reads the stored state."""
         g = self.game
-        before = orjson.dumps(g.state)  # a few hundredths of a millisecond; a copy cost ten times that
+        before = fingerprint(g.state)  # a few hundredths of a millisecond; a copy cost ten times that
         try:
             ctx = await self.ctx(g.last_seq + 1, now)
             outcome = run_rule(self.kind.engine, cmd.name, g.state, actor, cmd.args, ctx, copy=False)
@@ -337,7 +336,7 @@ class Txn(Effects):
             finally:
                 g.state = kept
         finally:
-            if orjson.dumps(g.state) != before:
+            if fingerprint(g.state) != before:
                 forget(g.id)
                 logger.info(f"query {cmd.name} of game {g.id} changed the state: the held copy was dropped")
             else:

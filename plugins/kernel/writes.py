@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
+from plugins.gamekit.contract import CancelTimer, Outcome, Rejected, Say, SetPhase, SetTimer
+
 from . import timers
 from .bulk import write_at_once
-from .contract import CancelTimer, Outcome, Rejected, Say, SetPhase, SetTimer
 from .delivery import RESEND, claim_delivery, commit_at_once, delivery_committed
 from .directory import directory
 from .held import handed_in

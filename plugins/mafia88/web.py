@@ -9,7 +9,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from plugins.kernel.contract import Rejected
+from plugins.gamekit.contract import Rejected
 from plugins.kernel.web.page import View, WebPage, register_page
 
 from .engine import ENGINE

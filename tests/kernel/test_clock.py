@@ -1,7 +1,7 @@
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
-from plugins.kernel.clock import next_at, on_day
+from plugins.gamekit.clock import next_at, on_day
 
 SH = ZoneInfo("Asia/Shanghai")
 

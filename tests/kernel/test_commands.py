@@ -243,7 +243,7 @@ async def test_configure_validates(harness):
     h = harness
     await _game(h)
     out = texts(await h.group("1", "/配置 day_minutes = 0"))
-    assert "day_minutes 必须是正整数" in out
+    assert "day_minutes 应为大于 0 的整数" in out
     assert "格式有误" in texts(await h.group("1", "/配置 day_minutes = "))
     assert "配置已更新" in texts(await h.group("1", "/配置 day_minutes = 5"))
     assert "请私聊我发送 /配置" in texts(await h.group("1", "/配置"))

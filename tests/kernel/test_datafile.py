@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 import pytest
 from pydantic import Field, field_validator
 
-from plugins.kernel.contract import Rejected
-from plugins.kernel.datafile import HHMM, Data, check, merged, problems, validate
+from plugins.gamekit.contract import Rejected
+from plugins.gamekit.datafile import HHMM, Data, check, merged, problems, validate
 
 
 class Role(Data):

@@ -19,9 +19,9 @@ async def database_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite://{tmp_path / 'bot.sqlite3'}"
         return
-    import asyncpg
-
     import os
+
+    import asyncpg
 
     name = f"qqgames_test_{tmp_path.name[-20:]}_{os.getpid()}".replace("-", "_").lower()
     con = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/postgres")

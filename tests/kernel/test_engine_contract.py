@@ -7,10 +7,11 @@ import random
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
-from demo_game.engine import DemoEngine
+from demo_game.engine import DemoEngine, Settings, State, Target, Vote
 from harness import demo_running, texts
 
-from plugins.kernel.contract import Actor, Command, Ctx, Finish, GameEngine, Say
+from plugins.gamekit.contract import Actor, Command, Ctx, Finish, GameEngine, Say
+from plugins.kernel.export import game_tables
 from plugins.kernel.models import CommandLog, Game
 from plugins.kernel.txn import forget
 
@@ -52,8 +53,8 @@ async def test_query_rule_that_changes_the_state_changes_nothing_kept(harness, m
     orig = DemoEngine.rule
 
     def sneaky(s, actor, a, ctx):
-        s["votes"].append(["sneaky"])
-        return [Say("reply", f"已投 {len(s['votes'])} 票。")]
+        s.votes.append(Vote(0, 0, 0, 0))
+        return [Say("reply", f"已投 {len(s.votes)} 票。")]
 
     monkeypatch.setattr(DemoEngine, "rule", lambda self, name: sneaky if name == "votes" else orig(self, name))
     row = await _row(g.id)
@@ -84,13 +85,15 @@ async def test_older_state_is_upgraded_at_load(harness, monkeypatch):
     assert g.state["version"] == DemoEngine.STATE_VERSION  # the kernel marks what it writes
 
     def upgrade(self, state):
-        return {**state, "upgraded_from": state.get("version", 0)}
+        return {**state, "notes": [f"upgraded from {state.get('version', 0)}"]}
 
     monkeypatch.setattr(DemoEngine, "STATE_VERSION", DemoEngine.STATE_VERSION + 1)
     monkeypatch.setattr(DemoEngine, "upgrade", upgrade)
+    forget(g.id)  # newer code after a restart: the stored state is read and upgraded
     assert "号票" in texts(await h.group("31", "/票 2"))
     state = (await Game.get(id=g.id)).state
-    assert state["version"] == DemoEngine.STATE_VERSION and state["upgraded_from"] == DemoEngine.STATE_VERSION - 1
+    assert state["version"] == DemoEngine.STATE_VERSION and g.state["version"] == DemoEngine.STATE_VERSION - 1
+    assert (await game_tables(g.id))["笔记"][1:] == [[f"upgraded from {DemoEngine.STATE_VERSION - 1}"]]
     assert state["votes"][-1][1:3] == [1, 2]
 
 
@@ -98,8 +101,8 @@ def test_apply_dispatches_by_spec_on_a_copy():
     """Pure tests keep calling engine.apply: the rule its spec names, on a copy."""
     engine = DemoEngine()
     assert isinstance(engine, GameEngine)
-    state = {"day": 1, "alive": [1, 2], "votes": [], "notes": []}
-    ctx = Ctx(datetime(2026, 1, 1, tzinfo=timezone.utc), random.Random(1), 7, ZoneInfo("Asia/Shanghai"), {"day_minutes": 60})
-    out = engine.apply(state, Actor("31", 1, False, False), Command("vote", {"target": 2}), ctx)
-    assert out.state["votes"] == [[1, 1, 2, 7]] and state["votes"] == []
-    assert out.state["version"] == DemoEngine.STATE_VERSION
+    state = State(day=1, alive=[1, 2])
+    ctx = Ctx(datetime(2026, 1, 1, tzinfo=timezone.utc), random.Random(1), 7, ZoneInfo("Asia/Shanghai"), Settings(day_minutes=60))
+    out = engine.apply(state, Actor("31", 1, False, False), Command("vote", Target(target=2)), ctx)
+    assert out.state.votes == [Vote(1, 1, 2, 7)] and state.votes == []
+    assert engine.encode(out.state)["version"] == DemoEngine.STATE_VERSION

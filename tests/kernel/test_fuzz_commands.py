@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from loguru import logger
 
 from plugins.kernel.commands.table import KERNEL
-from plugins.kernel.routing import router
 from plugins.kernel.models import Audit, Card, Chat, CommandLog, Game, Host, Player, Timer
 from plugins.kernel.registry import get_kind
+from plugins.kernel.routing import router
 
 HOST = "1"
 STRANGER = "4242"

@@ -17,11 +17,12 @@ from tortoise import connections
 
 import plugins.kernel.bulk as bulk
 from plugins.kernel.bulk import Link, Superseded, WriteFailed
-from plugins.kernel.statements import insert_statement
 from plugins.kernel.delivery import RESEND
 from plugins.kernel.held import _cache
 from plugins.kernel.inflight import begin_write
 from plugins.kernel.models import Delivery, Game, Outbox
+from plugins.kernel.registry import get_kind
+from plugins.kernel.statements import insert_statement
 
 
 class Held:
@@ -45,7 +46,7 @@ def _send(h, user: str, text: str, **kw) -> asyncio.Future:
 async def _held_votes(game_id: int, want: int) -> int:
     """The votes in the held state once it has ``want`` of them (or after ~2 s)."""
     for _ in range(200):
-        n = len(_cache[game_id].game.state["votes"]) if game_id in _cache else -1
+        n = len(_cache[game_id].game.state.votes) if game_id in _cache else -1
         if n == want:
             return n
         await asyncio.sleep(0.01)
@@ -118,17 +119,19 @@ async def test_a_refusal_undone_from_the_database_keeps_the_game_only_if_it_matc
     game = _cache[g.id].game
     stored = (await Game.get(id=g.id)).state
     held._written.pop(g.id, None)
-    assert await inflight.stored_state(game, (), Texts()) == (stored, True)
+    engine = get_kind(g.kind).engine
+    stored = engine.decode(stored)
+    assert await inflight.stored_state(game, engine, Texts()) == (stored, True)
     held._written.pop(g.id, None)
     failed = Link()  # a write of this game that was not made
     failed.failed, failed.done = True, asyncio.get_running_loop().create_future()
     failed.done.set_result(None)
     inflight._last[g.id] = failed
-    assert await inflight.stored_state(game, (), Texts()) == (stored, False)
+    assert await inflight.stored_state(game, get_kind(g.kind).engine, Texts()) == (stored, False)
     held._written.pop(g.id, None)
     game.last_seq += 1  # held ahead of the row
     try:
-        assert await inflight.stored_state(game, (), Texts()) == (stored, False)
+        assert await inflight.stored_state(game, get_kind(g.kind).engine, Texts()) == (stored, False)
     finally:
         game.last_seq -= 1
 
@@ -153,7 +156,7 @@ async def test_a_message_acted_on_before_a_restart_is_dropped_on_arrival_when_de
     await Delivery.create(key=f"{h.bot.self_id}:g{h.group_id}:777003", at=now - timedelta(minutes=30))
     await events.recall_delivered(now - timedelta(hours=1))
     assert await h.group("32", "/票 1", message_id=777003) == []
-    assert g.id in _cache and len(_cache[g.id].game.state["votes"]) == 1
+    assert g.id in _cache and len(_cache[g.id].game.state.votes) == 1
 
 
 def _sequences(n: int) -> list[tuple[list[tuple[str, str]], frozenset[int]]]:

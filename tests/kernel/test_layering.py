@@ -1,15 +1,18 @@
-"""The kernel's shape (issue 11 items 1 and 4): games import only the
-kernel's public modules and never each other; the kernel has no import cycle
-and no module over ~400 lines; no function-level import hides a cycle."""
+"""The shape of ``plugins/``: games import only the kernel's public modules and gamekit, and never
+each other; gamekit imports nothing of the kernel; no package has an import cycle, counting imports
+inside functions and under TYPE_CHECKING; no module imports another's private (underscore) name;
+the kernel has no module over ~400 lines and no function-level import."""
 
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "plugins"
 GAMES = ("mafia88", "prison", "royale", "league")
-PUBLIC = {"contract", "registry", "clock", "settings", "textcheck", "datafile", "web", "pictures"}
-"""What a game may import from the kernel."""
+PUBLIC = {"registry", "web", "pictures"}
+"""What a game's chat side may import from the kernel (its engine imports only gamekit)."""
 
 
 def _module(path: Path) -> str:
@@ -20,8 +23,8 @@ def _module(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path, *, top_level_only: bool) -> list[tuple[str, int]]:
-    """(absolute module, line) of every import; TYPE_CHECKING blocks skipped."""
+def _imports(path: Path, *, top_level_only: bool, type_checking: bool = False) -> list[tuple[str, int]]:
+    """(absolute module, line) of every import; TYPE_CHECKING blocks skipped unless ``type_checking``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     me = _module(path)
     package = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
@@ -29,7 +32,7 @@ def _imports(path: Path, *, top_level_only: bool) -> list[tuple[str, int]]:
 
     def visit(nodes, nested: bool) -> None:
         for node in nodes:
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test) and not type_checking:
                 continue
             if isinstance(node, ast.Import) and not (nested and top_level_only):
                 out.extend((a.name, node.lineno) for a in node.names)
@@ -111,3 +114,88 @@ def test_no_function_level_imports_in_the_kernel():
             if line not in top and mod.split(".")[0] not in ALLOWED_LATE:
                 found.append(f"{path.relative_to(ROOT)}:{line} {mod}")
     assert not found, "\n".join(found)
+
+
+PACKAGES = ("gamekit", "kernel", "mafia88", "prison", "royale", "league")
+NOT_YET_CLEAN = {"kernel", "mafia88", "prison", "royale", "league"}
+"""Packages whose cycle and private-name rules are not met yet (the games join as they are typed)."""
+
+
+def _package_graph(package: str) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports: every import, in functions and under
+    TYPE_CHECKING too (a cycle a function-level import hides is still a cycle)."""
+    files = [p for p in (PLUGINS / package).rglob("*.py") if "migrations" not in p.parts]
+    names = {_module(p): p for p in files}
+    graph: dict[str, set[str]] = {m: set() for m in names}
+    for m, p in names.items():
+        for mod, _ in _imports(p, top_level_only=False, type_checking=True):
+            while mod and mod not in names:
+                mod = mod.rpartition(".")[0]
+            if mod and mod != m and mod != f"plugins.{package}":
+                graph[m].add(mod)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[str]:
+    found: list[str] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def dfs(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph[m]):
+            if state.get(n) == 1:
+                found.append(" -> ".join(stack[stack.index(n):] + [n]))
+            elif n not in state:
+                dfs(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            dfs(m)
+    return found
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_import_cycle_counting_every_import(package):
+    if package in NOT_YET_CLEAN:
+        pytest.skip(f"plugins/{package} is not yet held to this rule")
+    cycles = _cycles(_package_graph(package))
+    assert not cycles, "\n".join(cycles)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_private_name_is_imported_from_another_module(package):
+    if package in NOT_YET_CLEAN:
+        pytest.skip(f"plugins/{package} is not yet held to this rule")
+    found = []
+    for path in (PLUGINS / package).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                found += [f"{path.relative_to(ROOT)}:{node.lineno} {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not found, "\n".join(found)
+
+
+def test_gamekit_imports_nothing_of_the_kernel_or_the_bot():
+    bad = []
+    for path in (PLUGINS / "gamekit").rglob("*.py"):
+        for mod, line in _imports(path, top_level_only=False, type_checking=True):
+            if mod.split(".")[0] in ("nonebot", "tortoise", "aiosqlite", "asyncpg") or mod.startswith("plugins.kernel") \
+                    or any(mod.startswith(f"plugins.{g}") for g in GAMES):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {mod}")
+    assert not bad, "\n".join(bad)
+
+
+def test_engines_import_only_gamekit():
+    bad = []
+    for game in GAMES:
+        for path in (PLUGINS / game / "engine").rglob("*.py"):
+            for mod, line in _imports(path, top_level_only=False, type_checking=True):
+                top = mod.split(".")[0]
+                if top in ("nonebot", "tortoise", "aiosqlite", "asyncpg", "fastapi") or \
+                        (top == "plugins" and mod.split(".")[1:2] not in (["gamekit"], [game])):
+                    bad.append(f"{path.relative_to(ROOT)}:{line} imports {mod}")
+    assert not bad, "\n".join(bad)

@@ -85,9 +85,9 @@ async def test_a_player_of_a_game_served_elsewhere_signs_up_privately_for_ours(h
 async def test_events_of_a_game_served_elsewhere_are_dropped_before_the_matchers(harness, monkeypatch):
     """Every event reaches every process: once this one knows another serves the game, that game's
     messages go no further than the arrival stamp here (its owner answers them)."""
-    import plugins.kernel.routing.router as router
     from harness import demo_running, texts
 
+    import plugins.kernel.routing.router as router
     from plugins.kernel.leases import leases
 
     h = harness
@@ -137,9 +137,9 @@ async def test_a_sign_up_for_a_game_served_elsewhere_has_its_roster_read_again_s
     import asyncio
     import importlib
 
-    import plugins.kernel.routing.router as router
     from harness import texts
 
+    import plugins.kernel.routing.router as router
     from plugins.kernel.directory import directory
     from plugins.kernel.leases import leases
     from plugins.kernel.models import Player

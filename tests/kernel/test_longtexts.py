@@ -4,15 +4,15 @@ engine, its hooks, /导出 and pages always see the texts themselves, also after
 restart and after a refused rule."""
 
 import copy
+from dataclasses import replace
 
 import pytest
-
-from demo_game.engine import DemoEngine
+from demo_game.engine import DemoEngine, Target
 from harness import demo_running, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plugins.kernel.contract import Actor, Command, Rejected
+from plugins.gamekit.contract import Actor, Command, Rejected
 from plugins.kernel.export import game_tables
 from plugins.kernel.longtexts import REF, Texts, inflate, stored
 from plugins.kernel.models import Game, GameText
@@ -108,16 +108,17 @@ async def test_a_refused_rule_is_undone_with_the_texts_read_back(harness, monkey
     assert texts(await h.private("31", "记一条")) == "已记下。"
 
     def refuse(s, actor, args, ctx):
-        s["notes"].clear()
+        s.notes.clear()
         raise Rejected("不行。")
 
-    monkeypatch.setitem(get_kind(g.kind).engine._rules, "vote", refuse)
+    engine = get_kind(g.kind).engine
+    monkeypatch.setitem(engine.specs, "vote", replace(engine.specs["vote"], rule=refuse))
 
     async def work(txn):
         with pytest.raises(Rejected):
             await txn.step("apply", origin=Origin("31", "private"), now=utcnow(),
-                           actor=Actor("31", 1, False, True), cmd=Command("vote", {"target": 2}))
-        return txn.game.state["notes"]
+                           actor=Actor("31", 1, False, True), cmd=Command("vote", Target(target=2)))
+        return txn.game.state.notes
 
     assert await in_game(g.id, set(), work) == ["记一条"]
 
@@ -146,12 +147,12 @@ async def test_a_refused_rule_is_undone_from_its_last_write_and_the_game_stays_h
     engine = get_kind(g.kind).engine
 
     def refuse(s, actor, args, ctx):
-        s["votes"].clear()
+        s.votes.clear()
         raise Rejected("不行。")
 
     reads = _game_reads(monkeypatch)
     with monkeypatch.context() as m:
-        m.setitem(engine._rules, "vote", refuse)
+        m.setitem(engine.specs, "vote", replace(engine.specs["vote"], rule=refuse))
         assert "不行。" in texts(await h.group("31", "/票 2"))
     refused = texts(await h.group("32", "/票 99"))  # refused before any rule ran: nothing to undo
     assert "99" in refused and "投给" not in refused
@@ -161,7 +162,7 @@ async def test_a_refused_rule_is_undone_from_its_last_write_and_the_game_stays_h
     forget(g.id)  # as after a restart: the game is read for the first refusal, then held through the others
     reads.clear()
     with monkeypatch.context() as m:
-        m.setitem(engine._rules, "vote", refuse)
+        m.setitem(engine.specs, "vote", replace(engine.specs["vote"], rule=refuse))
         for _ in range(3):
             assert "不行。" in texts(await h.group("31", "/票 2"))
     assert len(reads) == 2  # the first one's load and its undo

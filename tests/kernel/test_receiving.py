@@ -7,8 +7,8 @@ from harness import group_payload, texts
 from nonebot.adapters.onebot.v11 import Adapter
 from nonebot.message import handle_event
 
-from plugins.kernel.routing import events
 from plugins.kernel.models import CommandLog, Game
+from plugins.kernel.routing import events
 
 
 async def _started(h, n):

@@ -63,7 +63,7 @@ async def test_anonymous_speech_under_the_alias(harness, monkeypatch):
 async def test_card_public_reason_in_group_full_reason_in_private(harness):
     from demo_game.engine import DemoEngine
 
-    from plugins.kernel.contract import GiveCard
+    from plugins.gamekit.contract import GiveCard
 
     h = harness
     await h.group("1", "/创建 测试局", role="owner")

@@ -4,14 +4,15 @@ parked with every host told privately what failed and how to act."""
 
 from datetime import timedelta
 
+import msgspec
 import pytest
 from demo_game.engine import DemoEngine
 from harness import texts
 
+from plugins.gamekit.contract import Outcome, Say
 from plugins.kernel import timers
-from plugins.kernel.contract import Outcome, Say
-from plugins.kernel.models import Audit, CommandLog, Game, Timer
 from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.models import Audit, CommandLog, Game, Timer
 from plugins.kernel.order import utcnow
 from plugins.kernel.timers import DEADLINE_BACKOFF
 
@@ -23,7 +24,7 @@ class _Broken:
 @pytest.fixture
 def broken_effect(monkeypatch):
     def deadline(self, state, key, ctx):
-        return Outcome({**state, "day": 99}, [Say("group", "这句不该发出"), _Broken()])
+        return Outcome(msgspec.structs.replace(state, day=99), [Say("group", "这句不该发出"), _Broken()])
 
     monkeypatch.setattr(DemoEngine, "deadline", deadline)
     return monkeypatch

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plugins.kernel.textcheck import TextFigures, describe, measure
+from plugins.gamekit.textcheck import TextFigures, describe, measure
 
 
 def test_chars_ignore_every_kind_of_whitespace():
@@ -72,7 +72,7 @@ def test_describe_is_one_short_chinese_line():
 
 def test_a_clause_repeated_with_commas_counts_as_repeated():
     """Issue 13 item 9: 20 comma-chained copies of one clause are not new text."""
-    from plugins.kernel.textcheck import measure
+    from plugins.gamekit.textcheck import measure
 
     fig = measure("，".join(["今天天气真好啊"] * 20) + "。")
     assert fig.repeated == 19 * 7 and fig.repeat_ratio > 0.8  # every copy after the first

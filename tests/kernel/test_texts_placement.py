@@ -1,9 +1,8 @@
-"""Issue 18 item 5: all user-facing text of a game lives in its ``texts.py``
-(or a data file), not scattered through the rules, so a host community can
-reword it in one place. Checked by reading the code: outside ``texts.py``,
-``commands.py`` (the command table: names, usage, help) and the plugin's
-``__init__.py`` (its metadata), no string literal of a game's Python holds a
-Chinese character. Docstrings and comments are not text users see."""
+"""All user-facing text of a game lives in its ``texts.py`` (or a data file), not
+scattered through the rules, so a host community can reword it in one place. Checked
+by reading the code: outside ``texts.py``, ``commands.py`` (the command table: names,
+usage, help) and the plugin's ``plugin.py`` (its metadata), no string literal of a
+game's Python holds a Chinese character. Docstrings and comments are not text users see."""
 
 import ast
 import re
@@ -44,7 +43,7 @@ def test_game_texts_live_in_texts_py(game):
     found = [
         hit
         for path in sorted(plugin.rglob("*.py"))
-        if path.name not in ALLOWED and not (path.name == "__init__.py" and path.parent == plugin)
+        if path.name not in ALLOWED and not (path.name == "plugin.py" and path.parent == plugin)
         for hit in chinese_literals(path)
     ]
     assert not found, f"{len(found)} Chinese literals outside texts.py:\n" + "\n".join(found[:40])

@@ -8,8 +8,8 @@ from harness import texts
 from nonebot_plugin_apscheduler import scheduler
 
 from plugins.kernel import rearm_all
-from plugins.kernel.models import CommandLog, Game, Timer
 from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.models import CommandLog, Game, Timer
 from plugins.kernel.order import utcnow
 from plugins.kernel.txn import forget
 

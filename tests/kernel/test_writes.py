@@ -15,8 +15,8 @@ from nonebot.message import handle_event
 from tortoise.transactions import in_transaction
 
 from plugins.kernel.bulk import WriteFailed, write_at_once
-from plugins.kernel.statements import insert_statement
 from plugins.kernel.models import CommandLog, Delivery, Game
+from plugins.kernel.statements import insert_statement
 
 
 async def test_write_at_once_writes_all_or_nothing(nonebug_init):
@@ -384,7 +384,7 @@ async def test_a_start_is_one_trip_and_its_deadline_is_armed(harness, monkeypatc
 async def test_a_start_whose_effects_need_a_transaction_writes_everything_in_it(harness, monkeypatch):
     """An effect beyond answers, phase and timers (here a player out at the start): the step
     goes to an ordinary transaction, with the audit row written before it."""
-    from plugins.kernel.contract import Eliminate
+    from plugins.gamekit.contract import Eliminate
     from plugins.kernel.models import Audit, Player, Timer
     from plugins.kernel.registry import get_kind
 

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from plugins.kernel.contract import Actor, Command, Ctx, Eliminate, Rejected, Say, Seat
+from plugins.gamekit.contract import Actor, Command, Ctx, Eliminate, Rejected, Say, Seat
 from plugins.league.engine import ENGINE
 
 TZ = ZoneInfo("Asia/Shanghai")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers_league import League, at, checkin_all, eliminated, plain_sheet, texts
 
-from plugins.kernel.contract import copy_state
+from plugins.gamekit.contract import copy_state
 from plugins.league.engine import ENGINE
 from plugins.league.engine.standings import rows
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plugins.kernel.contract import Actor, Eliminate, SetTimer
+from plugins.gamekit.contract import Actor, Eliminate, SetTimer
 from helpers_league import League, at, checkin_all, eliminated, texts
 
 SMALL_DAYS = [{"label": "1月2日", "board": "标准场", "games": 1},

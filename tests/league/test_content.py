@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from plugins.kernel.contract import Rejected
+from plugins.gamekit.contract import Rejected
 from plugins.league.engine import ENGINE
 from plugins.league.engine.content import CONTENT_DIR, CONTENT_FILES
 

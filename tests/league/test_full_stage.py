@@ -8,7 +8,7 @@ import json
 import pytest
 from helpers_league import League, at, checkin_all, eliminated, play_day, texts
 
-from plugins.kernel.contract import Finish
+from plugins.gamekit.contract import Finish
 from plugins.league.engine import ENGINE
 from plugins.league.engine.standings import rows
 

@@ -9,7 +9,7 @@ import os
 from helpers_league import League, at, play_day
 from PIL import Image, ImageChops
 
-from plugins.kernel.contract import Picture
+from plugins.gamekit.contract import Picture
 from plugins.league.engine import standings_rows
 from plugins.league.picture import (
     font_path,

@@ -10,7 +10,7 @@ import re
 import pytest
 from helpers_league import League, at, board_roles, checkin_all, eliminated, plain_sheet, texts
 
-from plugins.kernel.contract import Restore, SetTimer
+from plugins.gamekit.contract import Restore, SetTimer
 from plugins.league.engine import ENGINE, standings_rows
 from plugins.league.engine.standings import rows
 

@@ -10,7 +10,7 @@ import random
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from plugins.kernel.contract import (
+from plugins.gamekit.contract import (
     Actor,
     CancelTimer,
     Command,

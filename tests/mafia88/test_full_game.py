@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from mafia88_helpers import Game
 
-from plugins.kernel.contract import Finish, Say
+from plugins.gamekit.contract import Finish, Say
 from plugins.mafia88.engine.model import row
 
 PLAIN = {"options": {"role_effects": False}}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from mafia88_helpers import essay, small
 
-from plugins.kernel.contract import Eliminate, Finish, Rejected, Restore, Say
+from plugins.gamekit.contract import Eliminate, Finish, Rejected, Restore, Say
 from plugins.mafia88.engine import ENGINE
 
 

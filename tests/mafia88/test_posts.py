@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from mafia88_helpers import Game, essay, small
 
-from plugins.kernel.contract import Eliminate, Ignored, Rejected, Restore, Say, SetTimer
+from plugins.gamekit.contract import Eliminate, Ignored, Rejected, Restore, Say, SetTimer
 from plugins.mafia88.engine import ENGINE
 
 

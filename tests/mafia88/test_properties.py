@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mafia88_helpers import Game, essay, small  # noqa: F401
 
-from plugins.kernel.contract import Eliminate, Ignored, Rejected, Restore
+from plugins.gamekit.contract import Eliminate, Ignored, Rejected, Restore
 from plugins.mafia88.engine.rules_votes import decide
 
 SCRIPT_SEED = "replay-1"

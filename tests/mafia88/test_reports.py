@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from mafia88_helpers import essay, small
 
-from plugins.kernel.contract import Eliminate, Rejected
+from plugins.gamekit.contract import Eliminate, Rejected
 
 
 def close_round_1(g):

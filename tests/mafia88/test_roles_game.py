@@ -6,7 +6,7 @@ from __future__ import annotations
 from mafia88_helpers import essay
 from roles_helpers import roles_game
 
-from plugins.kernel.contract import Finish
+from plugins.gamekit.contract import Finish
 
 ROUNDS = [
     {"votes": 1, "out": 1, "posts": {"孤杀": 1}},
@@ -145,7 +145,7 @@ def test_default_88_game_with_every_role_resolved_runs_to_its_end():
     from mafia88_helpers import Game
     from test_full_game import victim_order
 
-    from plugins.kernel.contract import Eliminate, Restore
+    from plugins.gamekit.contract import Eliminate, Restore
     from plugins.mafia88.engine.model import row
 
     g = Game(88, seed="default-roles", check_pure=False)

@@ -7,7 +7,7 @@ import pytest
 from mafia88_helpers import essay
 from roles_helpers import at_round, post_in_round
 
-from plugins.kernel.contract import Rejected, Say
+from plugins.gamekit.contract import Rejected, Say
 
 EGGS = ("lianhe_dan", "du_dan", "an_dan", "hei_dan")
 POSTERS = ("yin_jian", "lianhe_jian", "gu_sha", "lianhe_sha", "du_sha", "gong_bing")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from mafia88_helpers import essay
 from roles_helpers import GROUP_OF, at_round
 
-from plugins.kernel.contract import Eliminate, Ignored, Rejected, Restore
+from plugins.gamekit.contract import Eliminate, Ignored, Rejected, Restore
 
 POSTER_ROLES = ["yin_jian", "lianhe_jian", "lianhe_jian", "gu_sha", "lianhe_sha", "lianhe_sha", "du_sha", "du_sha",
                 "du_sha", "gong_bing"]

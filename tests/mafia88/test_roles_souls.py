@@ -7,7 +7,7 @@ import pytest
 from mafia88_helpers import Game, essay, small
 from roles_helpers import at_round, post_in_round, quiet_round
 
-from plugins.kernel.contract import Rejected
+from plugins.gamekit.contract import Rejected
 
 
 def publish(g, r):

@@ -8,7 +8,7 @@ import pytest
 from mafia88_helpers import essay
 from roles_helpers import at_round, quiet_round, vote_out
 
-from plugins.kernel.contract import Rejected
+from plugins.gamekit.contract import Rejected
 
 
 def settle(g):

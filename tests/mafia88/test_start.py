@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from mafia88_helpers import Game, small
 
-from plugins.kernel.contract import Rejected, Say
+from plugins.gamekit.contract import Rejected, Say
 from plugins.mafia88.engine import COMMANDS, ENGINE
 
 COUNTS = {"yin_jian": 1, "lianhe_jian": 2, "lianhe_dan": 2, "yi_hun": 1, "du_dan": 2, "fu_huo": 1, "an_dan": 1,

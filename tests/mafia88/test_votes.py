@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from mafia88_helpers import Game, small
 
-from plugins.kernel.contract import Eliminate, Rejected, SetPhase
+from plugins.gamekit.contract import Eliminate, Rejected, SetPhase
 from plugins.mafia88.engine import ENGINE
 
 
@@ -220,7 +220,7 @@ def test_tally_shows_voter_lines():
 
 
 def test_proxy_cutoff_follows_a_moved_deadline_13_5():
-    from plugins.kernel.contract import Timer
+    from plugins.gamekit.contract import Timer
 
     g = small()
     g.now = g.phase.ends_at - timedelta(minutes=30)

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from plugins.kernel.contract import Actor, Command, Ctx, Effect, Rejected, SetPhase, Seat, Timer
+from plugins.gamekit.contract import Actor, Command, Ctx, Effect, Rejected, SetPhase, Seat, Timer
 from plugins.prison.engine import ENGINE
 
 SH = ZoneInfo("Asia/Shanghai")

@@ -9,7 +9,7 @@ import tomllib
 
 import pytest
 
-from plugins.kernel.contract import Rename, Say, SetPhase
+from plugins.gamekit.contract import Rename, Say, SetPhase
 from plugins.prison.engine import ENGINE
 from plugins.prison.engine.content import CONTENT_DIR
 from plugins.prison.engine.rules_auction import award
@@ -307,7 +307,7 @@ def test_the_bundled_sample_script_loads():
     ([{"name": "柯南", "age": 7}], "未知设置项「characters[1].age」"),
 ])
 def test_character_list_mistakes_are_named(chars, expected):
-    from plugins.kernel.contract import Rejected
+    from plugins.gamekit.contract import Rejected
 
     with pytest.raises(Rejected) as exc:
         ENGINE.check_settings({"characters": chars})
@@ -315,7 +315,7 @@ def test_character_list_mistakes_are_named(chars, expected):
 
 
 def test_auction_settings_mistakes_are_named():
-    from plugins.kernel.contract import Rejected
+    from plugins.gamekit.contract import Rejected
 
     with pytest.raises(Rejected) as exc:
         ENGINE.check_settings({"auction": {"coins": -1, "limit": "all", "balances": {"x": 3}, "price": 1}})

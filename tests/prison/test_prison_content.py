@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from plugins.kernel.contract import Rejected
+from plugins.gamekit.contract import Rejected
 from plugins.prison.engine import ENGINE
 from plugins.prison.engine.content import load_variant, parse_toml
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plugins.kernel.contract import Eliminate, Say
+from plugins.gamekit.contract import Eliminate, Say
 from plugins.prison.engine import GiveCard
 
 from prison_helpers import MURDERER

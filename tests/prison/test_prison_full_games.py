@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plugins.kernel.contract import Eliminate, Finish, Say
+from plugins.gamekit.contract import Eliminate, Finish, Say
 from plugins.prison.engine import ENGINE
 
 from prison_helpers import MURDERER

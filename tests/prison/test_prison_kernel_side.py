@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from plugins.kernel.contract import Command, Eliminate, Finish, Ignored, Restore
+from plugins.gamekit.contract import Command, Eliminate, Finish, Ignored, Restore
 from plugins.prison.engine import COMMANDS, ENGINE, GiveCard
 
 from prison_helpers import MURDERER

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plugins.kernel.contract import Eliminate, Ignored, Say
+from plugins.gamekit.contract import Eliminate, Ignored, Say
 from plugins.prison.engine import ENGINE, GiveCard, GroupAdmin
 
 from prison_helpers import LOVER_G, LOVER_P, MURDERER, THIEF
@@ -251,7 +251,7 @@ def test_group_mode_room_admin_effects(game):
 def test_group_mode_only_tonights_two_players_may_join_and_lines_are_kept(game):
     """Issue 4 'Bad input': a join request from the wrong person is refused (may_join);
     room lines (group text with actor.chat = the room's label) are kept."""
-    from plugins.kernel.contract import Actor, Command
+    from plugins.gamekit.contract import Actor, Command
 
     from plugins.prison.engine import ENGINE
 

@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plugins.kernel.contract import Eliminate, Ignored, Rejected
+from plugins.gamekit.contract import Eliminate, Ignored, Rejected
 from plugins.prison.engine import ENGINE
 from plugins.prison.engine.rules_end import condition
 

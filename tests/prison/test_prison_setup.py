@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
-from plugins.kernel.contract import Say, SetPhase
+from plugins.gamekit.contract import Say, SetPhase
 from plugins.prison.engine import ENGINE
 
 
@@ -84,7 +84,7 @@ def test_love_or_hate_one_player_not_oneself_2_1(game):
 def test_start_refuses_a_roster_that_does_not_fit_the_identity_file(game):
     import pytest
 
-    from plugins.kernel.contract import Rejected
+    from plugins.gamekit.contract import Rejected
 
     with pytest.raises(Rejected, match="需要 12 人，现在报名 11 人"):
         game(n=11, fixed_deal=False)

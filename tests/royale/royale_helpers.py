@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from plugins.kernel.contract import Actor, Command, Ctx, Outcome, Rejected, Say, Seat, SetPhase, Timer
+from plugins.gamekit.contract import Actor, Command, Ctx, Outcome, Rejected, Say, Seat, SetPhase, Timer
 from plugins.royale.engine import ENGINE
 from plugins.royale.engine.content import Catalog, defaults
 from plugins.royale.engine.model import new_item

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from plugins.kernel.contract import Rejected
+from plugins.gamekit.contract import Rejected
 from plugins.royale.engine import ENGINE
 from plugins.royale.engine.content import Catalog, defaults
 from plugins.royale.engine.rules_cycle import roll_weather
@@ -197,7 +197,7 @@ def test_command_table():
 
 
 def test_message_templates_are_simplified_chinese():
-    from plugins.kernel.textcheck import measure
+    from plugins.gamekit.textcheck import measure
     from plugins.royale.engine import texts as T
 
     templates = [v for k, v in vars(T).items() if k.isupper() and isinstance(v, str)]

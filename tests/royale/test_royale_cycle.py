@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timezone
 
-from plugins.kernel.contract import Eliminate, Finish, Restore, Say, SetPhase
+from plugins.gamekit.contract import Eliminate, Finish, Restore, Say, SetPhase
 from plugins.royale.engine import ENGINE
 from plugins.royale.engine.rules_cycle import closures_for
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from plugins.kernel.contract import Eliminate, Say
+from plugins.gamekit.contract import Eliminate, Say
 from plugins.royale.engine.events import find_event, rank_key, top_players
 
 from royale_helpers import Game, empty_world, merge, text, texts
@@ -465,7 +465,7 @@ def test_pilgrimage_full_bag_gets_nothing_and_is_told():
 
 
 def test_dead_players_get_no_speech_card():
-    from plugins.kernel.contract import GiveCard
+    from plugins.gamekit.contract import GiveCard
 
     g = Game(3, seed="talk", settings=calm())
     g.cmd(None, "kernel.out", host=True, seat=3, reason="x")

@@ -7,7 +7,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from plugins.kernel.contract import Actor, Command, Ctx, Eliminate, Finish, Rejected, Seat, SetPhase, Timer
+from plugins.gamekit.contract import Actor, Command, Ctx, Eliminate, Finish, Rejected, Seat, SetPhase, Timer
 from plugins.royale.engine import ENGINE
 
 from royale_helpers import T0, TZ, Game

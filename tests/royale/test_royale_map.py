@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from plugins.kernel.contract import Picture, Rejected
+from plugins.gamekit.contract import Picture, Rejected
 from plugins.royale.engine import ENGINE
 from plugins.royale.engine.content import defaults
 from plugins.royale.engine.rules_cycle import map_layout

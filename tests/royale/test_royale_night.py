@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plugins.kernel.contract import Eliminate, Say
+from plugins.gamekit.contract import Eliminate, Say
 
 from royale_helpers import Game, empty_world, merge, text, texts
 
@@ -581,7 +581,7 @@ def test_web_action_entry_point_matches_chat_rules():
     """The next issue's web page calls ``act``: same results and refusals, input untouched."""
     import copy
 
-    from plugins.kernel.contract import Rejected
+    from plugins.gamekit.contract import Rejected
     from plugins.royale.engine import act
 
     g = two()

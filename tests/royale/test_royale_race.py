@@ -7,7 +7,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from plugins.kernel.contract import Actor, Command, Eliminate, Rejected
+from plugins.gamekit.contract import Actor, Command, Eliminate, Rejected
 from plugins.royale.engine import ENGINE
 
 from royale_helpers import Game, all_item_ids, empty_world, merge

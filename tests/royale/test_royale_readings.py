@@ -3,7 +3,7 @@ the default, the old one a setting. Also the automatic speech cards."""
 
 from __future__ import annotations
 
-from plugins.kernel.contract import GiveCard
+from plugins.gamekit.contract import GiveCard
 
 from royale_helpers import Game, empty_world, merge, text
 
@@ -117,7 +117,7 @@ def test_posts_at_night_or_by_the_dead_do_not_count_and_setting_turns_cards_off(
     g = Game(3, seed="talk2", settings=calm())
     g.advance()
     import pytest
-    from plugins.kernel.contract import Ignored, Actor, Command
+    from plugins.gamekit.contract import Ignored, Actor, Command
     from plugins.royale.engine import ENGINE
 
     with pytest.raises(Ignored):  # night: not counted

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from plugins.kernel.contract import Finish, Picture, Say, copy_state
+from plugins.gamekit.contract import Finish, Picture, Say, copy_state
 from plugins.royale.engine import ENGINE
 
 from royale_helpers import Game, empty_world, merge, text

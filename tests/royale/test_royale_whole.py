@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from plugins.kernel.contract import Actor, Command, Eliminate, Finish, Rejected
+from plugins.gamekit.contract import Actor, Command, Eliminate, Finish, Rejected
 from plugins.royale.engine import ENGINE
 from plugins.royale.engine.events import held_somewhere
 

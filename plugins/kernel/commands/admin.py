@@ -6,9 +6,10 @@ import re
 
 from tortoise.transactions import in_transaction
 
-from ..clock import game_tz
+from plugins.gamekit.clock import game_tz
+from plugins.gamekit.contract import KERNEL_BACK, KERNEL_OUT, Ignored, Rejected
+
 from ..config import kernel_config
-from ..contract import KERNEL_BACK, KERNEL_OUT, Ignored, Rejected
 from ..delivery import claim_delivery, delivery_committed
 from ..export import export_game
 from ..models import Audit, Game, Host, Player

@@ -3,8 +3,9 @@ red = out), the card record, putting a player out and back."""
 
 from __future__ import annotations
 
+from plugins.gamekit.contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Rejected, kernel_args
+
 from .. import cards as cardmath
-from ..contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Rejected
 from ..models import Card, Player
 from ..roster import Roster
 from ..txn import Txn
@@ -76,7 +77,7 @@ async def _put(call: Call, name: str) -> None:
         if name == KERNEL_BACK and p.alive:
             raise Rejected(f"{seat}号 {p.alias} 本来就在场上。")
         actor = Actor(call.origin.user_id, None, True, call.origin.private)
-        await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(name, {"seat": seat, "reason": parts[1]}))
+        await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(name, kernel_args(txn.kind.engine, seat, parts[1])))
         await txn.audit(call.origin.user_id, name, f"{seat}号 {p.alias}：{parts[1]}", at=call.now)
         await txn.say("reply", f"已判 {seat}号「{p.alias}」{verb}：{parts[1]}。", call.origin)
 

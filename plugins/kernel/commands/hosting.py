@@ -8,13 +8,14 @@ from zoneinfo import ZoneInfo
 
 import tomllib
 
+from plugins.gamekit.clock import fmt_local
+from plugins.gamekit.contract import PHASE_TIMER, Rejected
+from plugins.gamekit.settings import KERNEL_SETTINGS, deep_merge
+
 from .. import tomlout
-from ..clock import fmt_local
-from ..contract import PHASE_TIMER, Rejected, copy_state
 from ..directory import directory
 from ..models import Chat, Host, Timer
 from ..outbox import enqueue
-from ..settings import KERNEL_SETTINGS, deep_merge, engine_settings
 from ..txn import Txn
 from .table import LIVE, Call, _host_txn, kernel_command
 
@@ -156,9 +157,9 @@ async def end(call: Call) -> None:
             raise Rejected("这局游戏已经结束了。")
         txn.game.end_reason = reason
         engine = txn.kind.engine
-        tail = engine.reveal(txn.game.state, settings=engine_settings(txn.game.settings)) if txn.game.state is not None else ""
+        tail = engine.reveal(txn.game.state, settings=engine.settings_of(txn.game.settings)) if txn.game.state is not None else ""
         if txn.game.state is not None:
-            txn.game.state = engine.wipe(copy_state(txn.game.state), settings=engine_settings(txn.game.settings))
+            txn.game.state = engine.wipe(engine.copy(txn.game.state), settings=engine.settings_of(txn.game.settings))
         await txn.finish(f"【{txn.kind.title}】游戏结束：{reason}。", call.now)
         if tail:
             await txn.say("group", tail, None)

@@ -3,13 +3,13 @@ private information, liveness and help."""
 
 from __future__ import annotations
 
-from ..clock import fmt_local, game_tz
-from ..contract import PHASE_TIMER, Rejected
+from plugins.gamekit.clock import fmt_local, game_tz
+from plugins.gamekit.contract import PHASE_TIMER, Rejected
+
 from ..helptext import Asker, help_reply
 from ..longtexts import game_with_texts
 from ..models import Game, Host, Player, Timer
 from ..registry import GameKind, get_kind
-from ..settings import engine_settings
 from .table import Call, _game_for, _is_group_admin, _kind_of, _need_game, _superusers, kernel_command
 
 
@@ -70,7 +70,7 @@ async def status(call: Call) -> None:
     if t:
         lines.append(f"截止：{fmt_local(t.ends_at, game_tz(g))}" + ("（暂停中）" if t.status == "paused" else ""))
     if kind and g.state is not None:
-        extra = kind.engine.status(g.state, settings=engine_settings(g.settings))
+        extra = kind.engine.status(g.state, settings=kind.engine.settings_of(g.settings))
         if extra:
             lines.append(extra)
     await call.say("\n".join(lines), gid)
@@ -90,7 +90,7 @@ async def whoami(call: Call) -> None:
         raise Rejected(f"游戏还没开始。你是 {p.seat}号「{p.alias}」。")
     kind = get_kind(g.kind)
     assert kind is not None
-    await call.say(kind.engine.private_info(g.state, p.seat, settings=engine_settings(g.settings)), gid)
+    await call.say(kind.engine.private_info(g.state, p.seat, settings=kind.engine.settings_of(g.settings)), gid)
 
 
 @kernel_command(("在吗", "ping"), "/在吗", "看看机器人在不在（立即回复）", needs="rare")

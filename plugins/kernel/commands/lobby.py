@@ -8,8 +8,9 @@ import secrets
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
+from plugins.gamekit.contract import Ignored, Rejected
+
 from ..config import kernel_config
-from ..contract import Ignored, Rejected
 from ..delivery import claim_delivery, delivery_committed
 from ..directory import alt_of, directory
 from ..leases import leases

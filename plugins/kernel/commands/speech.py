@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..contract import Actor, Command, Ignored, Rejected
+from plugins.gamekit.contract import Actor, Command, Ignored, Rejected
+
 from ..models import Player
 from ..origin import Origin
 from ..outbox import enqueue
+from ..parse import plain_args
 from ..routing.events import _text_of
 from ..txn import Txn, in_game
 from .table import LIVE, Call, _game_for, _kind_of, _need_game, _superusers, kernel_command
@@ -33,7 +35,7 @@ async def _speak(txn: Txn, player: Player, text: str, images: int, now: datetime
         actor = Actor(player.user_id, player.seat, False, False, "main")
         try:
             await txn.step("apply", origin=Origin(player.user_id, "kernel"), now=now, actor=actor,
-                           cmd=Command(said.name, {"text": text, "images": images}))
+                           cmd=Command(said.name, plain_args(said, text, images)))
         except Ignored:
             pass
 

@@ -10,7 +10,8 @@ from datetime import datetime
 from nonebot import get_driver
 from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent
 
-from ..contract import CommandSpec, Rejected
+from plugins.gamekit.contract import CommandSpec, Rejected
+
 from ..directory import directory
 from ..origin import Origin, reply
 from ..registry import GameKind, get_kind

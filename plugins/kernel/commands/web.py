@@ -4,7 +4,8 @@ A host resets a player's: ``/网页 重置 <玩家>`` (new password, browsers lo
 
 from __future__ import annotations
 
-from ..contract import REPLY, Rejected
+from plugins.gamekit.contract import REPLY, Rejected
+
 from ..models import Game
 from ..txn import Txn, in_game
 from ..web import auth

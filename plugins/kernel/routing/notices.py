@@ -7,13 +7,13 @@ from __future__ import annotations
 from nonebot import on_notice, on_request
 from nonebot.adapters.onebot.v11 import GroupIncreaseNoticeEvent, GroupRequestEvent
 
+from plugins.gamekit.contract import GameEngine
+
 from ..commands.table import _kind_of, _superusers
-from ..contract import GameEngine
 from ..directory import directory
 from ..order import utcnow
 from ..origin import Origin
 from ..outbox import enqueue_api
-from ..settings import engine_settings
 from ..txn import Txn, in_game
 
 
@@ -46,7 +46,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
         p = txn.player_of(uid)
         if txn.game.status != "running":
             return
-        decision = engine.may_join(txn.game.state, chat, p.seat if p else None, settings=engine_settings(txn.game.settings))
+        decision = engine.may_join(txn.game.state, chat, p.seat if p else None, settings=engine.settings_of(txn.game.settings))
         if decision is None:
             return  # the game leaves this request to the group's admins
         ok = bool(decision)
@@ -83,7 +83,7 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
         if txn.game.status != "running":
             return
         who = txn.who(uid)
-        settings = engine_settings(txn.game.settings)
+        settings = engine.settings_of(txn.game.settings)
         if may_join and engine.may_join(txn.game.state, chat, p.seat if p else None, settings=settings) is False \
                 and not txn.is_host(uid):
             await txn.kick(group, uid, now)

@@ -13,11 +13,12 @@ from nonebot.adapters.onebot.v11 import Bot, MessageEvent
 from nonebot.log import logger
 from nonebot.matcher import current_bot, current_event, current_matcher
 
+from plugins.gamekit.contract import Actor, Command, CommandSpec, Ignored, Rejected, check_who
+
 from ..commands.info import asker_of
 from ..commands.speech import _speak
 from ..commands.table import KERNEL, Call, _game_for, _kind_of, _need_game, _superusers
 from ..config import kernel_config
-from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
 from ..delivery import commit_at_once, handling
 from ..directory import directory, note_contact
 from ..helptext import unknown_text
@@ -25,7 +26,7 @@ from ..leases import leases
 from ..order import game_lock, game_turn, hand_over, ordered
 from ..origin import Origin, reply
 from ..outbox import collected, enqueue_api
-from ..parse import parse_args, split_command
+from ..parse import parse_args, plain_args, split_command
 from ..registry import GameKind, kinds
 from ..sending import wake_outbox
 from ..txn import Txn, in_game
@@ -216,20 +217,17 @@ def check_actor(spec: CommandSpec, txn: Txn, uid: str, *, private: bool, chat: s
     """Who may run ``spec`` in this game now (a chat command or a web page action)."""
     player = txn.player_of(uid)
     is_host = txn.is_host(uid)
-    if spec.who == "host" and not is_host:
-        raise Rejected("只有主持可以这样做。")
-    if spec.who == "player":
-        if player is None:
-            raise Rejected("你不是本局玩家，不能这样做。")
-        if spec.alive_only and not player.alive:
-            raise Rejected("你已出局，不能再这样做。")
+    actor = Actor(uid, player.seat if player else None, is_host, private, chat)
+    check_who(spec, actor, txn.kind.engine)  # the table's permission, in the game's words
+    if spec.who == "player" and spec.alive_only and player is not None and not player.alive:
+        raise Rejected("你已出局，不能再这样做。")
     if txn.game.status == "paused" and not is_host:
         raise Rejected("游戏已暂停，请等待主持发送 /继续。")
     if txn.game.status == "signup":
         raise Rejected("游戏还没开始（报名中），请等主持发送 /开始。")
     if txn.game.status == "ended":
         raise Rejected(ended)
-    return Actor(uid, player.seat if player else None, is_host, private, chat)
+    return actor
 
 
 class _KernelWord(Exception):
@@ -250,7 +248,7 @@ async def _run_game_command(call: Call, game_id: int, spec: CommandSpec) -> None
         if audited:  # a game's command that belongs in the audit log (/日志)
             await txn.audit(call.origin.user_id, spec.name, f"/{spec.words[0]} {call.rest.strip()}"[:200], at=call.now)
 
-    audited = bool(spec.extra.get("audit"))
+    audited = spec.audit or bool(spec.extra.get("audit"))
     await in_game(game_id, _superusers(), work, quick=not audited)  # quick: the step writes everything, at its end
 
 
@@ -307,7 +305,7 @@ async def _plain_text(origin: Origin, now: datetime, text: str, images: int, gam
             await _speak(txn, player, text, images, now)
             return
         actor = Actor(origin.user_id, player.seat, txn.is_host(origin.user_id), origin.private, origin.chat)
-        cmd = Command(spec.name, {"text": text, "images": images})
+        cmd = Command(spec.name, plain_args(spec, text, images))
         try:
             await txn.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
         except Ignored:

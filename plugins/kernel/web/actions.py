@@ -9,12 +9,13 @@ from datetime import datetime
 
 from nonebot import get_driver
 
-from ..contract import Actor, Command, CommandSpec, Ignored, Rejected
+from plugins.gamekit.contract import Actor, Command, CommandSpec, Ignored, Rejected
+
 from ..delivery import handling
 from ..models import Game, WebAccess
 from ..order import utcnow
 from ..origin import Origin
-from ..parse import parse_args
+from ..parse import parse_args, plain_args
 from ..registry import get_kind
 from ..routing.router import check_actor, check_length
 from ..txn import NotOwner, Txn, in_game
@@ -57,9 +58,9 @@ async def run(access: WebAccess, kind_key: str, word: str, rest: str, host: bool
 
     async def work(txn: Txn) -> None:
         actor = _check(spec, txn, access.user_id)
-        args = parse_args(spec, rest, lambda: txn.roster) if spec.words else {"text": rest, "images": 0}
+        args = parse_args(spec, rest, lambda: txn.roster) if spec.words else plain_args(spec, rest)
         await txn.step("apply", origin=origin, now=now, actor=actor, cmd=Command(spec.name, args))
-        if spec.extra.get("audit"):
+        if spec.audit or spec.extra.get("audit"):
             await txn.audit(access.user_id, spec.name, f"/{spec.words[0]} {rest.strip()}（网页）"[:200], at=now)
 
     handling(origin)  # no delivery key: a page action is not a QQ message

@@ -19,13 +19,13 @@ from fastapi.responses import FileResponse, Response, StreamingResponse
 from nonebot import get_driver
 from nonebot.log import logger
 
-from ..clock import game_tz
-from ..contract import PHASE_TIMER, Rejected
+from plugins.gamekit.clock import game_tz
+from plugins.gamekit.contract import PHASE_TIMER, Rejected
+
 from ..longtexts import game_with_texts
 from ..models import Game, Host, Outbox, Player, Timer, WebAccess
 from ..order import utcnow
 from ..registry import get_kind
-from ..settings import engine_settings
 from . import actions, auth
 from .page import PAGES, View, WebPage
 
@@ -197,7 +197,7 @@ class Site:
             raise Refusal(403, "你已不在这局游戏中，这个页面不再可用。")
         timer = await Timer.filter(game_id=g.id, key=PHASE_TIMER, status="armed").first()
         now = utcnow()
-        v = View(g.id, g.status, g.state, engine_settings(g.settings), dict(g.settings), player.seat if player else None,
+        v = View(g.id, g.status, g.state, kind.engine.settings_of(g.settings), dict(g.settings), player.seat if player else None,
                  player.alias if player else "", is_host, now, game_tz(g), g.phase_label or "",
                  timer.ends_at if timer else None)
         recent = await Outbox.filter(game_id=g.id, target_type="private", target_id=access.user_id) \

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Picture, Rejected, Say
+from plugins.gamekit.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Picture, Rejected, Say
 
 from . import rules_admin, rules_day, rules_games
 from . import texts as T

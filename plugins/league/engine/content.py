@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from plugins.kernel.clock import parse_hhmm
-from plugins.kernel.datafile import HHMM, Data, check, load_files, merged, problems
+from plugins.gamekit.clock import parse_hhmm
+from plugins.gamekit.datafile import HHMM, Data, check, load_files, merged, problems
 
 from . import texts as T
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import (
+from plugins.gamekit.contract import (
     KERNEL_BACK,
     KERNEL_OUT,
     Actor,
@@ -20,7 +20,7 @@ from plugins.kernel.contract import (
     Seat,
     Settings,
 )
-from plugins.kernel.settings import given
+from plugins.gamekit.settings import given
 
 from . import content, rules_admin, rules_day
 from . import texts as T

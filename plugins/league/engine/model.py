@@ -74,7 +74,7 @@ def chat_to(group: str, chats: tuple[str, ...]) -> str:
 def per_group(head: str, by_group: dict[str, list[str]], chats: tuple[str, ...], sep: str = "\n") -> list[Any]:
     """One announcement per linked group chat with that group's lines; the lines
     of groups without a linked chat go together in one message to the main group."""
-    from plugins.kernel.contract import Say
+    from plugins.gamekit.contract import Say
 
     out: list[Any] = []
     main: list[str] = []

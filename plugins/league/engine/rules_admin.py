@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from plugins.kernel.contract import Actor, Ctx, Eliminate, Finish, Rejected, Restore, Say, SetPhase
+from plugins.gamekit.contract import Actor, Ctx, Eliminate, Finish, Rejected, Restore, Say, SetPhase
 
 from . import texts as T
 from .model import ACTIVE, chat_to

@@ -6,8 +6,8 @@ import re
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from plugins.kernel.clock import fmt_local, parse_hhmm
-from plugins.kernel.contract import Actor, Ctx, Eliminate, Rejected, Say, SetPhase, SetTimer
+from plugins.gamekit.clock import fmt_local, parse_hhmm
+from plugins.gamekit.contract import Actor, Ctx, Eliminate, Rejected, Say, SetPhase, SetTimer
 
 from . import texts as T
 from .model import ACTIVE, current_day, lineup_group, per_group, round_cfg

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Actor, Ctx, Rejected, Say
+from plugins.gamekit.contract import Actor, Ctx, Rejected, Say
 
 from . import sheet as sheetmod
 from . import texts as T

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Rejected, Say
+from plugins.gamekit.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Rejected, Say
 
 from . import rules_decide, rules_host, rules_posts, rules_reports, rules_souls, rules_start, rules_votes
 from .model import State, name

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, ValidationInfo, field_serializer, field_validator
 from pydantic_core import PydanticCustomError
 
-from plugins.kernel.datafile import HHMM, Data, check, load_toml, merged, problems, validate
+from plugins.gamekit.datafile import HHMM, Data, check, load_toml, merged, problems, validate
 
 from . import texts as T
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from plugins.kernel.contract import Actor, Ctx, Effect, GameEngine, Ignored, Outcome, Rejected, Seat, Settings
-from plugins.kernel.settings import given as settings_given
+from plugins.gamekit.contract import Actor, Ctx, Effect, GameEngine, Ignored, Outcome, Rejected, Seat, Settings
+from plugins.gamekit.settings import given as settings_given
 
 from . import content, rules_host, rules_posts, rules_start
 from . import texts as T

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from plugins.kernel.clock import fmt_local
+from plugins.gamekit.clock import fmt_local
 
 from . import texts as T
 
@@ -141,7 +141,7 @@ def new_round(r: int) -> dict[str, Any]:
 
 def mark_out(state: State, seat: int, cause: str, reason: str, effects: list, post: int | None = None) -> bool:
     """Put a living player out once (nobody dies twice). Returns True if applied."""
-    from plugins.kernel.contract import Eliminate
+    from plugins.gamekit.contract import Eliminate
 
     p = state["players"][str(seat)]
     if not p["alive"]:
@@ -156,7 +156,7 @@ def mark_out(state: State, seat: int, cause: str, reason: str, effects: list, po
 
 
 def bring_back(state: State, seat: int, reason: str, effects: list) -> bool:
-    from plugins.kernel.contract import Restore
+    from plugins.gamekit.contract import Restore
 
     p = state["players"][str(seat)]
     if p["alive"]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from plugins.kernel.clock import on_day
-from plugins.kernel.contract import Actor, Ctx, Rejected, Say, SetPhase, SetTimer
+from plugins.gamekit.clock import on_day
+from plugins.gamekit.contract import Actor, Ctx, Rejected, Say, SetPhase, SetTimer
 
 from . import texts as T
 from .effects import ability, vote_rule

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from plugins.kernel.contract import Ctx, Rejected, Say
+from plugins.gamekit.contract import Ctx, Rejected, Say
 
 from . import texts as T
 from .content import row_errors

@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from plugins.kernel.clock import on_day
-from plugins.kernel.contract import Actor, Ctx, Ignored, Rejected, Say, SetTimer
-from plugins.kernel.textcheck import measure
+from plugins.gamekit.clock import on_day
+from plugins.gamekit.contract import Actor, Ctx, Ignored, Rejected, Say, SetTimer
+from plugins.gamekit.textcheck import measure
 
 from . import texts as T
 from .model import (
@@ -650,7 +650,7 @@ def show_steps(state: State, cfg: Settings) -> list:
 
 def publish_now(state: State, ctx: Ctx, effects: list) -> None:
     """/发布: publish the round's posts now (after the posts are due)."""
-    from plugins.kernel.contract import CancelTimer
+    from plugins.gamekit.contract import CancelTimer
 
     r = state["round"]
     cur = rnd(state)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from plugins.kernel.contract import Actor, Ctx, Rejected, Say
-from plugins.kernel.textcheck import measure
+from plugins.gamekit.contract import Actor, Ctx, Rejected, Say
+from plugins.gamekit.textcheck import measure
 
 from . import texts as T
 from .model import Settings, State, iso, name, player, rnd, when

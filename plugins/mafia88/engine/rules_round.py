@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from plugins.kernel.clock import next_at
-from plugins.kernel.contract import CancelTimer, Ctx, Finish, Outcome, Say, SetPhase, SetTimer
+from plugins.gamekit.clock import next_at
+from plugins.gamekit.contract import CancelTimer, Ctx, Finish, Outcome, Say, SetPhase, SetTimer
 
 from . import texts as T
 from .model import FACTION_NAME, Settings, State, alive, iso, name, new_round, rnd, role, role_label, role_name, row, tz, when

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Actor, Ctx, Rejected, Say
+from plugins.gamekit.contract import Actor, Ctx, Rejected, Say
 
 from . import texts as T
 from .effects import ability

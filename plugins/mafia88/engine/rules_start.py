@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plugins.kernel.contract import Ctx, Outcome, Rejected, Say, Seat
+from plugins.gamekit.contract import Ctx, Outcome, Rejected, Say, Seat
 
 from . import content
 from . import texts as T

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from plugins.kernel.contract import Actor, Ctx, Rejected, Say
+from plugins.gamekit.contract import Actor, Ctx, Rejected, Say
 
 from . import texts as T
 from .model import State, alive, dt, hhmm, iso, name, player, rnd, row
@@ -185,7 +185,7 @@ def decide(state: State, r: int) -> dict[str, Any]:
 
 def start_overtime(state: State, d: dict[str, Any], ctx: Ctx, effects: list) -> None:
     cfg = ctx.settings
-    from plugins.kernel.contract import SetPhase
+    from plugins.gamekit.contract import SetPhase
 
     ends = ctx.now + timedelta(minutes=cfg["times"]["overtime_minutes"])
     rnd(state)["overtime"] = {"tied": d["tied"], "above": d["above"], "slots": d["slots"], "ballots": [], "ends": iso(ends)}

@@ -488,6 +488,6 @@ WEB_TITLE = "88人场 · 交贴台"
 
 
 def figures_line(fig: dict[str, Any]) -> str:
-    from plugins.kernel.textcheck import TextFigures, describe
+    from plugins.gamekit.textcheck import TextFigures, describe
 
     return describe(TextFigures(**fig))

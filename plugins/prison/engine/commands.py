@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Ignored, Rejected, Say
+from plugins.gamekit.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Ignored, Rejected, Say
 
 from . import model as m
 from . import rules_auction, rules_day, rules_misc, rules_night, rules_setup

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from plugins.kernel.clock import fmt_local, next_at
-from plugins.kernel.contract import Ctx, Eliminate, Rejected, SetPhase
+from plugins.gamekit.clock import fmt_local, next_at
+from plugins.gamekit.contract import Ctx, Eliminate, Rejected, SetPhase
 
 from . import model as m
 from . import texts as T

@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 import tomllib
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
-from plugins.kernel.contract import Rejected
-from plugins.kernel.datafile import HHMM, Data, check, load_toml, merged, problems
+from plugins.gamekit.contract import Rejected
+from plugins.gamekit.datafile import HHMM, Data, check, load_toml, merged, problems
 
 from . import texts as T
 

@@ -5,6 +5,6 @@ the earlier private ``OpenRooms`` / ``CloseRooms`` proposals are gone."""
 
 from __future__ import annotations
 
-from plugins.kernel.contract import GiveCard, GroupAdmin
+from plugins.gamekit.contract import GiveCard, GroupAdmin
 
 __all__ = ["GiveCard", "GroupAdmin"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from plugins.kernel.contract import (
+from plugins.gamekit.contract import (
     KERNEL_BACK,
     KERNEL_OUT,
     PHASE_TIMER,
@@ -21,7 +21,7 @@ from plugins.kernel.contract import (
     Seat,
     Settings,
 )
-from plugins.kernel.settings import given
+from plugins.gamekit.settings import given
 
 from . import content, rules_auction, rules_day, rules_end, rules_misc, rules_night, rules_setup
 from . import model as m

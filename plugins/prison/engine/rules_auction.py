@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from plugins.kernel.contract import Ctx, Ignored, Rejected, Rename, Say, Seat
+from plugins.gamekit.contract import Ctx, Ignored, Rejected, Rename, Say, Seat
 
 from . import common as c
 from . import model as m

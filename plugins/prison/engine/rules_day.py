@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from plugins.kernel.contract import Ctx, Rejected, Say
+from plugins.gamekit.contract import Ctx, Rejected, Say
 
 from . import common as c
 from . import model as m

@@ -6,7 +6,7 @@ from collections import Counter
 from random import Random
 from typing import Any
 
-from plugins.kernel.contract import Ctx, Eliminate, Finish
+from plugins.gamekit.contract import Ctx, Eliminate, Finish
 
 from . import model as m
 from . import texts as T

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from plugins.kernel.contract import Ctx, Eliminate, Ignored, Rejected, Restore, Say
+from plugins.gamekit.contract import Ctx, Eliminate, Ignored, Rejected, Restore, Say
 
 from . import common as c
 from . import model as m

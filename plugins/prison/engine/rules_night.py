@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Ctx, GroupAdmin, Ignored, Rejected, Say
+from plugins.gamekit.contract import Ctx, GroupAdmin, Ignored, Rejected, Say
 
 from . import common as c
 from . import model as m

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Ignored, Rejected, Say
+from plugins.gamekit.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Ignored, Rejected, Say
 
 from . import content
 from . import texts as T

@@ -16,9 +16,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from plugins.kernel.datafile import HHMM, Data, load_files, merged, problems
-from plugins.kernel.datafile import check as check_data
-from plugins.kernel.settings import per_settings
+from plugins.gamekit.datafile import HHMM, Data, load_files, merged, problems
+from plugins.gamekit.datafile import check as check_data
+from plugins.gamekit.settings import per_settings
 
 from . import texts as T
 

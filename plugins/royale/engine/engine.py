@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import (
+from plugins.gamekit.contract import (
     PHASE_TIMER,
     Actor,
     Ctx,

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from plugins.kernel.contract import Effect, Rejected, Say
+from plugins.gamekit.contract import Effect, Rejected, Say
 
 from . import texts as T
 from .content import GRADES, catalog

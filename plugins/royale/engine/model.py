@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.kernel.contract import Rejected, copy_state
+from plugins.gamekit.contract import Rejected, copy_state
 
 from . import texts as T
 from .content import Catalog, place_key

@@ -6,8 +6,8 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from plugins.kernel.clock import next_at, parse_hhmm
-from plugins.kernel.contract import Ctx, Effect, GiveCard, Outcome, Picture, Say, Seat, SetPhase
+from plugins.gamekit.clock import next_at, parse_hhmm
+from plugins.gamekit.contract import Ctx, Effect, GiveCard, Outcome, Picture, Say, Seat, SetPhase
 
 from . import events as EV
 from . import texts as T

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from plugins.kernel.contract import Effect, Eliminate, Finish, Say
+from plugins.gamekit.contract import Effect, Eliminate, Finish, Say
 
 from . import texts as T
 from .model import Item, Player, State, alive, drop_all, is_test, player, seats

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from plugins.kernel.contract import Actor, Ctx, Effect, Ignored, Picture, Rejected, Say
+from plugins.gamekit.contract import Actor, Ctx, Effect, Ignored, Picture, Rejected, Say
 
 from . import events as EV
 from . import texts as T

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from plugins.kernel.contract import Ctx, Effect, Rejected, Say
+from plugins.gamekit.contract import Ctx, Effect, Rejected, Say
 
 from . import texts as T
 from .content import GRADES, catalog

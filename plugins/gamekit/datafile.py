@@ -14,7 +14,9 @@ a game's bundled files.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -23,7 +25,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 from pydantic_core import PydanticCustomError
 
 from .clock import parse_hhmm
-from .contract import Rejected
+from .errors import Rejected
 from .settings import deep_merge
 
 PROBLEM = "content"
@@ -177,3 +179,47 @@ def merged(defaults: dict[str, Any], variant: dict[str, Any] | None) -> dict[str
     """A host's variant over the defaults (the one merge: tables key by key,
     lists replaced)."""
     return deep_merge(defaults, variant or {})
+
+
+@dataclass(frozen=True)
+class Content:
+    """Where a game's default settings live, and the one way they are loaded: the TOML ``files``
+    of ``folder`` merged in order (each read once), a host's overrides merged over them, the whole
+    validated by the game's settings model. ``variant``: a settings key naming one more file of
+    ``folder`` (without ``.toml``) merged over the defaults first (prison's identity files)."""
+
+    folder: Path
+    files: tuple[str, ...]
+    variant: str | None = None
+    default_variant: str = ""
+
+    def defaults(self, variant: str | None = None) -> dict[str, Any]:
+        """The default settings (a fresh copy), with ``variant``'s file over them."""
+        base = _load_all(self.folder, self.files)
+        name = variant or self.default_variant
+        if self.variant is not None and name:
+            base = deep_merge(base, _load_variant(self.folder, name))
+            base.setdefault(self.variant, name)
+        return deep_merge(base, {})
+
+    def variants(self) -> list[str]:
+        """The variant files of ``folder`` (names without ``.toml``), besides ``files``."""
+        return sorted(p.stem for p in self.folder.glob("*.toml") if p.name not in self.files)
+
+    def settings(self, model: type[M], overrides: dict[str, Any] | None) -> M:
+        """``overrides`` over the defaults, validated by ``model``; Rejected naming every mistake."""
+        over = overrides or {}
+        name = over.get(self.variant) if self.variant is not None else None
+        if name is not None and (not isinstance(name, str) or name not in self.variants()):
+            raise Rejected(f"没有名为「{name}」的{self.variant}，可选：{'、'.join(self.variants())}。")
+        return check(model, deep_merge(self.defaults(name), over))
+
+
+@functools.cache
+def _load_all(folder: Path, files: tuple[str, ...]) -> dict[str, Any]:
+    return load_files(folder, files)
+
+
+@functools.cache
+def _load_variant(folder: Path, name: str) -> dict[str, Any]:
+    return load_toml(folder / f"{name}.toml")

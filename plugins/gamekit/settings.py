@@ -1,10 +1,12 @@
-"""Pure helpers for game settings (host variants loaded with /配置)."""
+"""Game settings: the typed model's base, and the one merge of a host's variant over the defaults."""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict
 
 T = TypeVar("T")
 
@@ -19,6 +21,14 @@ def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = copy.deepcopy(value)
     return out
+
+
+class GameSettings(BaseModel):
+    """Base of a game's settings model (``GameEngine.Settings``): built from the game's TOML
+    content and a host's /配置, validated once, then read-only (``ctx.settings``). Unknown keys
+    are mistakes and values are not coerced ("3" is not a number)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 KERNEL_SETTINGS = {
