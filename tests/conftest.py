@@ -99,7 +99,7 @@ async def harness(nonebug_init: None):
     from plugins.kernel.directory import directory
 
     await Outbox.filter(status="pending").update(status="sent")
-    from plugins.kernel.txn import forget
+    from plugins.kernel.held import forget
 
     await Game.filter(status__in=("signup", "running", "paused")).update(status="ended", live_group=None)
     forget()  # the games held in memory were ended behind the bot's back

@@ -4,8 +4,8 @@ Database (schema and upgrades), games and rosters, phases and deadlines that
 survive restarts, the outbound queue, arrival order and duplicate events,
 permissions, cards, audit log, export and help. Game plugins ``require`` it
 and register a :class:`~plugins.kernel.registry.GameKind`; they import only
-:mod:`.contract`, :mod:`.registry` and the pure helpers (:mod:`.clock`,
-:mod:`.settings`, :mod:`.textcheck`, :mod:`.datafile`). See ARCHITECTURE.md.
+:mod:`.registry` (and, for their chat side, :mod:`.web` and :mod:`.pictures`); their engines
+import only :mod:`plugins.gamekit`. See ARCHITECTURE.md.
 """
 
 from datetime import timedelta
@@ -18,21 +18,19 @@ from nonebot.plugin import PluginMetadata
 require("nonebot_plugin_apscheduler")  # before anything that schedules
 require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 
-from .bulk import close_reader  # noqa: E402
-from .checkpoint import checkpointer  # noqa: E402
 
 # Importing the rooms registers the router, the notices and the kernel's commands.
 from .commands import admin, discipline, hosting, info, lobby, speech, web  # noqa: E402,F401
 from .config import Config, kernel_config  # noqa: E402
-from .db import close_db, open_db, sqlite_file  # noqa: E402
+from .db import close_db, open_db  # noqa: E402
 from .directory import directory, load_contacts  # noqa: E402
 from .gate import Gate, check_bind  # noqa: E402
+from .held import forget  # noqa: E402
 from .leases import leases  # noqa: E402
 from .order import utcnow  # noqa: E402
 from .routing import events, notices, router  # noqa: E402,F401
 from .sending import send_via_bot, worker  # noqa: E402,F401
 from .timers import rearm_all  # noqa: E402
-from .txn import forget  # noqa: E402
 from .web.routes import install as install_web  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
@@ -73,15 +71,11 @@ async def _startup() -> None:
     await leases.renew()  # take the games nobody serves (all of them when alone); arms their deadlines
     leases.start()
     worker.start()
-    if sqlite_file(_cfg.database_url):
-        checkpointer.start()
 
 
 @driver.on_shutdown
 async def _shutdown() -> None:
     await worker.stop()
-    await checkpointer.stop()
     await directory.stop()
     await leases.stop()
-    close_reader()
     await close_db()

@@ -17,11 +17,16 @@ from tortoise import Tortoise
 from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.migrations.api import migrate
 
+from . import store
+from .store.postgres import PostgresStore
+from .store.sqlite import SqliteStore
+
 MODELS = "plugins.kernel.models"
 MIGRATIONS = "plugins.kernel.migrations"
 
 
-SQLITE_WAL_PAGES = 10_000  # ~40 MB of log before SQLite checkpoints inside a commit (its default: 1,000)
+SQLITE_WAL_PAGES = 10_000  # ~40 MB of log before SQLite checkpoints inside a commit (its default: 1,000);
+# the SQLite store checkpoints between its transactions before that (store/sqlite.py)
 
 
 def sqlite_file(db_url: str) -> bool:
@@ -32,7 +37,7 @@ def sqlite_file(db_url: str) -> bool:
 def tortoise_config(db_url: str) -> dict[str, Any]:
     if sqlite_file(db_url):
         Path(db_url.removeprefix("sqlite://").split("?", 1)[0]).parent.mkdir(parents=True, exist_ok=True)
-        if "wal_autocheckpoint=" not in db_url:  # SQLite's own checkpoint rarely: checkpoint.py does it beside the writes
+        if "wal_autocheckpoint=" not in db_url:  # SQLite's own checkpoint rarely: the store checkpoints between writes
             db_url += ("&" if "?" in db_url else "?") + f"wal_autocheckpoint={SQLITE_WAL_PAGES}"
     connection: str | dict[str, Any] = db_url
     if _is_postgres(db_url):
@@ -130,9 +135,19 @@ async def open_db(db_url: str) -> None:
     lock_sqlite(db_url)
     await upgrade(db_url)
     await Tortoise.init(config=tortoise_config(db_url), _enable_global_fallback=True)
+    if _is_postgres(db_url):
+        store.install(PostgresStore())
+    elif sqlite_file(db_url):
+        store.install(SqliteStore(db_url.removeprefix("sqlite://").split("?", 1)[0]))
+    else:  # in memory (tests): its one connection reads too
+        store.install(SqliteStore(":memory:"))
 
 
 async def close_db() -> None:
+    """Finish the writes handed in, then close."""
+    if store.installed():
+        await store.current().close()
+        store.install(None)
     await Tortoise.close_connections()
 
 

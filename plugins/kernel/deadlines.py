@@ -12,38 +12,39 @@ from nonebot.log import logger
 from plugins.gamekit.contract import HOSTS, Ignored, Rejected
 
 from . import timers
-from .delivery import _claim
 from .models import Timer
 from .order import utcnow
-from .origin import Origin
-from .txn import Txn, in_game
+from .origin import Handling, Origin
+from .unit import in_game
+from .work import Work
+
+
+async def _timer(work: Work, timer_id: int) -> Timer | None:
+    """The game's open timer ``timer_id`` (None: not open any more)."""
+    return next((t for t in await work.open_timers() if t.id == timer_id), None)
 
 
 async def fire_timer(timer_id: int, superusers: set[str]) -> None:
-    """A deadline passed: apply it once. A timer that was moved, paused,
-    cancelled or already fired is skipped. If its work fails, everything is
-    rolled back and it is retried with back-off, then parked with the hosts
-    told (the game never silently stops)."""
-    _claim.set(None)
+    """A deadline passed: apply it once. A timer that was moved, paused, cancelled or already fired
+    is skipped. If its work fails, nothing is written and it is retried with back-off, then parked
+    with the hosts told (the game never silently stops)."""
     t = await Timer.get_or_none(id=timer_id)
     if t is None or t.status != "armed":
         return
     now = utcnow()
 
-    async def work(txn: Txn) -> None:
-        current = await Timer.get(id=timer_id)  # re-read under the lock: it may have moved
-        if current.status != "armed" or now + timedelta(seconds=1) < current.ends_at:
+    async def run(work: Work) -> None:
+        current = await _timer(work, timer_id)
+        if current is None or current.status != "armed" or now + timedelta(seconds=1) < current.ends_at:
             return  # paused, cancelled, fired, or moved later (the new job will fire it)
-        n = await Timer.filter(id=timer_id, status="armed").update(status="fired", fired_at=now)
-        txn.timers_changed()
-        if n != 1:
+        current.status, current.fired_at = "fired", now
+        work.ws.guard(Timer, {"id": timer_id, "status": "armed"}, {"status": "fired", "fired_at": now})  # once
+        if work.game.status != "running":
             return
-        if txn.game.status != "running":
-            return
-        await txn.step("deadline", origin=Origin("", "timer"), now=now, key=t.key)
+        await work.step("deadline", origin=Origin("", "timer"), now=now, key=t.key)
 
     try:
-        await in_game(t.game_id, superusers, work)  # in the game's arrival order
+        await in_game(t.game_id, Handling(Origin("", "timer"), now), superusers, run)  # in the game's arrival order
     except Ignored:
         pass
     except Exception as exc:
@@ -55,25 +56,23 @@ async def _deadline_failed(game_id: int, timer_id: int, superusers: set[str], ex
     error = str(exc) if isinstance(exc, Rejected) else f"{type(exc).__name__}: {exc}"
     retry_at: datetime | None = None
 
-    async def work(txn: Txn) -> None:
+    async def run(work: Work) -> None:
         nonlocal retry_at
-        t = await Timer.get(id=timer_id)
-        if t.status != "armed":
+        t = await _timer(work, timer_id)
+        if t is None or t.status != "armed":
             return
-        txn.timers_changed()
         t.attempts += 1
         t.last_error = error[:500]
-        label = txn.game.phase_label or t.key
+        label = work.game.phase_label or t.key
         if t.attempts <= len(timers.DEADLINE_BACKOFF):
             retry_at = now + timedelta(seconds=timers.DEADLINE_BACKOFF[t.attempts - 1])
-            await t.save()
-            await txn.audit("kernel", "deadline_retry", f"{label}：第 {t.attempts} 次出错，稍后重试（{error[:200]}）", at=now)
+            work.save(t, "attempts", "last_error")
+            work.audit("kernel", "deadline_retry", f"{label}：第 {t.attempts} 次出错，稍后重试（{error[:200]}）", at=now)
             return
         t.status = "stuck"
-        await t.save()
-        txn.changed_timers.append(t)
-        await txn.audit("kernel", "deadline_stuck", f"{label}：{error[:200]}", at=now)
-        await txn.say(
+        work.timer_changed(t, "attempts", "last_error", "status")
+        work.audit("kernel", "deadline_stuck", f"{label}：{error[:200]}", at=now)
+        work.say(
             HOSTS,
             f"【出错】「{label}」到时后的处理连续 {t.attempts} 次出错，游戏停在这一步，没有任何改动。"
             f"错误：{error[:200]}\n请发送 /推进 重试这一步，或 /延时 <分钟> 过一会儿再自动处理；仍出错请联系机器人管理员（错误已记录）。",
@@ -81,7 +80,7 @@ async def _deadline_failed(game_id: int, timer_id: int, superusers: set[str], ex
         )
 
     try:
-        await in_game(game_id, superusers, work)
+        await in_game(game_id, Handling(Origin("", "timer"), now), superusers, run)
     except Ignored:
         return
     if retry_at is not None:

@@ -11,10 +11,11 @@ from datetime import datetime
 
 from nonebot.log import logger
 
-from .bulk import Coalesced, write_at_once
+from .background import Coalesced
 from .leases import THEIRS_RECHECK, leases
 from .models import Chat, Contact, Focus, Game, Host, Player
-from .statements import upsert_statement
+from .store import current
+from .writeset import WriteSet
 
 LIVE = ("signup", "running", "paused")
 REREAD_AFTER = 1.0  # seconds after another process's routing command before its game's routes are read
@@ -181,7 +182,7 @@ _contact_seen: dict[str, str] = {}
 
 async def load_contacts() -> None:
     """At start-up: every stored contact, so a restart does not look each one up again (a
-    process alone on its database then knows them all; with a shared one, ``Txn.account_for``
+    process alone on its database then knows them all; with a shared one, ``Work.read_contacts``
     also asks the database for those another process noted)."""
     _contact_seen.update(dict(await Contact.all().values_list("user_id", "self_id")))
 
@@ -204,8 +205,10 @@ async def note_contact(user_id: str, self_id: str, now: datetime) -> None:
 
 async def _write_contacts(noted: list[dict]) -> None:
     rows = list({r["user_id"]: r for r in noted}.values())  # the last one noted of each user
+    ws = WriteSet()
+    ws.upsert(Contact, rows)
     try:
-        await write_at_once([upsert_statement(Contact, rows)])
+        await current().write(ws)
     except BaseException:
         for r in rows:  # not written: noted again by the user's next message
             if _contact_seen.get(r["user_id"]) == r["self_id"]:

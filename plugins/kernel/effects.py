@@ -1,6 +1,6 @@
-"""Applying an engine's effects (Say, Eliminate, Restore, SetPhase, SetTimer,
-CancelTimer, GiveCard, Picture, GroupAdmin, Rename, Finish) inside a game's
-transaction."""
+"""What an engine's effects do (Say, Eliminate, Restore, SetPhase, SetTimer, CancelTimer, GiveCard,
+Picture, GroupAdmin, Rename, Finish): each becomes rows of the unit of work's write set and a
+change of the game it holds. One handler per effect type, mixed into :class:`~.work.Work`."""
 
 from __future__ import annotations
 
@@ -34,13 +34,15 @@ from plugins.gamekit.contract import (
 from . import cards as cardmath
 from .config import data_dir
 from .directory import alt_of
-from .models import Card, Timer
-from .origin import Origin
-from .outbox import enqueue_api
+from .models import Card, Player, Timer
+from .origin import Handling, Origin
 
 if TYPE_CHECKING:
-    from .models import Game, Player
+    from tortoise.models import Model
+
+    from .models import Game
     from .registry import GameKind
+    from .writeset import WriteSet
 
 
 @dataclass(frozen=True)
@@ -54,25 +56,31 @@ class _Step:
 
 
 class Effects:
-    """What an engine's effects do to the database and the queue: one method
-    per effect type, dispatched by type (mixed into :class:`Txn`)."""
+    """One method per effect type, dispatched by type (mixed into :class:`~.work.Work`)."""
 
-    if TYPE_CHECKING:  # provided by Txn
+    if TYPE_CHECKING:  # provided by Work
         game: Game
         kind: GameKind
+        handling: Handling
         changed_timers: list[Timer]
         joiner: dict[int, str]
+        refresh_directory: bool
+        game_saved: bool
+        ws: WriteSet
+        _saved: dict[int, tuple[Model, Any, set[str]]]
 
         def seat(self, seat: int) -> Player: ...
-        async def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1,
-                      image: str | None = None) -> None: ...
-        async def audit(self, actor: str, action: str, detail: str, seq: int | None = None,
-                        at: datetime | None = None) -> None: ...
+        def save(self, obj: Model, *fields: str) -> None: ...
+        def say(self, to: str | int, text: str, origin: Origin | None, priority: int = 1,
+                image: str | None = None, scrub: bool = False) -> None: ...
+        def api(self, group: str, action: str, params: dict[str, Any], **kw: Any) -> None: ...
+        def audit(self, actor: str, action: str, detail: str, seq: int | None = None,
+                  at: datetime | None = None) -> None: ...
+        def chat_group(self, chat: str) -> str: ...
+        def timer_changed(self, t: Timer, *fields: str) -> None: ...
         async def set_timer(self, key: str, ends_at: datetime, now: datetime) -> None: ...
         async def cancel_timer(self, key: str) -> None: ...
-        async def chat_group(self, chat: str) -> str: ...
-        async def save_game(self) -> None: ...
-        async def _open_timers(self, key: str | None = None) -> list[Timer]: ...
+        async def open_timers(self, key: str | None = None) -> list[Timer]: ...
         async def step(self, call: str, *, origin: Origin, now: datetime, actor: Actor | None = None,
                        cmd: Command | None = None, key: str | None = None) -> Any: ...
 
@@ -86,22 +94,22 @@ class Effects:
                 raise TypeError(f"unknown effect {e!r}")
             await handler(self, e, step)
         for seat, reason in sent_off:
-            await self.send_off(seat, reason, Origin("", "kernel"), Actor("", None, True, True), now)
+            await self.send_off(seat, reason, now)
 
     async def _on_say(self, e: Say, st: _Step) -> None:
-        await self.say(e.to, e.text, st.origin, priority=0 if e.to == REPLY else 1)
+        self.say(e.to, e.text, st.origin, priority=0 if e.to == REPLY else 1)
 
     async def _on_eliminate(self, e: Eliminate, st: _Step) -> None:
         p = self.seat(e.seat)
         p.alive, p.out_reason = False, e.reason
-        await p.save()
-        await self.audit("engine", "out", f"{p.seat}号 {p.alias}：{e.reason}", st.seq, st.now)
+        self.save(p, "alive", "out_reason")
+        self.audit("engine", "out", f"{p.seat}号 {p.alias}：{e.reason}", st.seq, st.now)
 
     async def _on_restore(self, e: Restore, st: _Step) -> None:
         p = self.seat(e.seat)
         p.alive, p.out_reason = True, None
-        await p.save()
-        await self.audit("engine", "back", f"{p.seat}号 {p.alias}：{e.reason}", st.seq, st.now)
+        self.save(p, "alive", "out_reason")
+        self.audit("engine", "back", f"{p.seat}号 {p.alias}：{e.reason}", st.seq, st.now)
 
     async def _on_phase(self, e: SetPhase, st: _Step) -> None:
         self.game.phase_key, self.game.phase_label = e.key, e.label
@@ -109,7 +117,7 @@ class Effects:
             await self.cancel_timer(PHASE_TIMER)
         else:
             await self.set_timer(PHASE_TIMER, e.ends_at, st.now)
-        await self.audit("engine", "phase", f"{e.label}（{e.key}）", st.seq, st.now)
+        self.audit("engine", "phase", f"{e.label}（{e.key}）", st.seq, st.now)
 
     async def _on_set_timer(self, e: SetTimer, st: _Step) -> None:
         await self.set_timer(e.key, e.ends_at, st.now)
@@ -122,35 +130,36 @@ class Effects:
             st.sent_off.append((e.seat, e.public or e.reason))
 
     async def _on_picture(self, e: Picture, st: _Step) -> None:
-        await self.picture(e, st.origin, st.now)
+        self.picture(e, st.origin, st.now)
 
     async def _on_group_admin(self, e: GroupAdmin, st: _Step) -> None:
-        await self.group_admin(e, st.now)
+        self.group_admin(e)
 
     async def _on_rename(self, e: Rename, st: _Step) -> None:
-        await self.rename(dict(e.aliases), st.seq, st.now)
+        self.rename(dict(e.aliases), st.seq, st.now)
 
     async def _on_finish(self, e: Finish, st: _Step) -> None:
         await self.finish(e.summary, st.now, st.seq)
 
-    async def rename(self, aliases: dict[int, str], seq: int, now: datetime) -> None:
-        """New aliases, applied in two passes so that swapped names never collide."""
+    def rename(self, aliases: dict[int, str], seq: int, now: datetime) -> None:
+        """New aliases, written in two passes so that swapped names never collide."""
         changed = [(self.seat(s), self.seat(s).alias, a) for s, a in sorted(aliases.items()) if self.seat(s).alias != a]
         for p, _, _ in changed:
-            p.alias = f"[{p.seat}]"  # never a real alias (check_alias refuses brackets)
-            await p.save()
+            self.ws.update(Player, p.pk, {"alias": f"[{p.seat}]"})  # never a real alias (check_alias refuses brackets)
         for p, old, alias in changed:
             p.alias = alias
-            await p.save()
-            await self.audit("engine", "rename", f"{p.seat}号 {old} → {alias}", seq, now)
+            self.ws.update(Player, p.pk, {"alias": alias})
+            self.audit("engine", "rename", f"{p.seat}号 {old} → {alias}", seq, now)
 
-    async def send_off(self, seat: int, reason: str, origin: Origin, actor: Actor, now: datetime) -> None:
+    async def send_off(self, seat: int, reason: str, now: datetime, origin: Origin | None = None,
+                       actor: Actor | None = None) -> None:
         """Cards added up to a red: the engine puts the player out (if still in)."""
         if self.game.status != "ended" and self.seat(seat).alive:
             cmd = Command(KERNEL_OUT, kernel_args(self.kind.engine, seat, f"红牌罚下：{reason}"))
-            await self.step("apply", origin=origin, now=now, actor=actor, cmd=cmd)
+            await self.step("apply", origin=origin or Origin("", "kernel"), now=now,
+                            actor=actor or Actor("", None, True, True), cmd=cmd)
 
-    async def picture(self, e: Picture, origin: Origin, now: datetime) -> None:
+    def picture(self, e: Picture, origin: Origin, now: datetime) -> None:
         render = self.kind.renderers.get(e.name)
         if render is None:  # pragma: no cover - a programming error in a plugin
             raise TypeError(f"no renderer {e.name!r} for {self.kind.key}")
@@ -158,11 +167,10 @@ class Effects:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.game.id}-{e.name}-{now:%Y%m%d-%H%M%S-%f}.png"
         path.write_bytes(render(self.game.state, self.kind.engine.settings_of(self.game.settings)))
-        await self.say(e.to, e.caption, origin, image=str(path))
+        self.say(e.to, e.caption, origin, image=str(path))
 
-    async def group_admin(self, e: GroupAdmin, now: datetime) -> None:
-        g = self.game
-        group = await self.chat_group(e.chat)
+    def group_admin(self, e: GroupAdmin) -> None:
+        group = self.chat_group(e.chat)
         params: dict[str, Any]
         if e.action in ("mute_all", "unmute_all"):
             action, params = "set_group_whole_ban", {"group_id": int(group), "enable": e.action == "mute_all"}
@@ -175,47 +183,48 @@ class Effects:
             assert e.seat is not None
             p = self.seat(e.seat)
             for account in filter(None, (p.user_id, alt_of(p))):  # the 小号 too
-                await self.kick(group, account, now)
+                self.kick(group, account)
             return
         else:  # pragma: no cover - a programming error in an engine
             raise TypeError(f"unknown group action {e.action!r}")
-        await enqueue_api(group, action, params, game_id=g.id, self_id=g.self_id, now=now)
+        self.api(group, action, params)
 
-    async def kick(self, group: str, user_id: str, now: datetime) -> None:
-        params = {"group_id": int(group), "user_id": int(user_id), "reject_add_request": False}
-        await enqueue_api(group, "set_group_kick", params, game_id=self.game.id, self_id=self.game.self_id, now=now)
+    def kick(self, group: str, user_id: str) -> None:
+        self.api(group, "set_group_kick", {"group_id": int(group), "user_id": int(user_id), "reject_add_request": False})
 
     async def give_card(self, seat: int, color: str, reason: str, by: str, now: datetime, public: str | None = None) -> bool:
-        """Record a card; True when it sends the player off (first red). The
-        group sees ``public`` when given (a full reason may reveal a role);
-        the player and the hosts then hear the full one privately."""
+        """Record a card; True when it sends the player off (first red). The group sees ``public``
+        when given (a full reason may reveal a role); the player and the hosts then hear the full one."""
         p = self.seat(seat)
         shown = public or reason
-        before = cardmath.tally([c.color for c in await Card.filter(game_id=self.game.id, seat=seat)])
-        await Card.create(game_id=self.game.id, seat=seat, user_id=p.user_id, color=color, reason=shown,
-                          private_reason=reason if public else None, given_by=by, at=now)
-        after = cardmath.tally([c.color for c in await Card.filter(game_id=self.game.id, seat=seat)])
-        await self.audit(by, "card", f"{p.seat}号 {p.alias} {cardmath.COLORS[color]}：{reason}", at=now)
-        line = f"【判罚】{p.seat}号 {p.alias} 获得{cardmath.COLORS[color]}，理由：{shown}。累计：{after.describe()}"
-        await self.say(GROUP, line, None)
+        earlier = [c.color for c in await Card.filter(game_id=self.game.id, seat=seat)] + self.cards_given(seat)
+        before, after = cardmath.tally(earlier), cardmath.tally([*earlier, color])
+        card = Card(game_id=self.game.id, seat=seat, user_id=p.user_id, color=color, reason=shown,
+                    private_reason=reason if public else None, given_by=by, at=now)
+        self.save(card)
+        self.audit(by, "card", f"{p.seat}号 {p.alias} {cardmath.COLORS[color]}：{reason}", at=now)
+        self.say(GROUP, f"【判罚】{p.seat}号 {p.alias} 获得{cardmath.COLORS[color]}，理由：{shown}。累计：{after.describe()}", None)
         if public and public != reason:
             full = f"【判罚】{p.seat}号 {p.alias} 获得{cardmath.COLORS[color]}，完整理由：{reason}。"
-            await self.say(seat, full + "（群里只公布了「" + public + "」）", None)
-            await self.say(HOSTS, full, None)
+            self.say(seat, full + "（群里只公布了「" + public + "」）", None)
+            self.say(HOSTS, full, None)
         return after.sent_off and not before.sent_off
+
+    def cards_given(self, seat: int) -> list[str]:
+        """The colours of the cards this unit of work gave ``seat`` so far (not yet written)."""
+        return [obj.color for obj, _, _ in self._saved.values() if isinstance(obj, Card) and obj.seat == seat]
 
     async def finish(self, summary: str, now: datetime, seq: int | None = None) -> None:
         g = self.game
         g.status, g.ended_at, g.live_group = "ended", now, None
         g.phase_key, g.phase_label = "ended", "已结束"
-        await self.save_game()
-        for t in await self._open_timers():
+        self.game_saved = True
+        for t in await self.open_timers():
             t.status = "cancelled"
-            await t.save()
-            self.changed_timers.append(t)
+            self.timer_changed(t, "status")
         if summary:
-            await self.say(GROUP, summary, None)
-        await self.audit("engine" if seq else "host", "end", summary[:200], seq, now)
+            self.say(GROUP, summary, None)
+        self.audit("engine" if seq else "host", "end", summary[:200], seq, now)
         self.refresh_directory = True
 
 

@@ -1,21 +1,30 @@
-"""The games this process holds in memory between commands (issue 19), each as loaded by
-``Txn.open`` and kept by ``Txn.keep``."""
+"""The games this process holds in memory between commands, and each game's last write on its way.
+
+A game is read once and then held: its row (with the decoded state), roster, hosts, linked chats,
+texts and open timers. Every command changes the held copy and hands in a write set; the next
+command of the game may run its rule before that write has landed (nothing is acknowledged early:
+its answers are rows of the same write). Each write names the game's write before it and is made
+only if that one was (``store.Superseded`` otherwise); the held game is dropped on any failure
+and read afresh once the game's writes on their way have settled (``settled``)."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .longtexts import Texts
 from .models import Chat, Game, Player, Timer
+from .store import Pending, unwritten
+
+OPEN_TIMERS = ("armed", "paused", "stuck")
 
 
 @dataclass
-class Loaded:
-    """A game as its serving process holds it between commands (issue 19): the
-    row with its decoded state, the roster, the hosts and the linked chats.
-    Written through in each command's transaction; dropped on any failure, on
-    a roster/host/chat change, and whenever this process does not own the game."""
+class Held:
+    """A game as its serving process holds it between commands."""
 
     game: Game
     players: list[Player]
@@ -25,36 +34,72 @@ class Loaded:
     timers: list[Timer] | None  # its armed, paused and stuck timers (None: read them next time)
 
 
-_cache: dict[int, Loaded] = {}
-OPEN_TIMERS = ("armed", "paused", "stuck")
-# game id -> (its arrival number, its state as stored: JSON text) of its last one-trip write handed in (or last read)
-_written: dict[int, tuple[int, Any]] = {}
+_held: dict[int, Held] = {}
+_last: dict[int, Pending] = {}  # each game's last write that changes it, until a command waits it out
+_written: dict[int, tuple[int, str]] = {}  # game -> (arrival number, its state as its last write stored it)
+
+
+def held(game_id: int) -> Held | None:
+    return _held.get(game_id)
+
+
+def hold(game_id: int, h: Held) -> None:
+    _held[game_id] = h
 
 
 def forget(game_id: int | None = None) -> None:
     """Drop the held copy of one game (or all): the next command reads the database."""
     if game_id is None:
-        _cache.clear()
+        _held.clear()
         _written.clear()
     else:
-        _cache.pop(game_id, None)
+        _held.pop(game_id, None)
         _written.pop(game_id, None)
 
 
-def handed_in(game_id: int, seq: int, stored: Any) -> None:
-    """A command's write was handed in with ``stored``, the state as its game row gets it (``None``:
-    the game was written another way, ask the database)."""
-    if stored is None:
-        _written.pop(game_id, None)
-    else:
-        _written[game_id] = (seq, stored)
+def follow(game_id: int, pending: Pending, *, changes: bool = True) -> None:
+    """``pending`` is the game's newest write (``changes``: later writes come after it)."""
+    if changes:
+        _last[game_id] = pending
+
+
+def last_write(game_id: int) -> Pending | None:
+    return _last.get(game_id)
+
+
+def failed(game_id: int) -> bool:
+    """A write of the game on its way is known to have failed: its held copy is not the truth."""
+    p = _last.get(game_id)
+    return p is not None and p.failed is True
+
+
+async def settled(game_id: int) -> bool:
+    """Wait until the game's writes on their way have landed (call holding its turn: none come
+    meanwhile); False, and the held game dropped, if one was not written."""
+    p = _last.get(game_id)
+    if p is None:
+        return True
+    if not p.done.done():
+        await asyncio.wait([p.done])
+    if _last.get(game_id) is p:
+        del _last[game_id]
+    if unwritten(p):
+        forget(game_id)
+        return False
+    return True
+
+
+def note_written(game_id: int, seq: int, stored: str) -> None:
+    """A write handed in stores this state (JSON text, texts as refs) for arrival number ``seq``:
+    what a refused rule is undone to without reading the database."""
+    _written[game_id] = (seq, stored)
 
 
 def as_written(game: Game) -> Any | None:
-    """The state of ``game``'s last write handed in (decoded, texts as refs), if it was the write
-    of its current arrival number: what a refused rule is undone to without reading the database
-    (a flood of refusals, e.g. night actions after the night ended, read the game once each)."""
+    """The state of ``game``'s last write handed in (plain JSON, texts as refs), if it was the write
+    of its current arrival number (a flood of refusals, e.g. a night's actions after it ended,
+    would otherwise read the game once each)."""
     kept = _written.get(game.id)
     if kept is None or kept[0] != game.last_seq:
         return None
-    return Game._meta.fields_map["state"].to_python_value(kept[1])
+    return orjson.loads(kept[1])

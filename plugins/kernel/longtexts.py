@@ -48,12 +48,6 @@ class Texts:
             self.new.append((r, text))
         return r
 
-    async def flush(self, game_id: int) -> None:
-        """Insert the texts new since the last flush (inside the caller's transaction)."""
-        if self.new:
-            await GameText.bulk_create([GameText(game_id=game_id, ref=r, text=t) for r, t in self.new])
-            self.new = []
-
 
 def _slots(node: Any, path: Path) -> Iterator[tuple[Any, Any]]:
     """(container, key) of every place ``path`` names in ``node``."""
@@ -160,3 +154,12 @@ async def game_with_texts(game_id: int) -> Game:
 def fingerprint(state: object) -> bytes:
     """The state as JSON: whether a read-only command changed it after all."""
     return msgspec.json.encode(state) if isinstance(state, GameState) else orjson.dumps(state)
+
+
+def stored_json(engine: GameEngine, state: Any, texts: Texts) -> str:
+    """The state as its game row stores it: JSON text, each long text replaced by its ref (new
+    texts are added to ``texts.new`` for the same write)."""
+    if not engine.TEXTS and isinstance(state, GameState):
+        state.version = engine.STATE_VERSION
+        return msgspec.json.encode(state).decode()
+    return orjson.dumps(stored(engine.encode(state), engine.TEXTS, texts)).decode()

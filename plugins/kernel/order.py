@@ -14,7 +14,6 @@ import asyncio
 import heapq
 import itertools
 import time
-from contextvars import ContextVar, Token
 from datetime import datetime, timezone
 
 
@@ -109,38 +108,25 @@ def game_lock(game_id: int) -> OrderedLock:
     return lock
 
 
-_holding: ContextVar[tuple[game_turn, ...]] = ContextVar("kernel_game_locks", default=())
+class Turn:
+    """A place in one game's arrival order: taken (``take``) when every earlier command of the
+    game is done, given up once (``release``) — after the command, or earlier, once its write is
+    handed in and only waits for the database (the game's next command may run its rule)."""
 
-
-class game_turn:
-    """``async with game_turn(game_id):`` — run in the game's arrival order, holding its
-    lock (a no-op when this task already holds it). ``reserved`` is a place taken
-    earlier, during routing, with ``game_lock(game_id).reserve(ticket)``."""
+    __slots__ = ("game_id", "held", "lock", "reserved")
 
     def __init__(self, game_id: int, reserved: asyncio.Future[None] | None = None):
         self.game_id = game_id
         self.lock = game_lock(game_id)
-        self.reserved = reserved
-        self.token: Token[tuple[game_turn, ...]] | None = None
-        self.handed = False  # the turn ended early (``hand_over``)
+        self.reserved = reserved  # a place taken during routing (``game_lock(id).reserve(ticket)``)
+        self.held = False
 
-    async def __aenter__(self) -> None:
-        if any(t.game_id == self.game_id and not t.handed for t in _holding.get()):
-            return
+    async def take(self) -> Turn:
         await self.lock.wait(self.reserved if self.reserved is not None else self.lock.reserve(stamp()[0]))
-        self.token = _holding.set((*_holding.get(), self))
+        self.held = True
+        return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        if self.token is not None:
-            _holding.reset(self.token)
-            if not self.handed:
-                self.lock.release()
-
-
-def hand_over(game_id: int) -> None:
-    """End this task's turn in the game early: its next command may run while this one
-    only waits for its write (inflight.py). A later ``game_turn`` here takes a new turn."""
-    for t in _holding.get():
-        if t.game_id == game_id and not t.handed:
-            t.handed = True
-            t.lock.release()
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self.lock.release()

@@ -1,17 +1,15 @@
-"""Where a command came from, and answering there."""
+"""Where a command came from (``Origin``) and the one thing being handled (``Handling``): a
+message, a deadline or a web page's action, passed explicitly from the router to the unit of
+work that writes what it causes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from plugins.gamekit.contract import Ignored
-
-from .delivery import commit_at_once
 from .directory import directory
-from .order import utcnow
-from .outbox import collected, enqueue
+from .order import Turn
 from .registry import get_kind
-from .sending import wake_outbox
 
 
 @dataclass(frozen=True)
@@ -43,15 +41,25 @@ class Origin:
         return f"{self.self_id}:{peer}:{self.message_id}"
 
 
-async def reply(origin: Origin, text: str, *, game_id: int | None = None) -> None:
-    """Answer where the command came from (through the queue, high priority)."""
-    try:
-        with collected() as rows:
-            await _reply_rows(origin, text, game_id)
-        await commit_at_once(utcnow(), [], rows)
-    except Ignored:
-        return  # already answered (a repeated delivery)
-    wake_outbox()
+@dataclass
+class Handling:
+    """One message (or deadline, or page action) being handled. Its delivery key goes with the
+    first write of what it causes, in the same transaction (``claim``), so a repeated delivery
+    changes nothing; ``turn`` is the place in its game's arrival order it holds, if any."""
+
+    origin: Origin
+    now: datetime
+    key: str | None = None  # the message's delivery key (None: not a QQ message)
+    claimed: bool = False  # a write of this handling recorded the key
+    turn: Turn | None = None
+
+    @classmethod
+    def of(cls, origin: Origin, now: datetime, turn: Turn | None = None) -> Handling:
+        return cls(origin, now, origin.dedup_key, turn=turn)
+
+    def claim(self) -> str | None:
+        """The key for the next write, unless an earlier write of this handling recorded it."""
+        return None if self.claimed else self.key
 
 
 def secret_aliases(game_id: int | None) -> bool:
@@ -60,20 +68,11 @@ def secret_aliases(game_id: int | None) -> bool:
     return bool(kind and kind.private_signup)
 
 
-def _reply_target(origin: Origin | None, secret: bool = False) -> tuple[str, str, str] | None:
-    """(type, target, prefix) of an answer to where a command came from; None
-    when it came from no chat (a timer, the kernel). Group answers name the
-    sender, except in a game with secret aliases."""
+def reply_target(origin: Origin | None, secret: bool = False) -> tuple[str, str, str] | None:
+    """(type, target, prefix) of an answer to where a command came from; None when it came from
+    no chat (a timer, the kernel). Group answers name the sender, except in a game with secret aliases."""
     if origin is not None and origin.source == "group" and origin.group_id:
         return "group", origin.group_id, f"{origin.name}：" if origin.name and not secret else ""
     if origin is not None and origin.source in ("private", "web"):  # a page's picture answer goes to private chat
         return "private", origin.user_id, ""
     return None
-
-
-async def _reply_rows(origin: Origin, text: str, game_id: int | None) -> None:
-    target = _reply_target(origin, secret_aliases(game_id))
-    if target is not None:
-        kind, to, prefix = target
-        await enqueue(kind, to, prefix + text, game_id=game_id, self_id=origin.self_id, priority=0)
-

@@ -14,22 +14,20 @@ import asyncio
 import json
 import random
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from datetime import datetime, timedelta, timezone
 from functools import partial
 from typing import Any
 
 from nonebot.log import logger
-from tortoise.transactions import in_transaction
 
-from .bulk import Coalesced, insert_rows, write_at_once
+from .background import Coalesced
 from .config import KernelConfig
-from .leases import PROCESS
+from .messages import text_rows
 from .models import Host, Outbox
 from .order import utcnow
-from .outbox_heads import first_head, ranked_heads, replies_after, vacuum_now_and_then
-from .pieces import chunks
-from .statements import update_rows
+from .outbox_heads import Head, first_head, ranked_heads, replies_after, vacuum_now_and_then
+from .store import current
+from .writeset import WriteSet
 
 SCRUBBED = "（已发送；内容含密码，不保留）"
 IDLE = 30.0
@@ -50,104 +48,15 @@ class SendTimeout(Exception):
 Send = Callable[..., Awaitable[None]]  # (self_id, type, target, text, *, at_all=False)
 
 
-async def enqueue(target_type: str, target_id: str, text: str, *, game_id: int | None = None, self_id: str = "",
-                  priority: int = 1, now: datetime | None = None, at_all: bool = False, image: str | None = None,
-                  scrub: bool = False) -> None:
-    """Queue a message. Call inside the transaction of the change it reports.
-    ``at_all`` (@全体成员) is only for a host's explicit announcement; ``image``
-    is the path of a picture sent with the last piece of text."""
-    await _put(_rows(target_type, target_id, text, game_id, self_id, priority, now, at_all, image, scrub))
-
-
-def queue_now(target_type: str, target_id: str, text: str, game_id: int | None, self_id: str, priority: int,
-              image: str | None = None, scrub: bool = False) -> bool:
-    """``enqueue`` without a coroutine when the rows are being collected for one write (the 88
-    role messages of a /开始); False when they are not, and nothing was queued."""
-    rows = _batch.get()
-    if rows is None:
-        return False
-    rows.extend(_rows(target_type, target_id, text, game_id, self_id, priority, None, False, image, scrub))
-    return True
-
-
-def _rows(target_type: str, target_id: str, text: str, game_id: int | None, self_id: str, priority: int,
-          now: datetime | None, at_all: bool, image: str | None, scrub: bool) -> list[dict[str, Any]]:
-    now = now or _batch_now.get() or utcnow()
-    pieces = chunks(text) if text else [""]
-    return [{"at_all": at_all and i == 0, "image": image if i == len(pieces) - 1 else None, "game_id": game_id,
-             "self_id": self_id, "target_type": target_type, "target_id": str(target_id), "text": piece,
-             "priority": priority, "next_try_at": now, "created_at": now, "owner": PROCESS, "scrub": scrub}
-            for i, piece in enumerate(pieces)]
-
-
-_batch: ContextVar[list[dict[str, Any]] | None] = ContextVar("kernel_outbox_batch", default=None)
-# the rows of one batch share one time object: converted once for all of them (88 role messages)
-_batch_now: ContextVar[datetime | None] = ContextVar("kernel_outbox_batch_now", default=None)
-
-
-async def _put(rows: list[dict[str, Any]]) -> None:
-    batch = _batch.get()
-    if batch is None:
-        await insert_rows(Outbox, rows)
-    else:
-        batch.extend(rows)
-
-
-class collected:
-    """``with collected() as rows:`` — the rows queued meanwhile are only gathered, for the
-    caller to write with what caused them (``delivery.commit_at_once``)."""
-
-    def __enter__(self) -> list[dict[str, Any]]:
-        self.rows: list[dict[str, Any]] = []
-        self.token = _batch.set(self.rows)
-        self.now = _batch_now.set(utcnow())
-        return self.rows
-
-    def __exit__(self, *exc: object) -> None:
-        _batch.reset(self.token)
-        _batch_now.reset(self.now)
-
-
-class batched(collected):
-    """``async with batched():`` inside a transaction — the rows queued meanwhile are
-    written with one INSERT at the end (88 role messages of a /开始 in one statement),
-    in the order they were queued."""
-
-    async def __aenter__(self) -> None:
-        self.__enter__()
-
-    async def __aexit__(self, exc_type: object, *exc: object) -> None:
-        self.__exit__()
-        if exc_type is None and self.rows:
-            await insert_rows(Outbox, self.rows)
-
-
-async def enqueue_api(group_id: str, action: str, params: dict, *, game_id: int | None, self_id: str = "",
-                      now: datetime | None = None, once: bool = False, fallback: tuple[str, str, str] | None = None) -> None:
-    """Queue a OneBot API call (group management, file uploads), paced and retried
-    like a message; ``once``: a best effort, not retried and not reported (e.g. a
-    recall); ``fallback``: (target type, target, text) sent instead of the hosts'
-    note when the call is given up (e.g. where the file is, when an upload fails)."""
-    now = now or utcnow()
-    call = {"action": action, "params": params} | ({"once": True} if once else {})
-    if fallback is not None:
-        call["fallback"] = list(fallback)
-    await _put([{
-        "game_id": game_id, "self_id": self_id, "target_type": "api", "target_id": str(group_id),
-        "text": json.dumps(call, ensure_ascii=False),
-        "priority": 1, "next_try_at": now, "created_at": now, "owner": PROCESS,
-    }])
-
-
-async def _write_sent(sent: list[tuple[list[Outbox], datetime]]) -> None:
-    """Sent: status, time and attempts (a web password's text cleared); a turn of the loop's sends in one trip."""
-    rows = [(r, now) for group, now in sent for r in group]
-    plain = [(r.id, {"status": "sent", "sent_at": now, "attempts": r.attempts + 1}) for r, now in rows if not r.scrub]
-    secret = [(r.id, {"status": "sent", "sent_at": now, "attempts": r.attempts + 1, "text": SCRUBBED})
-              for r, now in rows if r.scrub]
-    await write_at_once([update_rows(Outbox, ("status", "sent_at", "attempts"), plain),
-                         update_rows(Outbox, ("status", "sent_at", "attempts", "text"), secret)])
-    vacuum_now_and_then(len(rows))
+async def _write_sent(sent: list[tuple[list[Head], datetime]]) -> None:
+    """Sent: status, time and attempts (a web password's text cleared); a turn of the loop's sends in one write."""
+    ws = WriteSet()
+    for group, now in sent:
+        for r in group:
+            values: dict[str, Any] = {"status": "sent", "sent_at": now, "attempts": r.attempts + 1}
+            ws.update(Outbox, r.id, values | {"text": SCRUBBED} if r.scrub else values)
+    await current().write(ws)
+    vacuum_now_and_then(sum(len(group) for group, _ in sent))
 
 
 async def _wait(event: asyncio.Event, timeout: float) -> None:
@@ -186,7 +95,7 @@ class OutboxWorker:
         self.served: dict[int | None, int] = {}  # game id -> the turn it was last served
         self.turn = 0
         self.wake = asyncio.Event()
-        self.marks: Coalesced[tuple[list[Outbox], datetime]] = Coalesced(_write_sent)
+        self.marks: Coalesced[tuple[list[Head], datetime]] = Coalesced(_write_sent)
         self._task: asyncio.Task | None = None
 
     def interval(self, target_type: str) -> float:
@@ -249,7 +158,7 @@ class OutboxWorker:
             return self.cfg.group_send_interval == 0
         return self.cfg.send_interval == 0 and self.cfg.send_jitter == 0
 
-    async def _fair_heads(self, types: list[str], now: datetime, limit: int) -> tuple[list[Outbox], datetime | None]:
+    async def _fair_heads(self, types: list[str], now: datetime, limit: int) -> tuple[list[Head], datetime | None]:
         """The next ``limit`` rows to send: replies before announcements, games in turns (the
         game served least recently first), then the oldest. One game's backlog (a royale
         night's 60 replies) never holds up another's (a vote burst's confirmations). And when
@@ -284,7 +193,7 @@ class OutboxWorker:
             return max(0.01, min(due))
         return 0.5 if self.inflight else IDLE
 
-    async def _deliver(self, row: Outbox, batch: list[Outbox], now: datetime) -> None:
+    async def _deliver(self, row: Head, batch: list[Head], now: datetime) -> None:
         text = "\n".join([row.text] + [r.text for r in batch])
         try:
             extra = {k: v for k, v in (("at_all", row.at_all), ("image", row.image)) if v}
@@ -301,60 +210,56 @@ class OutboxWorker:
             self._sent((row.target_type, row.target_id))
             await self.marks.add(([row, *batch], now))
 
-    async def _failed(self, row: Outbox, now: datetime, exc: Exception) -> None:
+    async def _failed(self, row: Head, now: datetime, exc: Exception) -> None:
         attempts = row.attempts + 1
         options = json.loads(row.text) if row.target_type == "api" else {}
+        ws = WriteSet()
         if options.get("once"):  # a best effort: drop it quietly
-            await Outbox.filter(id=row.id).update(status="failed", attempts=attempts, last_error=repr(exc)[:500])
+            ws.update(Outbox, row.id, {"status": "failed", "attempts": attempts, "last_error": repr(exc)[:500]})
+            await current().write(ws)
             return
         timed_out = isinstance(exc, (SendTimeout, asyncio.TimeoutError))
         timeouts = row.timeouts + (1 if timed_out else 0)
         self.failures_in_a_row += 1
         logger.warning(f"send failed ({attempts}x) to {row.target_type} {row.target_id}: {exc!r}")
         # a timeout may have been delivered: resend it once at most
-        give_up = attempts >= self.cfg.send_max_attempts or timeouts >= 2
-        async with in_transaction():
-            if give_up:
-                await Outbox.filter(id=row.id).update(
-                    status="failed", attempts=attempts, timeouts=timeouts, last_error=repr(exc)[:500]
-                )
-                where = f"{'群' if row.target_type == 'group' else 'QQ'} {row.target_id}"
-                fallback = options.get("fallback")
-                if fallback:
-                    await enqueue(fallback[0], fallback[1], fallback[2], game_id=row.game_id, self_id=row.self_id,
-                                  priority=0, now=now)
-                    note = ""
-                elif timeouts:
-                    note = (f"【发送超时】发给{where}的消息 QQ 没有及时回应（{timeouts} 次），可能已送达，"
-                            "为免重复不再重发。请向对方确认；若没收到，请让其发送 /我的身份 重新获取私密信息。")
-                else:
-                    note = (f"【发送失败】发给{where}的消息重试 {attempts} 次仍失败，已放弃。"
-                            "请确认对方已加机器人好友，并让其发送 /我的身份 重新获取私密信息。")
-                if note:
-                    await self._tell_hosts(row, note, now)
+        if attempts >= self.cfg.send_max_attempts or timeouts >= 2:
+            ws.update(Outbox, row.id, {"status": "failed", "attempts": attempts, "timeouts": timeouts,
+                                       "last_error": repr(exc)[:500]})
+            where = f"{'群' if row.target_type == 'group' else 'QQ'} {row.target_id}"
+            fallback = options.get("fallback")
+            if fallback:
+                ws.outbox += text_rows(fallback[0], fallback[1], fallback[2], game_id=row.game_id,
+                                       self_id=row.self_id, priority=0, now=now)
+            elif timeouts:
+                await self._tell_hosts(ws, row, f"【发送超时】发给{where}的消息 QQ 没有及时回应（{timeouts} 次），可能已送达，"
+                                       "为免重复不再重发。请向对方确认；若没收到，请让其发送 /我的身份 重新获取私密信息。", now)
             else:
-                delay = self.cfg.send_backoff * (2 ** (attempts - 1))
-                await Outbox.filter(id=row.id).update(
-                    attempts=attempts, timeouts=timeouts, next_try_at=now + timedelta(seconds=delay),
-                    last_error=repr(exc)[:500],
-                )
-            if self.failures_in_a_row >= self.cfg.send_pause_after:
-                self.paused_until = now + timedelta(seconds=self.cfg.send_pause_seconds)
-                self.failures_in_a_row = 0
-                logger.error(f"outbound queue paused for {self.cfg.send_pause_seconds}s after repeated failures")
-                await self._tell_hosts(
-                    row,
-                    f"【发送暂停】连续多次发送失败，发送队列暂停 {int(self.cfg.send_pause_seconds)} 秒后自动恢复，"
-                    "期间的消息不会丢失。若持续失败，请检查 QQ 客户端（NapCat）是否在线或被风控。",
-                    now,
-                )
+                await self._tell_hosts(ws, row, f"【发送失败】发给{where}的消息重试 {attempts} 次仍失败，已放弃。"
+                                       "请确认对方已加机器人好友，并让其发送 /我的身份 重新获取私密信息。", now)
+        else:
+            delay = self.cfg.send_backoff * (2 ** (attempts - 1))
+            ws.update(Outbox, row.id, {"attempts": attempts, "timeouts": timeouts,
+                                       "next_try_at": now + timedelta(seconds=delay), "last_error": repr(exc)[:500]})
+        if self.failures_in_a_row >= self.cfg.send_pause_after:
+            self.paused_until = now + timedelta(seconds=self.cfg.send_pause_seconds)
+            self.failures_in_a_row = 0
+            logger.error(f"outbound queue paused for {self.cfg.send_pause_seconds}s after repeated failures")
+            await self._tell_hosts(
+                ws, row,
+                f"【发送暂停】连续多次发送失败，发送队列暂停 {int(self.cfg.send_pause_seconds)} 秒后自动恢复，"
+                "期间的消息不会丢失。若持续失败，请检查 QQ 客户端（NapCat）是否在线或被风控。",
+                now,
+            )
+        await current().write(ws)
 
-    async def _tell_hosts(self, row: Outbox, text: str, now: datetime) -> None:
+    async def _tell_hosts(self, ws: WriteSet, row: Head, text: str, now: datetime) -> None:
         if row.game_id is None:
             return
         for h in await Host.filter(game_id=row.game_id):
             if not (row.target_type == "private" and row.target_id == h.user_id):
-                await enqueue("private", h.user_id, text, game_id=row.game_id, self_id=row.self_id, priority=0, now=now)
+                ws.outbox += text_rows("private", h.user_id, text, game_id=row.game_id, self_id=row.self_id,
+                                       priority=0, now=now)
 
     async def run(self) -> None:
         while True:

@@ -16,7 +16,7 @@ from mafia88_helpers import essay
 from plugins.kernel.deadlines import fire_timer
 from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.order import utcnow
-from plugins.kernel.txn import forget
+from plugins.kernel.held import forget
 
 pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
 

@@ -52,7 +52,9 @@ async def test_contacts_noted_at_once_are_written_in_one_trip(nonebug_init, monk
     directory = importlib.import_module("plugins.kernel.directory")  # (the package's ``directory`` is the instance)
 
     now = datetime.now(timezone.utc)
-    writes = spy(monkeypatch, directory, "write_at_once")
+    from plugins.kernel.store import current
+
+    writes = spy(monkeypatch, current(), "write")
     users = [str(40500 + i) for i in range(60)]
     await asyncio.gather(*(directory.note_contact(u, "777", now) for u in users))
     assert len(writes) == 1

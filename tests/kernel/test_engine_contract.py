@@ -13,7 +13,7 @@ from harness import demo_running, texts
 from plugins.gamekit.contract import Actor, Command, Ctx, Finish, GameEngine, Say
 from plugins.kernel.export import game_tables
 from plugins.kernel.models import CommandLog, Game
-from plugins.kernel.txn import forget
+from plugins.kernel.held import forget
 
 
 async def _row(game_id: int) -> dict:

@@ -100,9 +100,9 @@ async def test_fuzz_every_command(harness, monkeypatch, title, key):
     refusals: list[str] = []
     real_refused = router.refused
 
-    async def spy(origin, exc, game_id):
+    async def spy(handling, exc, game_id):
         refusals.append(str(exc))
-        await real_refused(origin, exc, game_id)
+        await real_refused(handling, exc, game_id)
 
     monkeypatch.setattr(router, "refused", spy)
     started = (await Game.get(id=gid)).status == "running"

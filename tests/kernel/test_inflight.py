@@ -1,42 +1,48 @@
-"""Issue 19 item 3: a game's next command runs its rule while the write of the one before
-waits for the database (inflight.py). Nothing is acknowledged early: the answers are rows
-of the same writes and leave once written; a write whose predecessor was not written is
-not written either, and its sender is asked to send again."""
+"""A game's next command runs its rule while the write of the one before is on its way to the
+database (``unit.py``, ``held.py``). Nothing is acknowledged early: the answers are rows of the
+same writes and leave once written; a write whose predecessor was not written is not written
+either, and its sender is asked to send again."""
 
 import asyncio
 import re
-import sqlite3
-import threading
 from datetime import datetime, timezone
 
 import pytest
 from harness import demo_running, group_payload, sqlite_only, texts
 from nonebot.adapters.onebot.v11 import Adapter
 from nonebot.message import handle_event
-from tortoise import connections
+from tortoise.exceptions import IntegrityError
 
-import plugins.kernel.bulk as bulk
-from plugins.kernel.bulk import Link, Superseded, WriteFailed
-from plugins.kernel.delivery import RESEND
-from plugins.kernel.held import _cache
-from plugins.kernel.inflight import begin_write
-from plugins.kernel.models import Delivery, Game, Outbox
+import plugins.kernel.store.sqlite as sqlite_store
+from plugins.kernel import held
+from plugins.kernel.models import Delivery, Game
 from plugins.kernel.registry import get_kind
-from plugins.kernel.statements import insert_statement
+from plugins.kernel.store import current
+from plugins.kernel.unit import RESEND
+from plugins.kernel.writeset import WriteSet
 
 
 class Held:
-    """SQLite's connection thread kept busy until ``release``: writes handed in meanwhile wait."""
+    """The store's writer kept busy until the block ends: write sets handed in meanwhile wait."""
 
     async def __aenter__(self) -> "Held":
-        self.gate = threading.Event()
-        self.busy = asyncio.ensure_future(bulk.on_sqlite_thread(connections.get("default"), lambda raw: self.gate.wait(10)))
+        self.store = current()
+        self.gate = asyncio.Event()
+        real = self.store._write
+
+        async def gated(batch):
+            await self.gate.wait()
+            await real(batch)
+
+        self.store._write = gated
+        self.busy = self.store.hand_in(WriteSet())  # the writer now waits at the gate
         await asyncio.sleep(0.05)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         self.gate.set()
-        await self.busy
+        await self.busy.done
+        del self.store._write
 
 
 def _send(h, user: str, text: str, **kw) -> asyncio.Future:
@@ -45,8 +51,10 @@ def _send(h, user: str, text: str, **kw) -> asyncio.Future:
 
 async def _held_votes(game_id: int, want: int) -> int:
     """The votes in the held state once it has ``want`` of them (or after ~2 s)."""
+    n = -1
     for _ in range(200):
-        n = len(_cache[game_id].game.state.votes) if game_id in _cache else -1
+        h = held.held(game_id)
+        n = len(h.game.state.votes) if h is not None else -1
         if n == want:
             return n
         await asyncio.sleep(0.01)
@@ -90,56 +98,32 @@ async def test_a_write_that_fails_takes_the_commands_that_went_on_from_it_along_
     assert len((await Game.get(id=g.id)).state["votes"]) == 2
 
 
-@sqlite_only
-async def test_a_write_is_made_only_after_and_only_if_the_one_it_follows_was(nonebug_init):
-    now = datetime.now(timezone.utc)
-    await Delivery.create(key="f-taken", at=now)
-    a, b, c = Link(), Link(), Link()
-    async with Held():
-        fa = begin_write([insert_statement(Delivery, [{"key": "f-taken", "at": now}])], a, None, 1)
-        fb = begin_write([insert_statement(Delivery, [{"key": "f-after", "at": now}])], b, a, 1)
-        fc = begin_write([insert_statement(Delivery, [{"key": "f-alone", "at": now}])], c, None, 2)
-    outcomes = await asyncio.gather(fa, fb, fc, return_exceptions=True)
-    assert isinstance(outcomes[0], WriteFailed) and isinstance(outcomes[1], Superseded) and outcomes[2] is None
-    assert (a.failed, b.failed, c.failed) == (True, True, False)
-    assert not await Delivery.exists(key="f-after") and await Delivery.exists(key="f-alone")
-
-
-async def test_a_refusal_undone_from_the_database_keeps_the_game_only_if_it_matches_it(harness):
+async def test_a_refusal_undone_from_the_database_keeps_the_game_only_if_it_matches_it(harness, monkeypatch):
     """Undoing a refused rule without the state of a write handed in reads the row; the rest of
-    the held game (its arrival number, phase, roster) is kept only when no write it went on from
-    failed and the row is of its arrival number — else the game is read afresh."""
-    import plugins.kernel.held as held
-    import plugins.kernel.inflight as inflight
-    from plugins.kernel.longtexts import Texts
+    the held game (its arrival number, phase, roster) is kept only when the row is of its arrival
+    number — else the game is read afresh."""
+    from dataclasses import replace
+
+    from plugins.gamekit.contract import Rejected
 
     h = harness
     g = await demo_running(h)
     await h.group("31", "/票 2")
-    game = _cache[g.id].game
-    stored = (await Game.get(id=g.id)).state
-    held._written.pop(g.id, None)
     engine = get_kind(g.kind).engine
-    stored = engine.decode(stored)
-    assert await inflight.stored_state(game, engine, Texts()) == (stored, True)
-    held._written.pop(g.id, None)
-    failed = Link()  # a write of this game that was not made
-    failed.failed, failed.done = True, asyncio.get_running_loop().create_future()
-    failed.done.set_result(None)
-    inflight._last[g.id] = failed
-    assert await inflight.stored_state(game, get_kind(g.kind).engine, Texts()) == (stored, False)
-    held._written.pop(g.id, None)
-    game.last_seq += 1  # held ahead of the row
-    try:
-        assert await inflight.stored_state(game, get_kind(g.kind).engine, Texts()) == (stored, False)
-    finally:
-        game.last_seq -= 1
 
+    def refuse(s, actor, args, ctx):
+        s.votes.clear()
+        raise Rejected("不行。")
 
-@pytest.fixture(autouse=True)
-async def _nothing_pending():
-    yield
-    await Outbox.filter(status="pending").update(status="sent")
+    monkeypatch.setitem(engine.specs, "vote", replace(engine.specs["vote"], rule=refuse))
+    held._written.pop(g.id, None)  # no state of a write handed in: the row is read
+    assert "不行。" in texts(await h.group("31", "/票 2"))
+    kept = held.held(g.id)
+    assert kept is not None and len(kept.game.state.votes) == 1  # undone, and still held
+    held._written.pop(g.id, None)
+    kept.game.last_seq += 1  # held ahead of the row: it does not match
+    assert "不行。" in texts(await h.group("31", "/票 2"))
+    assert held.held(g.id) is None  # read afresh next time
 
 
 async def test_a_message_acted_on_before_a_restart_is_dropped_on_arrival_when_delivered_again(harness):
@@ -156,7 +140,8 @@ async def test_a_message_acted_on_before_a_restart_is_dropped_on_arrival_when_de
     await Delivery.create(key=f"{h.bot.self_id}:g{h.group_id}:777003", at=now - timedelta(minutes=30))
     await events.recall_delivered(now - timedelta(hours=1))
     assert await h.group("32", "/票 1", message_id=777003) == []
-    assert g.id in _cache and len(_cache[g.id].game.state.votes) == 1
+    kept = held.held(g.id)
+    assert kept is not None and len(kept.game.state.votes) == 1
 
 
 def _sequences(n: int) -> list[tuple[list[tuple[str, str]], frozenset[int]]]:
@@ -190,21 +175,20 @@ async def test_what_is_answered_is_what_is_stored(harness, monkeypatch, cmds, fa
     await h.group("31", "/票 2")  # held from here (with its timers: no command reads the database meanwhile)
     ids = [int(f"77{g.id % 1000:03d}{i:02d}") for i in range(len(cmds))]
     failing = {f"{h.bot.self_id}:g{h.group_id}:{ids[i]}" for i in fail if i < len(cmds)}
-    real = bulk._statements
+    real = sqlite_store._apply
 
-    def injected(raw, stmts, later=None):  # the first write made for each failing message breaks
-        keys = {v for st in stmts if st.table == "delivery" for row in st.rows for v in row if isinstance(v, str)}
-        if keys & failing:
-            failing.difference_update(keys)
-            raise WriteFailed(1, sqlite3.IntegrityError("injected"))
-        real(raw, stmts, later)
+    async def injected(tx, ws, now, games):  # the first write made for each failing message breaks
+        if ws.delivery in failing:
+            failing.discard(ws.delivery)
+            raise IntegrityError("injected")
+        await real(tx, ws, now, games)
 
-    monkeypatch.setattr(bulk, "_statements", injected)
+    monkeypatch.setattr(sqlite_store, "_apply", injected)
     async with Held():
         sent = [_send(h, user, text, message_id=mid) for (user, text), mid in zip(cmds, ids)]
         await asyncio.sleep(0.2)
     await asyncio.gather(*sent)
-    monkeypatch.setattr(bulk, "_statements", real)
+    monkeypatch.setattr(sqlite_store, "_apply", real)
     out = texts(await h.drain())  # (answers queued together for one group leave as one message)
     first = next((i for i in sorted(fail) if i < len(cmds) and cmds[i][1] != "/查票"), len(cmds))
     votes = [i for i in range(first) if cmds[i][1] != "/查票" and i not in fail]

@@ -101,7 +101,7 @@ async def test_events_of_a_game_served_elsewhere_are_dropped_before_the_matchers
     assert not texts(await h.private("31", "/密 二"))
     assert not texts(await h.group("32", "/票 1"))
     assert not texts(await h.private("32", "随便说说"))
-    assert [word for _, word, _ in routed] == ["密"]
+    assert [call.word for call, _ in routed] == ["密"]
     await Lease.filter(key=game_key(theirs.id)).delete()
 
 

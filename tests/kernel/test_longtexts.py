@@ -17,9 +17,10 @@ from plugins.kernel.export import game_tables
 from plugins.kernel.longtexts import REF, Texts, inflate, stored
 from plugins.kernel.models import Game, GameText
 from plugins.kernel.order import utcnow
-from plugins.kernel.origin import Origin
+from plugins.kernel.origin import Handling, Origin
 from plugins.kernel.registry import get_kind
-from plugins.kernel.txn import forget, in_game
+from plugins.kernel.held import forget
+from plugins.kernel.unit import in_game
 
 # ---- the pure part ------------------------------------------------------------------
 
@@ -114,13 +115,13 @@ async def test_a_refused_rule_is_undone_with_the_texts_read_back(harness, monkey
     engine = get_kind(g.kind).engine
     monkeypatch.setitem(engine.specs, "vote", replace(engine.specs["vote"], rule=refuse))
 
-    async def work(txn):
+    async def run(work):
         with pytest.raises(Rejected):
-            await txn.step("apply", origin=Origin("31", "private"), now=utcnow(),
-                           actor=Actor("31", 1, False, True), cmd=Command("vote", Target(target=2)))
-        return txn.game.state.notes
+            await work.step("apply", origin=Origin("31", "private"), now=utcnow(),
+                            actor=Actor("31", 1, False, True), cmd=Command("vote", Target(target=2)))
+        return work.game.state.notes
 
-    assert await in_game(g.id, set(), work) == ["记一条"]
+    assert await in_game(g.id, Handling(Origin("31", "private"), utcnow()), set(), run) == ["记一条"]
 
 
 def _game_reads(monkeypatch) -> list[dict]:

@@ -3,12 +3,12 @@ retry with back-off, giving up and pausing with a word to the hosts."""
 
 from datetime import datetime, timedelta, timezone
 
-from harness import sqlite_only
+from harness import enqueue, sqlite_only
 from nonebot.adapters.onebot.v11.exception import ActionFailed
 
 from plugins.kernel.config import KernelConfig
 from plugins.kernel.models import Game, Host, Outbox
-from plugins.kernel.outbox import OutboxWorker, enqueue
+from plugins.kernel.outbox import OutboxWorker
 from plugins.kernel.pieces import chunks
 
 
@@ -216,19 +216,18 @@ async def test_a_slow_recipient_never_blocks_the_others(nonebug_init):
     assert "可能已送达" in note.text and "不再重发" in note.text
 
 
-async def test_batched_rows_are_the_rows_one_create_writes(harness):
-    """A transaction's queued rows go in with one INSERT built without model objects:
-    every column as Outbox.create stores it (defaults, booleans, times)."""
+async def test_queued_rows_are_the_rows_one_create_writes(harness):
+    """A write set's queued rows go in without model objects: every column as Outbox.create stores
+    it (defaults, booleans, times)."""
     from tortoise import connections
-    from tortoise.transactions import in_transaction
 
-    from plugins.kernel.outbox import batched
+    from plugins.kernel.leases import PROCESS
+    from plugins.kernel.models import Outbox
 
     now = datetime.now(timezone.utc)
-    async with in_transaction():
-        await enqueue("private", "7770", "一条", self_id="1", priority=0, now=now, scrub=True)  # outside a batch: create
-        async with batched():
-            await enqueue("private", "7770", "一条", self_id="1", priority=0, now=now, scrub=True)
+    await Outbox.create(self_id="1", target_type="private", target_id="7770", text="一条", priority=0, scrub=True,
+                        next_try_at=now, created_at=now, owner=PROCESS)
+    await enqueue("private", "7770", "一条", self_id="1", priority=0, now=now, scrub=True)
     _, rows = await connections.get("default").execute_query("SELECT * FROM outbox WHERE target_id='7770' ORDER BY id")
     one, batch = ({k: v for k, v in dict(r).items() if k != "id"} for r in rows)
     assert one == batch and one["status"] == "pending" and one["text"] == "一条"
@@ -303,16 +302,16 @@ async def test_sends_that_land_together_are_marked_sent_in_one_write(nonebug_ini
 
     from harness import spy
 
-    import plugins.kernel.outbox as outbox
     from plugins.kernel.outbox import UNPACED_IN_FLIGHT
+    from plugins.kernel.store import current
 
     await _fresh()
-    writes = spy(monkeypatch, outbox, "write_at_once")
     clock = Clock()
     rec = HeldRecorder(clock)
     w = OutboxWorker(KernelConfig(send_interval=0, send_jitter=0, group_send_interval=0), rec, clock=clock)
     for i in range(UNPACED_IN_FLIGHT):
         await enqueue("private", f"m{i}", f"消息{i}", priority=0, now=clock.now)
+    writes = spy(monkeypatch, current(), "write")
     await w.tick()
     await asyncio.sleep(0)
     assert len(rec.started) == UNPACED_IN_FLIGHT
@@ -369,10 +368,10 @@ async def test_an_unpaced_worker_reads_the_queue_once_a_tick(nonebug_init, monke
 
     from harness import spy
 
-    import plugins.kernel.outbox_heads as heads
+    from plugins.kernel.store import current
 
     await _fresh()
-    reads = spy(monkeypatch, heads, "fetch_rows")
+    reads = spy(monkeypatch, current(), "fetch")
     clock = Clock()
     rec = Recorder(clock)
     w = OutboxWorker(KernelConfig(send_interval=0, send_jitter=0, group_send_interval=0), rec, clock=clock)
@@ -403,7 +402,7 @@ async def test_heads_read_by_the_worker_are_the_rows_tortoise_reads(nonebug_init
     head = await first_head(["private"], None, [], "id")
     for row in [r for _, r in mine] + [head]:
         stored = await Outbox.get(id=row.id)
-        assert (row.next_try_at, row.created_at, row.sent_at) == (stored.next_try_at, stored.created_at, stored.sent_at)
+        assert row.next_try_at == stored.next_try_at
         assert row.next_try_at.utcoffset() == stored.next_try_at.utcoffset()
     assert sorted(r.text for _, r in mine) == ["微秒", "整秒"]
     _, later = await ranked_heads(["private"], at.replace(microsecond=0), [], 5)
@@ -462,25 +461,25 @@ async def test_the_queue_is_read_at_once_without_a_trip_to_the_connections_threa
 @sqlite_only
 async def test_a_read_the_reading_connection_cannot_make_is_made_on_the_connections_thread(nonebug_init, monkeypatch):
     """SQLite may answer a reader "busy" in WAL's rare cases (a recovery): the queue is then read
-    as before, on the connection's thread, and nothing is missed."""
+    on the bot's own connection, and nothing is missed."""
     import sqlite3
 
-    import plugins.kernel.bulk as bulk
     from plugins.kernel.outbox_heads import ranked_heads
+    from plugins.kernel.store import current
 
     await _fresh()
     clock = Clock()
     await enqueue("private", "rd2", "还是读到了", priority=0, now=clock.now)
-    real = bulk._fetch
-    threads: list[bool] = []
+    store = current()
+    reader = store._reader()
+    assert reader is not None
+    tried: list[str] = []
 
-    def fetch(raw, sql, params):
-        reading = bulk._reading is not None and raw is bulk._reading[1]
-        threads.append(not reading)
-        if reading:
+    class Busy:
+        def execute(self, sql, params):
+            tried.append(sql)
             raise sqlite3.OperationalError("database is locked")
-        return real(raw, sql, params)
 
-    monkeypatch.setattr(bulk, "_fetch", fetch)
+    monkeypatch.setattr(store, "reader", Busy())
     rows, _ = await ranked_heads(["private"], clock.now, [], 5)
-    assert [r.text for _, r in rows] == ["还是读到了"] and threads == [False, True]
+    assert [r.text for _, r in rows] == ["还是读到了"] and len(tried) == 1

@@ -11,7 +11,7 @@ from plugins.kernel import rearm_all
 from plugins.kernel.deadlines import fire_timer
 from plugins.kernel.models import CommandLog, Game, Timer
 from plugins.kernel.order import utcnow
-from plugins.kernel.txn import forget
+from plugins.kernel.held import forget
 
 
 async def _started(h):

@@ -4,28 +4,24 @@ from __future__ import annotations
 
 import re
 
-from tortoise.transactions import in_transaction
-
 from plugins.gamekit.clock import game_tz
-from plugins.gamekit.contract import KERNEL_BACK, KERNEL_OUT, Ignored, Rejected
+from plugins.gamekit.contract import KERNEL_BACK, KERNEL_OUT, Rejected
 
 from ..config import kernel_config
-from ..delivery import claim_delivery, delivery_committed
 from ..export import export_game
+from ..messages import api_row
 from ..models import Audit, Game, Host, Player
-from ..order import utcnow
-from ..origin import _reply_rows
-from ..outbox import enqueue_api
 from ..registry import GameKind, get_kind
-from ..sending import wake_outbox
-from .table import Call, _game_for, _need_game, _superusers, kernel_command
+from ..unit import reply
+from ..writeset import WriteSet
+from .table import Call, game_for, kernel_command, need_game, superusers
 
 
 async def _hosted_game(call: Call) -> int:
     """The game a host's /日志 or /导出 is about: the live one, else the most
     recent one of this group (in a group) or that this host ran (in private) —
     the tables are complete only after the end."""
-    found = _game_for(call)
+    found = game_for(call)
     uid = call.origin.user_id
     if isinstance(found, int):
         gid = found
@@ -35,13 +31,13 @@ async def _hosted_game(call: Call) -> int:
             raise Rejected("本群还没有开过游戏。")
         gid = last.id
     elif isinstance(found, list):
-        gid = _need_game(call, found)
+        gid = need_game(call, found)
     else:
         hosted = await Host.filter(user_id=uid).order_by("-game_id").first()
         if hosted is None:
             raise Rejected("你没有主持过游戏。")
         gid = hosted.game_id
-    if uid not in _superusers() and not await Host.exists(game_id=gid, user_id=uid):
+    if uid not in superusers() and not await Host.exists(game_id=gid, user_id=uid):
         raise Rejected("只有主持可以这样做。")
     return gid
 
@@ -140,19 +136,14 @@ async def export(call: Call) -> None:
     fallback = (f"【导出】文件上传到{where}失败，文件在机器人所在电脑的 {done.folder}，请找管理员取。"
                 "也可以稍后再发一次 /导出。")
     names = "、".join(name for _, name in done.files())
-    try:  # the uploads and the answer with the message's delivery key: a repeated delivery uploads nothing
-        async with in_transaction():
-            await claim_delivery(utcnow())
-            for path, name in done.files():
-                if call.in_group:
-                    action = "upload_group_file"
-                    params = {"group_id": int(call.origin.group_id or 0), "file": str(path.resolve()), "name": name}
-                else:
-                    action, params = "upload_private_file", {"user_id": int(uid), "file": str(path.resolve()), "name": name}
-                await enqueue_api(str(params.get("group_id") or uid), action, params, game_id=gid,
-                                  self_id=call.origin.self_id, now=call.now, fallback=("private", uid, fallback))
-            await _reply_rows(call.origin, f"已导出，正在上传到{where}：{names}（表格一个 XLSX，另有每张表的 CSV 压缩包）。", gid)
-    except Ignored:
-        return
-    delivery_committed()
-    wake_outbox()
+    ws = WriteSet()  # the uploads with the answer and the message's delivery key: a repeat uploads nothing
+    for path, name in done.files():
+        if call.in_group:
+            action = "upload_group_file"
+            params = {"group_id": int(call.origin.group_id or 0), "file": str(path.resolve()), "name": name}
+        else:
+            action, params = "upload_private_file", {"user_id": int(uid), "file": str(path.resolve()), "name": name}
+        ws.outbox.append(api_row(str(params.get("group_id") or uid), action, params, game_id=gid,
+                                 self_id=call.origin.self_id, now=call.now, fallback=("private", uid, fallback)))
+    await reply(call.handling, f"已导出，正在上传到{where}：{names}（表格一个 XLSX，另有每张表的 CSV 压缩包）。",
+                game_id=gid, ws=ws)

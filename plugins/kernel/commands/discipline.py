@@ -8,8 +8,8 @@ from plugins.gamekit.contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Re
 from .. import cards as cardmath
 from ..models import Card, Player
 from ..roster import Roster
-from ..txn import Txn
-from .table import LIVE, Call, _game_for, _host_txn, _need_game, kernel_command
+from ..work import Work
+from .table import LIVE, Call, game_for, host_work, kernel_command, need_game
 
 
 async def _card(call: Call, color: str) -> None:
@@ -18,15 +18,15 @@ async def _card(call: Call, color: str) -> None:
     if len(parts) < 2:
         raise Rejected(f"请写玩家和理由：/{word} <玩家> <理由>")
 
-    async def work(txn: Txn) -> None:
-        if txn.game.status == "signup":
+    async def run(work: Work) -> None:
+        if work.game.status == "signup":
             raise Rejected("游戏还没开始，不能判罚。")
-        seat = txn.roster.resolve(parts[0]).seat
-        if await txn.give_card(seat, color, parts[1], call.origin.user_id, call.now):
+        seat = work.roster.resolve(parts[0]).seat
+        if await work.give_card(seat, color, parts[1], call.origin.user_id, call.now):
             actor = Actor(call.origin.user_id, None, True, call.origin.private)
-            await txn.send_off(seat, parts[1], call.origin, actor, call.now)
+            await work.send_off(seat, parts[1], call.now, call.origin, actor)
 
-    await _host_txn(call, work)
+    await host_work(call, run)
 
 
 @kernel_command(("蓝牌",), "/蓝牌 <玩家> <理由>", "判蓝牌（3 蓝 = 1 黄）", who="host", phases=LIVE, example="/蓝牌 3 刷屏")
@@ -46,7 +46,7 @@ async def red(call: Call) -> None:
 
 @kernel_command(("牌",), "/牌 <玩家>", "查看玩家的判罚记录", phases=(*LIVE, "ended"), example="/牌 3")
 async def card_record(call: Call) -> None:
-    gid = _need_game(call, _game_for(call))
+    gid = need_game(call, game_for(call))
     if not call.rest.strip():
         raise Rejected("请写玩家：/牌 <玩家>")
     players = await Player.filter(game_id=gid).order_by("seat")
@@ -67,21 +67,21 @@ async def _put(call: Call, name: str) -> None:
     if len(parts) < 2:
         raise Rejected(f"请写玩家和理由：/{verb} <玩家> <理由>")
 
-    async def work(txn: Txn) -> None:
-        if txn.game.status not in ("running", "paused"):
+    async def run(work: Work) -> None:
+        if work.game.status not in ("running", "paused"):
             raise Rejected("游戏不在进行中。")
-        seat = txn.roster.resolve(parts[0]).seat
-        p = txn.seat(seat)
+        seat = work.roster.resolve(parts[0]).seat
+        p = work.seat(seat)
         if name == KERNEL_OUT and not p.alive:
             raise Rejected(f"{seat}号 {p.alias} 已经出局了。")
         if name == KERNEL_BACK and p.alive:
             raise Rejected(f"{seat}号 {p.alias} 本来就在场上。")
         actor = Actor(call.origin.user_id, None, True, call.origin.private)
-        await txn.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(name, kernel_args(txn.kind.engine, seat, parts[1])))
-        await txn.audit(call.origin.user_id, name, f"{seat}号 {p.alias}：{parts[1]}", at=call.now)
-        await txn.say("reply", f"已判 {seat}号「{p.alias}」{verb}：{parts[1]}。", call.origin)
+        await work.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(name, kernel_args(work.kind.engine, seat, parts[1])))
+        work.audit(call.origin.user_id, name, f"{seat}号 {p.alias}：{parts[1]}", at=call.now)
+        work.say("reply", f"已判 {seat}号「{p.alias}」{verb}：{parts[1]}。", call.origin)
 
-    await _host_txn(call, work)
+    await host_work(call, run)
 
 
 @kernel_command(("出局",), "/出局 <玩家> <理由>", "判玩家出局", who="host", phases=LIVE, example="/出局 3 失联")

@@ -10,12 +10,12 @@ from ..helptext import Asker, help_reply
 from ..longtexts import game_with_texts
 from ..models import Game, Host, Player, Timer
 from ..registry import GameKind, get_kind
-from .table import Call, _game_for, _is_group_admin, _kind_of, _need_game, _superusers, kernel_command
+from .table import Call, game_for, is_group_admin, kernel_command, kind_of, need_game, superusers
 
 
 @kernel_command(("名单",), "/名单", "查看座位、马甲和存活情况", phases=("signup", "running", "paused", "ended"))
 async def roster(call: Call) -> None:
-    gid = _need_game(call, _game_for(call))
+    gid = need_game(call, game_for(call))
     players = await Player.filter(game_id=gid).order_by("seat")
     if not players:
         raise Rejected("还没有人报名。")
@@ -50,7 +50,7 @@ def _public_out(g: Game, players: list[Player]) -> set[int]:
 
 @kernel_command(("状态",), "/状态", "查看阶段、截止时间和人数", phases=("signup", "running", "paused", "ended"))
 async def status(call: Call) -> None:
-    gid = _need_game(call, _game_for(call))
+    gid = need_game(call, game_for(call))
     g = await game_with_texts(gid)
     kind = get_kind(g.kind)
     players = await Player.filter(game_id=gid)
@@ -81,7 +81,7 @@ async def status(call: Call) -> None:
 async def whoami(call: Call) -> None:
     if call.in_group:
         raise Rejected("请私聊我发送 /我的身份，身份信息只在私聊里发。")
-    gid = _need_game(call, _game_for(call))
+    gid = need_game(call, game_for(call))
     g = await game_with_texts(gid)
     p = await Player.get_or_none(game_id=gid, user_id=call.origin.user_id)
     if p is None:
@@ -110,15 +110,15 @@ async def help_answer(call: Call, rest: str) -> str:
 
 
 async def asker_of(call: Call) -> tuple[GameKind | None, Asker]:
-    game_id = _game_for(call)
+    game_id = game_for(call)
     uid = call.origin.user_id
-    is_host = uid in _superusers()
+    is_host = uid in superusers()
     is_player, status = False, "none"
-    kind = _kind_of(game_id)
+    kind = kind_of(game_id)
     if isinstance(game_id, int):
         g = await Game.get_or_none(id=game_id)
         status = g.status if g is not None else "none"
         is_host = is_host or await Host.exists(game_id=game_id, user_id=uid)
         is_player = await Player.exists(game_id=game_id, user_id=uid)
-    admin = _is_group_admin(call) or (call.in_group and uid in _superusers())
+    admin = is_group_admin(call) or (call.in_group and uid in superusers())
     return kind, Asker(status, call.in_group, is_host, is_player, admin, isinstance(game_id, list))

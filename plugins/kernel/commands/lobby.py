@@ -6,21 +6,20 @@ from __future__ import annotations
 import secrets
 
 from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
 
 from plugins.gamekit.contract import Ignored, Rejected
 
 from ..config import kernel_config
-from ..delivery import claim_delivery, delivery_committed
 from ..directory import alt_of, directory
 from ..leases import leases
+from ..messages import text_rows
 from ..models import Audit, Focus, Game, Host, Player
-from ..outbox import enqueue
 from ..registry import GameKind, find_kind, kinds
 from ..roster import check_alias
-from ..sending import wake_outbox
-from ..txn import NotOwner, Txn, in_game
-from .table import Call, _game_for, _is_group_admin, _kind_of, _need_game, _superusers, kernel_command
+from ..unit import NotOwner, in_game, reply, write
+from ..work import Work
+from ..writeset import WriteSet
+from .table import Call, game_for, is_group_admin, kernel_command, kind_of, need_game, superusers
 
 
 @kernel_command(("创建",), "/创建 <游戏>", "开一局游戏（88人场 / 囚犯 / 大逃杀 / 联赛），发起人成为主持；群主、管理员可用", where="group",
@@ -29,7 +28,7 @@ async def create(call: Call) -> None:
     if not call.in_group:
         raise Rejected("请在要开游戏的群里发送 /创建 <游戏>。")
     uid = call.origin.user_id
-    if uid not in _superusers() and not _is_group_admin(call):
+    if uid not in superusers() and not is_group_admin(call):
         raise Rejected("只有群主、群管理员或机器人管理员可以开游戏。")
     word = call.rest.strip()
     kind = find_kind(word) if word else None
@@ -44,43 +43,31 @@ async def create(call: Call) -> None:
     except Rejected as exc:
         raise Rejected(f"默认配置有误：{exc}") from None
     try:
-        game = await _create_game(call, kind, settings, group, uid)
+        game_id = await _create_game(call, kind, settings, group, uid)
     except IntegrityError:  # another process opened a game here at the same moment
         await directory.ensure_group(group)
         raise Ignored() from None
-    await directory.refresh(game.id)
-    await leases.ensure(game.id)
-    wake_outbox()
+    if game_id is None:
+        return  # a repeated delivery: created before
+    await directory.refresh(game_id)
+    await leases.ensure(game_id)
 
 
-async def _create_game(call: Call, kind: GameKind, settings: dict, group: str, uid: str) -> Game:
-    async with in_transaction():
-        await claim_delivery(call.now)
-        game = await Game.create(
-            group_id=group,
-            live_group=group,
-            self_id=call.origin.self_id,
-            kind=kind.key,
-            seed=secrets.token_hex(16),
-            settings={**settings, "timezone": settings.get("timezone", _default_tz())},
-            created_by=uid,
-        )
-        await Host.create(game=game, user_id=uid, added_by=uid)
-        await Audit.create(game=game, actor=uid, action="create", detail=kind.key, at=call.now)
-        signup = (
-            f"私聊我发送 /报名 {group} <马甲> 报名（马甲保密）"
-            if kind.private_signup
-            else "发送 /报名 [马甲] 报名"
-        )
-        await enqueue(
-            "group",
-            group,
-            f"【{kind.title}】开局了，主持：{call.origin.name or uid}。{kind.intro}\n{signup}，/名单 查看名单，/帮助 查看命令。",
-            game_id=game.id,
-            self_id=call.origin.self_id,
-        )
-    delivery_committed()
-    return game
+async def _create_game(call: Call, kind: GameKind, settings: dict, group: str, uid: str) -> int | None:
+    """The new game, its host, its audit row and its opening post: one write set."""
+    now, ws = call.now, WriteSet()
+    key = ws.insert(Game, {"group_id": group, "live_group": group, "self_id": call.origin.self_id, "kind": kind.key,
+                           "seed": secrets.token_hex(16), "created_by": uid, "created_at": now,
+                           "settings": {**settings, "timezone": settings.get("timezone", _default_tz())}}, key=True)
+    ws.insert(Host, {"game_id": key, "user_id": uid, "added_by": uid, "added_at": now})
+    ws.insert(Audit, {"game_id": key, "actor": uid, "action": "create", "detail": kind.key, "at": now})
+    signup = f"私聊我发送 /报名 {group} <马甲> 报名（马甲保密）" if kind.private_signup else "发送 /报名 [马甲] 报名"
+    text = f"【{kind.title}】开局了，主持：{call.origin.name or uid}。{kind.intro}\n{signup}，/名单 查看名单，/帮助 查看命令。"
+    ws.outbox = text_rows("group", group, text, game_id=None, self_id=call.origin.self_id, priority=1, now=now)
+    if not await write(call.handling, ws):
+        return None
+    assert key is not None
+    return int(key.value)
 
 
 def _default_tz() -> str:
@@ -106,7 +93,7 @@ async def signup(call: Call) -> None:
     if not await leases.ensure(gid):
         directory.reread_soon(gid)  # its roster is about to change
         raise NotOwner()
-    kind = _kind_of(gid)
+    kind = kind_of(gid)
     assert kind is not None
     if call.in_group and kind.private_signup:
         tip = "（刚才写在群里的马甲已经公开了，建议换一个）" if rest else ""
@@ -114,49 +101,50 @@ async def signup(call: Call) -> None:
     if not call.in_group and not rest.split(maxsplit=1)[1:]:
         raise Rejected(f"请写上马甲：/报名 {rest} <马甲>")
 
-    async def work(txn: Txn) -> None:
-        g = txn.game
+    async def run(work: Work) -> None:
+        g = work.game
         if g.status != "signup":
             raise Rejected("游戏已经开始，不能再报名。")
         uid = call.origin.user_id
-        if txn.player_of(uid):
-            p = txn.player_of(uid)
+        if work.player_of(uid):
+            p = work.player_of(uid)
             raise Rejected(f"你已经报名了（{p.seat}号 {p.alias}）。")  # type: ignore[union-attr]
-        if len(txn.players) >= kind.max_players:
+        if len(work.players) >= kind.max_players:
             raise Rejected(f"人数已满（{kind.max_players} 人）。")
-        name = check_alias(alias, [p.alias for p in txn.players])
-        seat = len(txn.players) + 1
-        p = await Player.create(game_id=g.id, user_id=uid, seat=seat, alias=name)
-        txn.players.append(p)
-        await txn.audit(uid, "signup", f"{seat}号 {name}", at=call.now)
-        await txn.say("reply", f"报名成功：{seat}号「{name}」。发送 /退出报名 可退出。", call.origin)
-        txn.refresh_directory = txn.roster_kept = True  # txn.players has the new row: the held game stays
+        name = check_alias(alias, [p.alias for p in work.players])
+        seat = len(work.players) + 1
+        p = Player(game_id=g.id, user_id=uid, seat=seat, alias=name, profile={})
+        work.save(p)
+        work.players.append(p)
+        work.audit(uid, "signup", f"{seat}号 {name}", at=call.now)
+        work.say("reply", f"报名成功：{seat}号「{name}」。发送 /退出报名 可退出。", call.origin)
+        work.refresh_directory = work.roster_kept = True  # work.players has the new row: the held game stays
 
-    await in_game(gid, _superusers(), work)
+    await in_game(gid, call.handling, superusers(), run)
 
 
 @kernel_command(("退出报名",), "/退出报名", "开始前退出报名（后面的座位前移）", who="player", phases=("signup",))
 async def leave(call: Call) -> None:
-    gid = _need_game(call, _game_for(call))
+    gid = need_game(call, game_for(call))
 
-    async def work(txn: Txn) -> None:
-        if txn.game.status != "signup":
+    async def run(work: Work) -> None:
+        if work.game.status != "signup":
             raise Rejected("游戏已经开始，不能退出报名。有特殊情况请联系主持。")
-        p = txn.player_of(call.origin.user_id)
+        p = work.player_of(call.origin.user_id)
         if p is None:
             raise Rejected("你还没有报名。")
         seat = p.seat
-        await p.delete()
-        for q in txn.players:
+        work.delete(p)
+        for q in work.players:
             if q.seat > seat:
                 q.seat -= 1
-                await q.save()
-        txn.players = [q for q in txn.players if q.id != p.id]
-        await txn.audit(call.origin.user_id, "leave", f"{seat}号 {p.alias}", at=call.now)
-        await txn.say("reply", f"已退出报名。后面的玩家座位号依次前移，现有 {len(txn.players)} 人。", call.origin)
-        txn.refresh_directory = txn.roster_kept = True  # txn.players was changed with the rows
+                work.save(q, "seat")
+        work.players = [q for q in work.players if q.id != p.id]
+        work.audit(call.origin.user_id, "leave", f"{seat}号 {p.alias}", at=call.now)
+        work.say("reply", f"已退出报名。后面的玩家座位号依次前移，现有 {len(work.players)} 人。", call.origin)
+        work.refresh_directory = work.roster_kept = True  # work.players was changed with the rows
 
-    await in_game(gid, _superusers(), work)
+    await in_game(gid, call.handling, superusers(), run)
 
 
 @kernel_command(("资料",), "/资料 [项目=内容 …]", "开始前填写报名资料；不带内容查看已填的", who="player", where="private",
@@ -164,21 +152,21 @@ async def leave(call: Call) -> None:
 async def profile(call: Call) -> None:
     if call.in_group:
         raise Rejected("报名资料请私聊我填写：/资料 项目=内容")
-    gid = _need_game(call, _game_for(call))
-    kind = _kind_of(gid)
+    gid = need_game(call, game_for(call))
+    kind = kind_of(gid)
     assert kind is not None
     fields_ = {f.label: f for f in kind.profile_fields}
     if not fields_:
         raise Rejected(f"{kind.title}不需要填写报名资料。")
     pairs = [part for part in call.rest.replace("＝", "=").split() if part]
 
-    async def work(txn: Txn) -> None:
-        p = txn.player_of(call.origin.user_id)
+    async def run(work: Work) -> None:
+        p = work.player_of(call.origin.user_id)
         if p is None:
             raise Rejected("请先报名，再填写资料。")
         data = dict(p.profile or {})
         if pairs:
-            if txn.game.status != "signup":
+            if work.game.status != "signup":
                 raise Rejected("游戏已经开始，资料不能再改。")
             for part in pairs:
                 label, sep, value = part.partition("=")
@@ -194,13 +182,13 @@ async def profile(call: Call) -> None:
                         raise Rejected(f"{label} 请写 1–32 个字。")
                     data[f.key] = value
             p.profile = data
-            await p.save()
-            await txn.audit(call.origin.user_id, "profile", f"{p.seat}号：{'、'.join(pairs)}", at=call.now)
+            work.save(p, "profile")
+            work.audit(call.origin.user_id, "profile", f"{p.seat}号：{'、'.join(pairs)}", at=call.now)
         shown = "，".join(f"{f.label}：{data.get(f.key, '未填')}" for f in kind.profile_fields)
         head = "已保存。" if pairs else ""
-        await txn.say("reply", f"{head}你的报名资料（{p.seat}号「{p.alias}」）：{shown}。", call.origin)
+        work.say("reply", f"{head}你的报名资料（{p.seat}号「{p.alias}」）：{shown}。", call.origin)
 
-    await in_game(gid, _superusers(), work)
+    await in_game(gid, call.handling, superusers(), run)
 
 
 @kernel_command(("小号",), "/小号 <QQ号>（/小号 无 取消）", "登记一个小号，用它进审讯房间群（只有主持看得到）", who="player", where="private",
@@ -208,8 +196,8 @@ async def profile(call: Call) -> None:
 async def alt_account(call: Call) -> None:
     if call.in_group:
         raise Rejected("小号请私聊我登记：/小号 <QQ号>（写在群里会暴露，建议换一个小号）。")
-    gid = _need_game(call, _game_for(call))
-    kind = _kind_of(gid)
+    gid = need_game(call, game_for(call))
+    kind = kind_of(gid)
     if kind is None or not kind.extra.get("alt_accounts"):
         raise Rejected(f"{kind.title if kind else '这个游戏'}不需要小号。")
     qq = call.rest.strip()
@@ -218,15 +206,15 @@ async def alt_account(call: Call) -> None:
     if qq != "无" and not (qq.isdigit() and len(qq) <= 12):
         raise Rejected("请写小号的 QQ 号（数字）：/小号 123456789；取消写 /小号 无。")
 
-    async def work(txn: Txn) -> None:
-        p = next((q for q in txn.players if q.user_id == call.origin.user_id), None)
+    async def run(work: Work) -> None:
+        p = next((q for q in work.players if q.user_id == call.origin.user_id), None)
         if p is None:
             raise Rejected("请先用报名时的 QQ 报名，再登记小号。")
         if qq == p.user_id:
             raise Rejected("这就是你报名用的 QQ，请写另一个号。")
-        if qq != "无" and (txn.is_host(qq) or any(qq in (q.user_id, alt_of(q)) for q in txn.players if q.id != p.id)):
+        if qq != "无" and (work.is_host(qq) or any(qq in (q.user_id, alt_of(q)) for q in work.players if q.id != p.id)):
             raise Rejected("这个 QQ 号已被本局其他人使用，请换一个。")
-        why = txn.kind.engine.may_change_alt(txn.game.state) if txn.game.state is not None else None
+        why = work.kind.engine.may_change_alt(work.game.state) if work.game.state is not None else None
         if why:
             raise Rejected(why)
         data = dict(p.profile or {})
@@ -235,14 +223,14 @@ async def alt_account(call: Call) -> None:
         else:
             data["alt"] = qq
         p.profile = data
-        await p.save()
-        txn.refresh_directory = True
-        await txn.audit(p.user_id, "alt", f"{p.seat}号 {p.alias}：{qq}", at=call.now)
-        await txn.say("hosts", f"【小号】{p.seat}号「{p.alias}」" + ("取消了小号。" if qq == "无" else f"登记小号 {qq}。"), None)
+        work.save(p, "profile")
+        work.refresh_directory = True
+        work.audit(p.user_id, "alt", f"{p.seat}号 {p.alias}：{qq}", at=call.now)
+        work.say("hosts", f"【小号】{p.seat}号「{p.alias}」" + ("取消了小号。" if qq == "无" else f"登记小号 {qq}。"), None)
         tail = "已取消小号。" if qq == "无" else f"已登记小号 {qq}：审讯房间群认你的报名 QQ 和这个小号，名片只显示看守或囚犯。只有主持知道。"
-        await txn.say("reply", tail, call.origin)
+        work.say("reply", tail, call.origin)
 
-    await in_game(gid, _superusers(), work)
+    await in_game(gid, call.handling, superusers(), run)
 
 
 @kernel_command(("切换",), "/切换 <群号>", "同时在多个游戏中时，选定私聊命令发往哪一局", where="private", needs="several",
@@ -252,7 +240,8 @@ async def switch(call: Call) -> None:
     gid = directory.group_game.get(group)
     if gid is None or call.origin.user_id not in directory.members.get(gid, set()):
         raise Rejected("你不在这个群的游戏里。请写你参加的游戏所在的群号。")
-    await Focus.update_or_create(defaults={"game_id": gid}, user_id=call.origin.user_id)
-    directory.focus[call.origin.user_id] = gid
-    await call.say(f"之后的私聊命令发往群 {group} 的游戏。", gid)
+    ws = WriteSet()
+    ws.upsert(Focus, [{"user_id": call.origin.user_id, "game_id": gid}])
+    if await reply(call.handling, f"之后的私聊命令发往群 {group} 的游戏。", game_id=gid, ws=ws):
+        directory.focus[call.origin.user_id] = gid
 

@@ -13,31 +13,41 @@ from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent
 from plugins.gamekit.contract import CommandSpec, Rejected
 
 from ..directory import directory
-from ..origin import Origin, reply
+from ..origin import Handling, Origin
 from ..registry import GameKind, get_kind
-from ..txn import Txn, in_game
+from ..unit import in_game, reply
+from ..work import Work
 
 
-def _superusers() -> set[str]:
+def superusers() -> set[str]:
     return set(get_driver().config.superusers)
 
 
 @dataclass
 class Call:
+    """A command as a handler gets it: the message, how it is being handled, the word and the rest."""
+
     bot: Bot
     event: MessageEvent
-    origin: Origin
+    handling: Handling
     ticket: int
-    now: datetime
     word: str
     rest: str
+
+    @property
+    def origin(self) -> Origin:
+        return self.handling.origin
+
+    @property
+    def now(self) -> datetime:
+        return self.handling.now
 
     @property
     def in_group(self) -> bool:
         return isinstance(self.event, GroupMessageEvent)
 
     async def say(self, text: str, game_id: int | None = None) -> None:
-        await reply(self.origin, text, game_id=game_id)
+        await reply(self.handling, text, game_id=game_id)
 
 
 Handler = Callable[[Call], Awaitable[None]]
@@ -69,19 +79,19 @@ def kernel_command(words: tuple[str, ...], usage: str, help: str, who: str = "an
     return deco
 
 
-def _game_for(call: Call) -> int | list[int] | None:
+def game_for(call: Call) -> int | list[int] | None:
     if call.origin.source == "group":
         return directory.group_game.get(call.origin.group_id or "")
     return directory.private_game(call.origin.user_id)
 
 
-def _kind_of(game_id: int | list[int] | None) -> GameKind | None:
+def kind_of(game_id: int | list[int] | None) -> GameKind | None:
     if not isinstance(game_id, int) or game_id not in directory.kind:
         return None
     return get_kind(directory.kind[game_id])
 
 
-def _need_game(call: Call, game_id: int | list[int] | None) -> int:
+def need_game(call: Call, game_id: int | list[int] | None) -> int:
     if isinstance(game_id, int):
         return game_id
     if call.in_group:
@@ -89,28 +99,34 @@ def _need_game(call: Call, game_id: int | list[int] | None) -> int:
     if game_id is None:
         raise Rejected("你现在没有参加任何游戏。请在游戏群里报名，或私聊发送 /报名 <群号> <马甲>。")
     raise Rejected(
-        "你同时在多个游戏中（群 " + "、".join(_group_of(g) for g in game_id) + "），请先发送 /切换 <群号> 选定一个。"
+        "你同时在多个游戏中（群 " + "、".join(group_of(g) for g in game_id) + "），请先发送 /切换 <群号> 选定一个。"
     )
 
 
-def _group_of(game_id: int) -> str:
+def group_of(game_id: int) -> str:
     return directory.main_group.get(game_id, str(game_id))
 
 
-def _is_group_admin(call: Call) -> bool:
+def is_group_admin(call: Call) -> bool:
     ev = call.event
     return isinstance(ev, GroupMessageEvent) and ev.sender.role in ("owner", "admin")
 
 
-async def _host_txn(call: Call, work: Callable[[Txn], Awaitable[None]], *, game_id: int | None = None,
+async def host_work(call: Call, fn: Callable[[Work], Awaitable[None]], *, game_id: int | None = None,
                     quick: bool = False) -> None:
-    """``work`` for the game of a host's command (``quick``: see ``in_game``)."""
-    gid = game_id if game_id is not None else _need_game(call, _game_for(call))
+    """``fn`` as one unit of work on the game of a host's command (``quick``: see ``in_game``)."""
+    gid = game_id if game_id is not None else need_game(call, game_for(call))
 
-    async def guarded(txn: Txn) -> None:
-        if not txn.is_host(call.origin.user_id):
+    async def guarded(work: Work) -> None:
+        if not work.is_host(call.origin.user_id):
             raise Rejected("只有主持可以这样做。")
-        await work(txn)
+        await fn(work)
 
-    await in_game(gid, _superusers(), guarded, quick=quick)
+    await in_game(gid, call.handling, superusers(), guarded, quick=quick)
+
+
+async def player_work(call: Call, fn: Callable[[Work], Awaitable[None]], game_id: int | None = None) -> None:
+    """``fn`` as one unit of work on the game of a player's (or anyone's) command."""
+    gid = game_id if game_id is not None else need_game(call, game_for(call))
+    await in_game(gid, call.handling, superusers(), fn)
 

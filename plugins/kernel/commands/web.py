@@ -7,10 +7,11 @@ from __future__ import annotations
 from plugins.gamekit.contract import REPLY, Rejected
 
 from ..models import Game
-from ..txn import Txn, in_game
+from ..unit import in_game
 from ..web import auth
 from ..web.page import PAGES
-from .table import Call, _game_for, _need_game, _superusers, kernel_command
+from ..work import Work
+from .table import Call, game_for, kernel_command, need_game, superusers
 
 SITE: dict[str, str] = {"url": ""}  # the public address, set when the web layer is installed
 
@@ -30,7 +31,7 @@ async def web_page(call: Call) -> None:
         raise Rejected("网页链接和密码只能私聊发送：请私聊我发送 /网页。")
     if not SITE["url"]:
         raise Rejected("这个机器人没有开启网页（管理员可在 .env 设置 WEB_PUBLIC_URL）。")
-    gid = _need_game(call, _game_for(call))
+    gid = need_game(call, game_for(call))
     g = await Game.get(id=gid)
     page = PAGES.get(g.kind)
     if page is None or not page.enabled(g.settings):
@@ -39,26 +40,26 @@ async def web_page(call: Call) -> None:
         raise Rejected("这局游戏已经结束了。")
     words = call.rest.split()
 
-    async def work(txn: Txn) -> None:
+    async def run(work: Work) -> None:
         uid = call.origin.user_id
-        title = txn.kind.title
+        title = work.kind.title
         if words and words[0] == "重置":
-            if not txn.is_host(uid):
+            if not work.is_host(uid):
                 raise Rejected("只有主持可以重置别人的网页密码。")
             if len(words) < 2:
                 raise Rejected("用法：/网页 重置 <玩家>（座位号或马甲）")
-            entry = txn.roster.resolve(words[1])
+            entry = work.roster.resolve(words[1])
             access, password = await auth.issue(gid, entry.user_id, reset=True)
-            await txn.say(entry.seat, "主持重置了你的网页密码，已登录的浏览器需要重新登录。\n"
-                          + _text(title, txn.game.group_id, access.link, password), call.origin, scrub=True)
-            await txn.say(REPLY, f"已重置 {entry.seat}号 的网页密码，新密码已私聊发给他。", call.origin)
-            await txn.audit(uid, "web_reset", f"重置 {entry.seat}号 的网页密码", at=call.now)
+            work.say(entry.seat, "主持重置了你的网页密码，已登录的浏览器需要重新登录。\n"
+                          + _text(title, work.game.group_id, access.link, password), call.origin, scrub=True)
+            work.say(REPLY, f"已重置 {entry.seat}号 的网页密码，新密码已私聊发给他。", call.origin)
+            work.audit(uid, "web_reset", f"重置 {entry.seat}号 的网页密码", at=call.now)
             return
         if words:
             raise Rejected("用法：/网页（玩家获取自己的链接和新密码）；主持：/网页 重置 <玩家>")
-        if txn.player_of(uid) is None and not txn.is_host(uid):
+        if work.player_of(uid) is None and not work.is_host(uid):
             raise Rejected("你不是这局游戏的玩家。")
         access, password = await auth.issue(gid, uid)
-        await txn.say(REPLY, _text(title, txn.game.group_id, access.link, password), call.origin, scrub=True)
+        work.say(REPLY, _text(title, work.game.group_id, access.link, password), call.origin, scrub=True)
 
-    await in_game(gid, _superusers(), work)
+    await in_game(gid, call.handling, superusers(), run)

@@ -21,7 +21,6 @@ NoneBot parses it (as ``events.py`` does).
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import re
 from collections import deque
 from functools import cache
@@ -36,7 +35,7 @@ from pydantic import TypeAdapter
 from ..clean import clean_text
 from ..directory import directory
 from ..leases import leases
-from .events import ARRIVAL, ROUTING_WORDS, arrive, command_starts, delivery_key
+from .events import ARRIVAL_FIELD, ROUTING_WORDS, arrive, command_starts, delivery_key
 
 LANE_DEPTH = 3
 """Events of one lane inside NoneBot at once: enough to overlap one command's database write
@@ -150,16 +149,15 @@ class Admission:
         data, bot = item
         if bot is None:  # an account never connected: not taken (nor marked as delivered)
             return None
-        context = contextvars.copy_context()  # the task's own: it carries the message's arrival
         if data.get("post_type") == "message":
             arrival = arrive(delivery_key(data))
             if arrival is None:
                 return None  # delivered before
-            context.run(ARRIVAL.set, arrival)
+            data = {**data, ARRIVAL_FIELD: arrival}  # it travels with the event
         event = parse_event(data)
         if event is None:
             return None
-        task = asyncio.create_task(cast(Bot, bot).handle_event(event), context=context)
+        task = asyncio.create_task(cast(Bot, bot).handle_event(event))
         adapter = bot.adapter
         if isinstance(adapter, FairAdapter):
             adapter.tasks.add(task)

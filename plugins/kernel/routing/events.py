@@ -3,13 +3,12 @@ and a fine receive time are taken; its text is cleaned once. A message for a gam
 process serves is dropped too (that process answers).
 
 A message admitted through the lanes (``admission.py``) arrives there, before NoneBot parses
-it, and its task carries the ticket (``ARRIVAL``); any other (an in-process test's, another
-adapter's) arrives when the router reads it. Not a NoneBot event preprocessor: NoneBot runs
-each one, and solves and checks each of its parameters, in tasks of their own for every event."""
+it, and carries its arrival in its own data (``ARRIVAL_FIELD``); any other (an in-process
+test's, another adapter's) arrives when the router reads it. Not a NoneBot event preprocessor:
+NoneBot runs each one, and solves and checks each of its parameters, in tasks of their own."""
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
 
@@ -38,8 +37,8 @@ _SEEN_MAX = 20000
 
 
 Arrival = tuple[int, datetime]  # the arrival ticket and the receive time
-ARRIVAL: ContextVar[Arrival | None] = ContextVar("kernel_arrival", default=None)
-"""Set in the task of a message admitted through the lanes: its arrival."""
+ARRIVAL_FIELD = "kernel_arrival"
+"""A message admitted through the lanes carries its arrival under this extra field of its event."""
 
 
 def delivery_key(data: dict[str, Any]) -> str:
@@ -71,7 +70,7 @@ async def recall_delivered(since: datetime) -> None:
 def arrival_of(event: MessageEvent) -> Arrival | None:
     """The arrival of the message being routed, taken now if it was not admitted through the
     lanes; None: drop it (a repeated delivery, or a game another process serves)."""
-    arrival = ARRIVAL.get()
+    arrival: Arrival | None = getattr(event, ARRIVAL_FIELD, None)
     if arrival is None:
         arrival = arrive(delivery_key(vars(event)))  # the event's fields, named as in its JSON
     if arrival is None or (leases.shared and _served_elsewhere(event)):  # (learnt since it was admitted)
@@ -87,7 +86,7 @@ def _served_elsewhere(event: MessageEvent) -> bool:
     game_id = directory.message_game(None if group is None else str(group), str(event.user_id))
     if not isinstance(game_id, int) or not leases.theirs(game_id):
         return False
-    parsed = split_command(_text_of(event)[0], command_starts())
+    parsed = split_command(text_of(event)[0], command_starts())
     return parsed is None or parsed.word not in ROUTING_WORDS
 
 
@@ -100,7 +99,7 @@ def command_starts() -> tuple[str, ...]:
     return tuple(sorted(set(starts), key=len, reverse=True))
 
 
-def _text_of(event: MessageEvent) -> tuple[str, int]:
+def text_of(event: MessageEvent) -> tuple[str, int]:
     """Message as text with @mentions as '@<qq>'; and the number of pictures."""
     parts: list[str] = []
     images = 0
@@ -114,7 +113,7 @@ def _text_of(event: MessageEvent) -> tuple[str, int]:
     return clean_text("".join(parts)), images
 
 
-def _origin(event: MessageEvent) -> Origin:
+def origin_of(event: MessageEvent) -> Origin:
     name = ""
     if isinstance(event, GroupMessageEvent):
         name = fold_alias(clean_text(event.sender.card or event.sender.nickname or ""))[:32]

@@ -9,19 +9,19 @@ from nonebot.adapters.onebot.v11 import GroupIncreaseNoticeEvent, GroupRequestEv
 
 from plugins.gamekit.contract import GameEngine
 
-from ..commands.table import _kind_of, _superusers
+from ..commands.table import kind_of, superusers
 from ..directory import directory
 from ..order import utcnow
-from ..origin import Origin
-from ..outbox import enqueue_api
-from ..txn import Txn, in_game
+from ..origin import Handling, Origin
+from ..unit import in_game
+from ..work import Work
 
 
 def _group_of_game(group: str) -> tuple[int | None, GameEngine | None, str]:
     """The game a QQ group belongs to (its own group or a linked chat), that
     game's engine, and the chat's label ("main" for the game's own group)."""
     game_id = directory.group_game.get(group)
-    kind = _kind_of(game_id)
+    kind = kind_of(game_id)
     return game_id, kind.engine if kind else None, directory.chat_label.get(group, "main")
 
 
@@ -42,22 +42,22 @@ async def _join_request(event: GroupRequestEvent) -> None:
         return
     now = utcnow()
 
-    async def work(txn: Txn) -> None:
-        p = txn.player_of(uid)
-        if txn.game.status != "running":
+    async def run(work: Work) -> None:
+        p = work.player_of(uid)
+        if work.game.status != "running":
             return
-        decision = engine.may_join(txn.game.state, chat, p.seat if p else None, settings=engine.settings_of(txn.game.settings))
+        decision = engine.may_join(work.game.state, chat, p.seat if p else None, settings=engine.settings_of(work.game.settings))
         if decision is None:
             return  # the game leaves this request to the group's admins
         ok = bool(decision)
         params = {"flag": event.flag, "sub_type": "add", "approve": ok, "reason": "" if ok else "现在不能加入这个群"}
-        await enqueue_api(group, "set_group_add_request", params, game_id=txn.game.id, self_id=txn.game.self_id, now=now)
-        who = txn.who(uid)
-        await txn.audit(uid, "join_request", f"{chat}：{who} {'同意' if ok else '拒绝'}", at=now)
+        work.api(group, "set_group_add_request", params)
+        who = work.who(uid)
+        work.audit(uid, "join_request", f"{chat}：{who} {'同意' if ok else '拒绝'}", at=now)
         if not ok:
-            await txn.say("hosts", f"【加群】{who} 申请加入「{chat}」，已拒绝。", None)
+            work.say("hosts", f"【加群】{who} 申请加入「{chat}」，已拒绝。", None)
 
-    await in_game(game_id, _superusers(), work)  # in the game's arrival order
+    await in_game(game_id, Handling(Origin(uid, "kernel"), now), superusers(), run)  # in the game's arrival order
 
 
 member_joined = on_notice(priority=2, block=False)
@@ -78,24 +78,24 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
         return
     now = utcnow()
 
-    async def work(txn: Txn) -> None:
-        p = txn.player_of(uid)
-        if txn.game.status != "running":
+    async def run(work: Work) -> None:
+        p = work.player_of(uid)
+        if work.game.status != "running":
             return
-        who = txn.who(uid)
-        settings = engine.settings_of(txn.game.settings)
-        if may_join and engine.may_join(txn.game.state, chat, p.seat if p else None, settings=settings) is False \
-                and not txn.is_host(uid):
-            await txn.kick(group, uid, now)
-            await txn.audit(uid, "removed", f"{chat}：{who}", at=now)
-            await txn.say("hosts", f"【加群】{who} 进入了「{chat}」，但现在不该在那里，已移出。", None)
+        who = work.who(uid)
+        settings = engine.settings_of(work.game.settings)
+        if may_join and engine.may_join(work.game.state, chat, p.seat if p else None, settings=settings) is False \
+                and not work.is_host(uid):
+            work.kick(group, uid)
+            work.audit(uid, "removed", f"{chat}：{who}", at=now)
+            work.say("hosts", f"【加群】{who} 进入了「{chat}」，但现在不该在那里，已移出。", None)
             return
         if p is None or not joined:
             return
-        txn.joiner[p.seat] = uid
-        effects = engine.joined(txn.game.state, chat, p.seat, settings=settings)
-        await txn.apply_effects(list(effects), txn.game.last_seq, Origin(uid, "kernel"), now)
-        await txn.audit(uid, "joined", f"{chat}：{who}", at=now)
+        work.joiner[p.seat] = uid
+        effects = engine.joined(work.game.state, chat, p.seat, settings=settings)
+        await work.apply_effects(list(effects), work.game.last_seq, Origin(uid, "kernel"), now)
+        work.audit(uid, "joined", f"{chat}：{who}", at=now)
 
-    await in_game(game_id, _superusers(), work)  # in the game's arrival order
+    await in_game(game_id, Handling(Origin(uid, "kernel"), now), superusers(), run)  # in the game's arrival order
 

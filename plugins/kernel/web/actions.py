@@ -11,18 +11,18 @@ from nonebot import get_driver
 
 from plugins.gamekit.contract import Actor, Command, CommandSpec, Ignored, Rejected
 
-from ..delivery import handling
 from ..models import Game, WebAccess
 from ..order import utcnow
-from ..origin import Origin
+from ..origin import Handling, Origin
 from ..parse import parse_args, plain_args
 from ..registry import get_kind
 from ..routing.router import check_actor, check_length
-from ..txn import NotOwner, Txn, in_game
+from ..unit import NotOwner, in_game
+from ..work import Work
 from .page import PAGES
 
 
-def _superusers() -> set[str]:
+def superusers() -> set[str]:
     return set(get_driver().config.superusers)
 
 
@@ -41,9 +41,9 @@ def _spec(kind_key: str, word: str, host: bool) -> CommandSpec:
     return spec
 
 
-def _check(spec: CommandSpec, txn: Txn, user_id: str) -> Actor:
+def _check(spec: CommandSpec, work: Work, user_id: str) -> Actor:
     """Who may do it (as the router checks a private command)."""
-    return check_actor(spec, txn, user_id, private=True, chat=None, ended="这局游戏已经结束了，网页只能查看。")
+    return check_actor(spec, work, user_id, private=True, chat=None, ended="这局游戏已经结束了，网页只能查看。")
 
 
 async def run(access: WebAccess, kind_key: str, word: str, rest: str, host: bool) -> list[str]:
@@ -56,16 +56,15 @@ async def run(access: WebAccess, kind_key: str, word: str, rest: str, host: bool
     origin = Origin(access.user_id, "web", captured=captured)
     now = utcnow()
 
-    async def work(txn: Txn) -> None:
-        actor = _check(spec, txn, access.user_id)
-        args = parse_args(spec, rest, lambda: txn.roster) if spec.words else plain_args(spec, rest)
-        await txn.step("apply", origin=origin, now=now, actor=actor, cmd=Command(spec.name, args))
+    async def run(work: Work) -> None:
+        actor = _check(spec, work, access.user_id)
+        args = parse_args(spec, rest, lambda: work.roster) if spec.words else plain_args(spec, rest)
+        await work.step("apply", origin=origin, now=now, actor=actor, cmd=Command(spec.name, args))
         if spec.audit or spec.extra.get("audit"):
-            await txn.audit(access.user_id, spec.name, f"/{spec.words[0]} {rest.strip()}（网页）"[:200], at=now)
+            work.audit(access.user_id, spec.name, f"/{spec.words[0]} {rest.strip()}（网页）"[:200], at=now)
 
-    handling(origin)  # no delivery key: a page action is not a QQ message
-    try:
-        await in_game(access.game_id, _superusers(), work)  # in the game's arrival order, like a chat command
+    try:  # no delivery key (a page action is not a QQ message); in the game's arrival order, like a chat command
+        await in_game(access.game_id, Handling(origin, now), superusers(), run)
     except NotOwner:
         raise Rejected("这局游戏由另一个机器人进程负责，请稍后再试。") from None
     except Ignored:
