@@ -153,12 +153,11 @@ class Site:
         if not auth.same(request.cookies.get(LOGIN_COOKIE), token) or not token:
             return self.login_page(link, "页面已过期，请重新输入密码。", 403)
         now = utcnow()
-        wait = auth.wait_left(access, now)
+        wait = await auth.take_try(access, now)  # counted before it is checked: tries sent at once wait too
         if wait:
-            return self.login_page(link, f"密码错误次数太多，请 {wait} 秒后再试。忘了密码可以私聊机器人发送 /网页 获取新密码。", 429)
+            return self.login_page(link, f"密码错误次数太多，请 {wait} 秒后再试；或私聊机器人发送 /网页 获取新密码，新密码可以立即登录。", 429)
         password = (form.get("password") or [""])[0].strip().lower()
         if not (0 < len(password) <= 32) or not await auth.password_ok(access.pw_hash, password):
-            await auth.note_failure(access, now)
             return self.login_page(link, "密码不对，或已经失效。请检查后重试；私聊机器人发送 /网页 可以获取新密码。", 401)
         cookie = await auth.open_session(access, now)
         resp = _headers(Response(status_code=303, headers={"Location": "./"}))
