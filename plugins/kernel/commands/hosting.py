@@ -68,12 +68,19 @@ async def advance(call: Call) -> None:
     await _host_txn(call, work)
 
 
-@kernel_command(("延时",), "/延时 <分钟>", "当前阶段延后 N 分钟（负数为提前）", who="host", phases=LIVE, example="/延时 30")
+EXTEND_MINUTES = (-1440, 10080)  # a day back to a week on: a deadline is never moved by years
+
+
+@kernel_command(("延时",), "/延时 <分钟>", "当前阶段延后 N 分钟（负数为提前，-1440 到 10080）", who="host", phases=LIVE,
+                example="/延时 30")
 async def extend(call: Call) -> None:
+    low, high = EXTEND_MINUTES
     try:
         minutes = int(call.rest.strip())
     except ValueError:
         raise Rejected("请写分钟数：/延时 10") from None
+    if not low <= minutes <= high:
+        raise Rejected(f"延时只能在 {low} 到 {high} 分钟之间（最多提前一天、延后一周），例如 /延时 30。")
 
     async def work(txn: Txn) -> None:
         stuck = list(await Timer.filter(game_id=txn.game.id, status="stuck"))
