@@ -59,7 +59,7 @@ class Page:
         self.token = ""
 
     async def open(self) -> None:
-        status, headers, body = await asgi(self.app, "GET", self.path)
+        status, _, body = await asgi(self.app, "GET", self.path)
         assert status == 200
         self.token = re.search(r'name="token" value="([^"]+)"', body).group(1)
 

@@ -13,6 +13,7 @@ from plugins.gamekit.contract import PHASE_TIMER, Rejected
 from plugins.gamekit.settings import KERNEL_SETTINGS, deep_merge
 
 from .. import tomlout
+from ..clean import balance_bidi
 from ..directory import directory
 from ..models import Chat, Host, Timer
 from ..outbox import enqueue
@@ -246,7 +247,7 @@ def settings_view(settings: dict, section: str) -> str:
 @kernel_command(("公告",), "/公告 [@全体] <内容>", "在游戏群发公告（写 @全体 才会提醒全体成员）", who="host",
                 phases=("signup", *LIVE), example="/公告 今晚 21:00 开始第一轮")
 async def announce(call: Call) -> None:
-    text = call.rest.strip()
+    text = balance_bidi(call.rest.strip())  # a bidi override closes before anything after it
     at_all = text.startswith("@全体")
     if at_all:
         text = text.removeprefix("@全体成员").removeprefix("@全体").strip()

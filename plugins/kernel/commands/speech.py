@@ -7,6 +7,7 @@ from datetime import datetime
 
 from plugins.gamekit.contract import Actor, Command, Ignored, Rejected
 
+from ..clean import balance_bidi
 from ..models import Player
 from ..origin import Origin
 from ..outbox import enqueue
@@ -23,7 +24,7 @@ async def _speak(txn: Txn, player: Player, text: str, images: int, now: datetime
         raise Rejected("主持关闭了匿名发言。")
     if not player.alive:
         raise Rejected("你已出局，不能再在群里发言。")
-    body = text.strip()
+    body = balance_bidi(text.strip())  # a bidi override closes before anything after it
     if images:
         body = (body + " " if body else "") + "（图片）" * min(images, 3)
     if not body:
