@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+import orjson
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, Response, StreamingResponse
 from nonebot import get_driver
@@ -22,6 +23,7 @@ from nonebot.log import logger
 from plugins.gamekit.clock import game_tz
 from plugins.gamekit.contract import PHASE_TIMER, Rejected
 
+from ..clean import clean_text
 from ..longtexts import game_with_texts
 from ..models import Game, Host, Outbox, Player, Timer, WebAccess
 from ..order import utcnow
@@ -40,6 +42,8 @@ STATIC = Path(__file__).with_name("static")
 LINK = re.compile(r"[A-Za-z0-9_-]{16,64}")
 ASSET = re.compile(r"[a-z0-9_-]{1,40}\.(js|css|html)")
 MAX_BODY = 64 * 1024  # the longest request body (a mafia88 post is far shorter)
+MAX_DEPTH = 8  # JSON nesting a page sends (its bodies are flat objects)
+UNREADABLE = "提交的内容无法识别。请刷新页面后再试。"
 SESSION_COOKIE, LOGIN_COOKIE = "ws", "wl"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -98,6 +102,32 @@ def _text(raw: bytes) -> str:
     if "\x00" in text:
         raise Refusal(400, "提交的内容无法识别（不是文字）。请刷新页面后再试。")
     return text
+
+
+def _json_body(raw: bytes) -> Any:
+    """A request's JSON, read as the chat door reads text: orjson stops a deep body at its own
+    nesting limit (the standard parser would recurse until it fails), a body nested deeper
+    than a page's is refused, and so is a NUL in a string (a lone surrogate is not JSON to
+    orjson); every other string is cleaned (``clean.clean_text``)."""
+    try:
+        body = orjson.loads(_text(raw))
+    except orjson.JSONDecodeError:
+        raise Refusal(400, UNREADABLE) from None
+    return _cleaned(body, 0)
+
+
+def _cleaned(value: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise Refusal(400, "提交的内容无法识别（层次太多）。请刷新页面后再试。")
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise Refusal(400, "提交的内容无法识别（含有控制字符）。请删掉特殊字符后再试。")
+        return clean_text(value)
+    if isinstance(value, list):
+        return [_cleaned(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {_cleaned(k, depth + 1): _cleaned(v, depth + 1) for k, v in value.items()}
+    return value
 
 
 async def _access(link: str) -> WebAccess:
@@ -218,12 +248,9 @@ class Site:
 
     async def act(self, request: Request, link: str) -> Response:
         access = await self._session(request, link, csrf=True)
-        try:
-            body = json.loads(_text(await _body(request)))
-        except json.JSONDecodeError:
-            raise Refusal(400, "提交的内容无法识别。请刷新页面后再试。") from None
+        body = _json_body(await _body(request))
         if not isinstance(body, dict) or not isinstance(body.get("word"), str) or not isinstance(body.get("rest", ""), str):
-            raise Refusal(400, "提交的内容无法识别。请刷新页面后再试。")
+            raise Refusal(400, UNREADABLE)
         g = await Game.get(id=access.game_id)
         try:
             replies = await actions.run(access, g.kind, body["word"], body.get("rest", ""), bool(body.get("host")))
@@ -273,12 +300,9 @@ class Site:
         fn = page.extra.get("api", {}).get(name)
         if fn is None:
             raise Refusal(404, "没有这个操作。")
-        try:
-            body = json.loads(_text(await _body(request)))
-        except json.JSONDecodeError:
-            raise Refusal(400, "提交的内容无法识别。请刷新页面后再试。") from None
+        body = _json_body(await _body(request))
         if not isinstance(body, dict):
-            raise Refusal(400, "提交的内容无法识别。请刷新页面后再试。")
+            raise Refusal(400, UNREADABLE)
         return _json(fn(v, body))
 
 

@@ -1,7 +1,8 @@
-"""The web login under attack, through the real routes (called in process as ASGI, on this run's
+"""The web pages under attack, through the real routes (called in process as ASGI, on this run's
 database, so on PostgreSQL too): wrong passwords sent all at once are counted before any is
 checked, so at most FREE_TRIES are ever checked before the wait; a new password by /网页 (QQ is
-an authenticated channel) lifts the wait."""
+an authenticated channel) lifts the wait; a deeply nested body, a NUL or a lone surrogate in a
+JSON string get a short Chinese refusal, never a traceback, and never reach the game."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from urllib.parse import urlencode
 import pytest
 from fastapi import FastAPI
 from harness import texts
+from loguru import logger
 
 from plugins.kernel.commands import web as web_cmd
-from plugins.kernel.models import WebAccess
+from plugins.kernel.models import CommandLog, WebAccess
 from plugins.kernel.order import utcnow
 from plugins.kernel.web import auth
 from plugins.kernel.web.routes import install
@@ -56,7 +58,7 @@ class Page:
 
     def __init__(self, app, link: str):
         self.app, self.path = app, f"/web/g/{link}/"
-        self.token = ""
+        self.token = self.session = ""
 
     async def open(self) -> None:
         status, _, body = await asgi(self.app, "GET", self.path)
@@ -65,9 +67,21 @@ class Page:
 
     async def login(self, password: str) -> tuple[int, str]:
         body = urlencode({"token": self.token, "password": password}).encode()
-        status, _, text = await asgi(self.app, "POST", self.path + "login", body, {
+        status, headers, text = await asgi(self.app, "POST", self.path + "login", body, {
             "content-type": "application/x-www-form-urlencoded", "content-length": str(len(body)),
             "cookie": f"wl={self.token}"})
+        for name, value in headers:
+            if name == b"set-cookie" and value.startswith(b"ws="):
+                self.session = value.split(b";")[0].decode()
+        return status, text
+
+    async def act(self, body: bytes) -> tuple[int, str]:
+        """A page action with the session and CSRF token of the page after login."""
+        status, _, page = await asgi(self.app, "GET", self.path, headers={"cookie": self.session})
+        csrf = re.search(r'name="csrf" content="([^"]+)"', page).group(1)
+        status, _, text = await asgi(self.app, "POST", self.path + "api/act", body, {
+            "content-type": "application/json", "content-length": str(len(body)), "cookie": self.session,
+            "x-csrf-token": csrf})
         return status, text
 
 
@@ -124,3 +138,32 @@ async def test_a_new_password_by_qq_lifts_the_wait(harness, web_on):
     assert row.failures == 0 and auth.wait_left(row, utcnow()) == 0
     status, _ = await page.login(fresh)
     assert status == 303  # logged in at once with the new password
+
+
+async def test_hostile_json_bodies_are_refused_in_chinese_without_a_traceback(harness, web_on):
+    h = harness
+    app, link, password = await royale_with_page(h)
+    await h.group("1", "/推进")  # the first night: 出生 is open
+    page = Page(app, link)
+    await page.open()
+    assert (await page.login(password))[0] == 303
+    errors: list[str] = []
+    sink = logger.add(lambda m: errors.append(str(m)), level="WARNING")
+    try:
+        before = await CommandLog.filter(user_id="500").count()
+        deep = b"[" * 30000 + b"]" * 30000  # under the 64 KB cap
+        status, text = await page.act(deep)
+        assert status == 400 and "无法识别" in text
+        deep_object = b'{"word": "\u51fa\u751f", "rest": "x", "more": ' + b"[" * 500 + b"]" * 500 + b"}"
+        status, text = await page.act(deep_object)
+        assert status == 400 and "无法识别" in text
+        for rest in ('"雾雨\\u0000小镇"', '"雾雨\\ud800小镇"'):  # JSON escapes: a NUL, a lone surrogate
+            body = ('{"word": "出生", "rest": ' + rest + "}").encode()
+            status, text = await page.act(body)
+            assert status == 400 and "无法识别" in text, (rest, status, text)
+        assert await CommandLog.filter(user_id="500").count() == before  # nothing reached the game
+        status, text = await page.act('{"word": "出生", "rest": "雾雨小镇"}'.encode())
+        assert status == 200 and "雾雨小镇" in text
+    finally:
+        logger.remove(sink)
+    assert not errors, errors
