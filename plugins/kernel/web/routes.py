@@ -29,14 +29,8 @@ from ..models import Game, Host, Outbox, Player, Timer, WebAccess
 from ..order import utcnow
 from ..registry import get_kind
 from . import actions, auth
+from .font import fonts
 from .page import PAGES, View, WebPage
-
-try:
-    import pylopdf_fonts_zh_cn  # Noto Sans SC (SIL OFL), already a dependency of the bot
-
-    FONT: Path | None = Path(pylopdf_fonts_zh_cn.__file__).with_name("NotoSansSC-Regular.otf")
-except ImportError:  # pragma: no cover - the page falls back to the system's fonts
-    FONT = None
 
 STATIC = Path(__file__).with_name("static")
 LINK = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -351,9 +345,10 @@ def install(app: FastAPI, public_url: str) -> Site:
         return _headers(FileResponse(folder / name, media_type=MEDIA[name.rsplit(".", 1)[1]]))
 
     async def font(request: Request) -> Response:
-        if FONT is None or not FONT.is_file():
+        path = await fonts.get()  # cut down to the pages' characters on the first request
+        if path is None:
             raise Refusal(404, "没有字体文件。")
-        resp = FileResponse(FONT, media_type="font/otf")
+        resp = FileResponse(path, media_type="font/woff2")
         resp.headers["Cache-Control"] = "public, max-age=86400"
         resp.headers["X-Content-Type-Options"] = "nosniff"
         return resp
@@ -367,6 +362,6 @@ def install(app: FastAPI, public_url: str) -> Site:
     r.add_api_route("/web/g/{link}/api/live", _guard(site.live, as_json=True), methods=["GET"])
     r.add_api_route("/web/g/{link}/api/x/{name}", _guard(site.api, as_json=True), methods=["POST"])
     r.add_api_route("/web/s/{kind}/{name}", _guard(static, as_json=False), methods=["GET"])
-    r.add_api_route("/web/font.otf", _guard(font, as_json=False), methods=["GET"])
+    r.add_api_route("/web/font.woff2", _guard(font, as_json=False), methods=["GET"])
     app.include_router(r)
     return site
