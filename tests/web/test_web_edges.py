@@ -1,16 +1,19 @@
-"""A page's first load stays light (HTML, CSS, JS and the Chinese font under ~300 KB): the pages
-ask for the phone's own Chinese fonts first, and the font the bot serves holds only the glyphs
-the pages can show. One bot process for the module; a phone-sized Chromium shows Chinese text."""
+"""The pages on a real server (bot.py as a process): a page's first load stays light (HTML, CSS,
+JS and the Chinese font under ~300 KB) — the pages ask for the phone's own Chinese fonts first,
+and the font the bot serves holds only the glyphs the pages can show; a phone-sized Chromium shows
+Chinese text. Fifty wrong passwords sent at once over HTTP get at most five checks."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
-from urllib.parse import urljoin
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlencode, urljoin
 
 import pytest
 from fontTools.ttLib import TTFont
-from web_helpers import PHONE, bot_with_web, chromium, login, screenshot_path, web_access
+from web_helpers import PHONE, bot_with_web, chromium, db_rows, login, screenshot_path, web_access
 from webclient import Client
 
 GROUP = "5000"
@@ -91,3 +94,19 @@ async def test_chinese_renders_on_a_phone_with_the_phones_fonts_first(game):
         faces = await page.evaluate("document.fonts.load('15px \"Noto Sans SC Web\"', '大逃杀我的状态').then(f => f.length)")
         assert faces == 1
         await page.screenshot(path=str(screenshot_path("web-weight-phone.png")), full_page=False)
+
+
+async def test_fifty_wrong_passwords_at_once_get_five_checks(game):
+    bp, ob, _ = game
+    link, _ = await web_access(ob, "301")  # another player: the first one's page stays open
+    c = Client()
+    token = re.search(r'name="token" value="([^"]+)"', c.request("GET", link)[1]).group(1)
+    body = urlencode({"token": token, "password": "wrong1"}).encode()
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"wl={token}"}
+
+    def burst() -> list[int]:
+        with ThreadPoolExecutor(50) as pool:
+            return sorted(pool.map(lambda _: Client().request("POST", link + "login", body, headers)[0], range(50)))
+
+    assert await asyncio.to_thread(burst) == [401] * 5 + [429] * 45
+    assert db_rows(bp, "SELECT failures FROM web_access WHERE user_id = ?", "301") == [(5,)]
