@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from plugins.gamekit.contract import Rejected
 
-from .clean import alias_key, fold_alias
+from .clean import alias_key, alias_keys, fold_alias, mixed_scripts, unprintable
 
 MAX_ALIAS = 16
 
@@ -65,8 +65,12 @@ class Roster:
 
 def check_alias(alias: str, taken: list[str]) -> str:
     """Validate a new alias; return it folded (NFKC, no invisible or
-    bidirectional characters, trimmed) or raise Rejected. Aliases that are the
-    same after folding collide."""
+    bidirectional characters, trimmed) or raise Rejected. Refused: control
+    characters (never stored as U+FFFD), scripts mixed beyond UTS #39's "highly
+    restrictive" level (``clean.mixed_scripts``), and an alias that looks like
+    a taken one (the same confusable skeleton, ``clean.alias_keys``)."""
+    if unprintable(alias):
+        raise Rejected("马甲里有控制字符或无法显示的字符，请换一个只用文字、字母和数字的马甲。")
     alias = fold_alias(alias)
     if not alias:
         raise Rejected("请给出马甲，例如：/报名 小明")
@@ -76,6 +80,10 @@ def check_alias(alias: str, taken: list[str]) -> str:
         raise Rejected("马甲不能是纯数字（会和座位号混淆），请换一个。")
     if any(ch.isspace() for ch in alias) or "@" in alias or "[" in alias or "]" in alias:
         raise Rejected("马甲不能含空格、@ 或方括号，请换一个。")
-    if alias_key(alias) in {alias_key(t) for t in taken}:
-        raise Rejected(f"马甲「{alias}」已被占用，请换一个。")
+    if mixed_scripts(alias):
+        raise Rejected("马甲不能混用容易看混的文字（如拉丁字母夹西里尔或希腊字母）。请只用一种文字；"
+                       "中文配英文字母和数字可以，例如 小明2、阿K。")
+    keys = alias_keys(alias)
+    if any(a == b for t in taken for a, b in zip(keys, alias_keys(t))):
+        raise Rejected(f"马甲「{alias}」已被占用（或和已有的马甲看起来一样），请换一个。")
     return alias

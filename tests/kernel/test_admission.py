@@ -243,7 +243,7 @@ def test_api_answers_and_heartbeats_pass_at_once():
                                                      {"type": "at", "data": {"qq": "999"}},
                                                      {"type": "image", "data": {"file": "a.png", "url": "http://x"}}]},
     {**private_payload(SELF, "301", ""), "message": "[CQ:at,qq=999] 甲"},  # the string form
-    {**private_payload(SELF, "301", ""), "message": [{"type": "text", "data": None}]},  # odd: the adapter's way
+    {**private_payload(SELF, "301", ""), "message": [{"type": "face", "data": None}]},  # odd: the adapter's way
     {"time": 1, "self_id": 999, "post_type": "notice", "notice_type": "group_increase", "sub_type": "approve",
      "group_id": 7701, "user_id": 301, "operator_id": 0},
 ])

@@ -68,12 +68,14 @@ async def test_wrong_passwords_wait_and_a_host_resets(harness, web_on):
     access = await WebAccess.get(user_id="501")
     now = utcnow()
     for _ in range(auth.FREE_TRIES - 1):
-        await auth.note_failure(access, now)
+        assert await auth.take_try(access, now) == 0
     assert auth.wait_left(access, now) == 0  # four wrong ones: no wait yet
-    await auth.note_failure(access, now)
+    assert await auth.take_try(access, now) == 0  # the fifth is still checked
     assert 55 <= auth.wait_left(access, now) <= 61
-    await auth.note_failure(access, now)
-    assert auth.wait_left(access, now + timedelta(seconds=61)) > 0  # the wait doubles
+    assert await auth.take_try(access, now) > 0  # the sixth waits, unchecked
+    later = now + timedelta(seconds=61)
+    assert await auth.take_try(access, later) == 0  # after the wait, one more try
+    assert auth.wait_left(access, later + timedelta(seconds=61)) > 0  # the wait doubles
     assert "只有主持" in texts(await h.private("500", "/网页 重置 2"))
     out = await h.private("1", "/网页 重置 2")
     assert "已重置 2号" in texts(out, "1") and "密码：" in texts(out, "501") and "密码：" not in texts(out, "1")

@@ -13,6 +13,7 @@ from plugins.gamekit.contract import PHASE_TIMER, Rejected
 from plugins.gamekit.settings import KERNEL_SETTINGS, deep_merge
 
 from .. import tomlout
+from ..clean import balance_bidi
 from ..directory import directory
 from ..models import Chat, Host
 from ..work import Work
@@ -67,12 +68,19 @@ async def advance(call: Call) -> None:
     await host_work(call, run)
 
 
-@kernel_command(("延时",), "/延时 <分钟>", "当前阶段延后 N 分钟（负数为提前）", who="host", phases=LIVE, example="/延时 30")
+EXTEND_MINUTES = (-1440, 10080)  # a day back to a week on: a deadline is never moved by years
+
+
+@kernel_command(("延时",), "/延时 <分钟>", "当前阶段延后 N 分钟（负数为提前，-1440 到 10080）", who="host", phases=LIVE,
+                example="/延时 30")
 async def extend(call: Call) -> None:
+    low, high = EXTEND_MINUTES
     try:
         minutes = int(call.rest.strip())
     except ValueError:
         raise Rejected("请写分钟数：/延时 10") from None
+    if not low <= minutes <= high:
+        raise Rejected(f"延时只能在 {low} 到 {high} 分钟之间（最多提前一天、延后一周），例如 /延时 30。")
 
     async def run(work: Work) -> None:
         stuck = [t for t in await work.open_timers() if t.status == "stuck"]
@@ -233,7 +241,7 @@ def settings_view(settings: dict, section: str) -> str:
 @kernel_command(("公告",), "/公告 [@全体] <内容>", "在游戏群发公告（写 @全体 才会提醒全体成员）", who="host",
                 phases=("signup", *LIVE), example="/公告 今晚 21:00 开始第一轮")
 async def announce(call: Call) -> None:
-    text = call.rest.strip()
+    text = balance_bidi(call.rest.strip())  # a bidi override closes before anything after it
     at_all = text.startswith("@全体")
     if at_all:
         text = text.removeprefix("@全体成员").removeprefix("@全体").strip()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from plugins.gamekit.contract import Actor, Command, Ignored, Rejected
 
+from ..clean import balance_bidi
 from ..messages import text_rows
 from ..models import Player
 from ..origin import Origin
@@ -22,7 +23,7 @@ async def speak_as(work: Work, player: Player, text: str, images: int) -> None:
         raise Rejected("主持关闭了匿名发言。")
     if not player.alive:
         raise Rejected("你已出局，不能再在群里发言。")
-    body = text.strip()
+    body = balance_bidi(text.strip())  # a bidi override closes before anything after it
     if images:
         body = (body + " " if body else "") + "（图片）" * min(images, 3)
     if not body:

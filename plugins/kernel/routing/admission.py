@@ -53,8 +53,15 @@ def raw_text(data: dict[str, Any]) -> str:
         return clean_text(msg)
     if not isinstance(msg, list):
         return ""
-    return clean_text("".join(str(seg.get("data", {}).get("text", "")) for seg in msg
-                              if isinstance(seg, dict) and seg.get("type") == "text"))
+    return clean_text("".join(seg["data"]["text"] for seg in msg if isinstance(seg, dict) and seg.get("type") == "text"
+                              and not _textless(seg)))
+
+
+def _textless(seg: dict[str, Any]) -> bool:
+    """A text segment without a text (seen from real implementations beside another text
+    segment): NoneBot's adapter joins neighbouring text segments and fails on it."""
+    data = seg.get("data")
+    return seg.get("type") == "text" and not (isinstance(data, dict) and isinstance(data.get("text"), str))
 
 
 _barrier_re: tuple[tuple[str, ...], re.Pattern[str]] | None = None
@@ -190,9 +197,13 @@ def _validator(model: type[Event]) -> TypeAdapter[Event]:
 def parse_event(data: dict[str, Any]) -> Event | None:
     """``Adapter.json_to_event``, cheaper: the adapter builds a pydantic validator for the event
     model and one for each of its two messages every time (two thirds of its cost); here each
-    model's validator is built once and a message's segments are made directly. Anything odd
-    goes the adapter's way (it logs what it cannot read)."""
+    model's validator is built once and a message's segments are made directly. A text segment
+    without a text is dropped first. Anything odd goes the adapter's way (it logs what it
+    cannot read)."""
     msg = data.get("message")
+    if isinstance(msg, list) and any(isinstance(seg, dict) and _textless(seg) for seg in msg):
+        msg = [seg for seg in msg if not (isinstance(seg, dict) and _textless(seg))]  # dropped, not parsed
+        data = {**data, "message": msg}
     if isinstance(msg, list) and all(isinstance(seg, dict) and isinstance(seg.get("type"), str)
                                      and isinstance(seg.get("data"), dict) for seg in msg):
         data = {**data, "message": Message(MessageSegment(seg["type"], seg["data"]) for seg in msg)}

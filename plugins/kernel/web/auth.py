@@ -46,8 +46,9 @@ async def password_ok(stored: str, password: str) -> bool:
 
 
 async def issue(game_id: int, user_id: str, *, reset: bool = False) -> tuple[WebAccess, str]:
-    """A new short password for the player's page of this game (the link stays);
-    ``reset`` (by a host) also logs out every browser and lifts a wait."""
+    """A new short password for the player's page of this game (the link stays). It comes
+    by QQ, an authenticated channel, so it also lifts a wait; ``reset`` (by a host) also
+    logs out every browser."""
     password = new_password()
     pw_hash = await hash_password(password)
     access = await WebAccess.get_or_none(game_id=game_id, user_id=user_id)
@@ -55,11 +56,10 @@ async def issue(game_id: int, user_id: str, *, reset: bool = False) -> tuple[Web
         access = await WebAccess.create(game_id=game_id, user_id=user_id, link=secrets.token_urlsafe(18),
                                         pw_hash=pw_hash, created_at=utcnow())
     else:
-        access.pw_hash = pw_hash
+        access.pw_hash, access.failures, access.blocked_until = pw_hash, 0, None
+        await WebAccess.filter(id=access.id).update(pw_hash=pw_hash, failures=0, blocked_until=None)
         if reset:
-            access.failures, access.blocked_until = 0, None
             await WebSession.filter(access_id=access.id).delete()
-        await access.save()
     return access, password
 
 
@@ -70,12 +70,28 @@ def wait_left(access: WebAccess, now: datetime) -> int:
     return int((access.blocked_until - now).total_seconds()) + 1
 
 
-async def note_failure(access: WebAccess, now: datetime) -> None:
-    access.failures += 1
-    if access.failures >= FREE_TRIES:
-        wait = min(3600, BLOCK_SECONDS * 2 ** (access.failures - FREE_TRIES))
-        access.blocked_until = now + timedelta(seconds=wait)
-    await access.save()
+def _wait_after(failures: int) -> int:
+    """Seconds to wait after this many wrong passwords in a row (0: none yet)."""
+    return 0 if failures < FREE_TRIES else min(3600, BLOCK_SECONDS * 2 ** (failures - FREE_TRIES))
+
+
+async def take_try(access: WebAccess, now: datetime) -> int:
+    """Count a password try before it is checked: 0 to go on and check it, else the seconds
+    to wait. The count is one conditional UPDATE on the count just read (it fails when
+    another try counted first, and then is read again), so tries sent at once, from one
+    process or several, cannot all read the same count: at most FREE_TRIES are checked
+    before the wait. A right password resets the count (``open_session``)."""
+    while True:
+        row = await WebAccess.get(id=access.id)
+        wait = wait_left(row, now)
+        if wait:
+            return wait
+        failures = row.failures + 1
+        wait = _wait_after(failures)
+        blocked = now + timedelta(seconds=wait) if wait else None
+        if await WebAccess.filter(id=access.id, failures=row.failures).update(failures=failures, blocked_until=blocked):
+            access.failures, access.blocked_until = failures, blocked
+            return 0
 
 
 def _key(token: str) -> str:
@@ -85,7 +101,7 @@ def _key(token: str) -> str:
 async def open_session(access: WebAccess, now: datetime) -> str:
     """After a right password: a fresh session; the cookie's token is returned."""
     access.failures, access.blocked_until = 0, None
-    await access.save()
+    await WebAccess.filter(id=access.id).update(failures=0, blocked_until=None)
     await WebSession.filter(access_id=access.id, expires_at__lt=now).delete()
     token = secrets.token_urlsafe(32)
     await WebSession.create(key=_key(token), access=access, csrf=secrets.token_urlsafe(24),

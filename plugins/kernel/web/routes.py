@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+import orjson
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, Response, StreamingResponse
 from nonebot import get_driver
@@ -22,24 +23,21 @@ from nonebot.log import logger
 from plugins.gamekit.clock import game_tz
 from plugins.gamekit.contract import PHASE_TIMER, Rejected
 
+from ..clean import clean_text
 from ..longtexts import game_with_texts
 from ..models import Game, Host, Outbox, Player, Timer, WebAccess
 from ..order import utcnow
 from ..registry import get_kind
 from . import actions, auth
+from .font import fonts
 from .page import PAGES, View, WebPage
-
-try:
-    import pylopdf_fonts_zh_cn  # Noto Sans SC (SIL OFL), already a dependency of the bot
-
-    FONT: Path | None = Path(pylopdf_fonts_zh_cn.__file__).with_name("NotoSansSC-Regular.otf")
-except ImportError:  # pragma: no cover - the page falls back to the system's fonts
-    FONT = None
 
 STATIC = Path(__file__).with_name("static")
 LINK = re.compile(r"[A-Za-z0-9_-]{16,64}")
 ASSET = re.compile(r"[a-z0-9_-]{1,40}\.(js|css|html)")
 MAX_BODY = 64 * 1024  # the longest request body (a mafia88 post is far shorter)
+MAX_DEPTH = 8  # JSON nesting a page sends (its bodies are flat objects)
+UNREADABLE = "提交的内容无法识别。请刷新页面后再试。"
 SESSION_COOKIE, LOGIN_COOKIE = "ws", "wl"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -100,6 +98,32 @@ def _text(raw: bytes) -> str:
     return text
 
 
+def _json_body(raw: bytes) -> Any:
+    """A request's JSON, read as the chat door reads text: orjson stops a deep body at its own
+    nesting limit (the standard parser would recurse until it fails), a body nested deeper
+    than a page's is refused, and so is a NUL in a string (a lone surrogate is not JSON to
+    orjson); every other string is cleaned (``clean.clean_text``)."""
+    try:
+        body = orjson.loads(_text(raw))
+    except orjson.JSONDecodeError:
+        raise Refusal(400, UNREADABLE) from None
+    return _cleaned(body, 0)
+
+
+def _cleaned(value: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise Refusal(400, "提交的内容无法识别（层次太多）。请刷新页面后再试。")
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise Refusal(400, "提交的内容无法识别（含有控制字符）。请删掉特殊字符后再试。")
+        return clean_text(value)
+    if isinstance(value, list):
+        return [_cleaned(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {_cleaned(k, depth + 1): _cleaned(v, depth + 1) for k, v in value.items()}
+    return value
+
+
 async def _access(link: str) -> WebAccess:
     access = await WebAccess.get_or_none(link=link) if LINK.fullmatch(link) else None
     if access is None:
@@ -153,12 +177,11 @@ class Site:
         if not auth.same(request.cookies.get(LOGIN_COOKIE), token) or not token:
             return self.login_page(link, "页面已过期，请重新输入密码。", 403)
         now = utcnow()
-        wait = auth.wait_left(access, now)
+        wait = await auth.take_try(access, now)  # counted before it is checked: tries sent at once wait too
         if wait:
-            return self.login_page(link, f"密码错误次数太多，请 {wait} 秒后再试。忘了密码可以私聊机器人发送 /网页 获取新密码。", 429)
+            return self.login_page(link, f"密码错误次数太多，请 {wait} 秒后再试；或私聊机器人发送 /网页 获取新密码，新密码可以立即登录。", 429)
         password = (form.get("password") or [""])[0].strip().lower()
         if not (0 < len(password) <= 32) or not await auth.password_ok(access.pw_hash, password):
-            await auth.note_failure(access, now)
             return self.login_page(link, "密码不对，或已经失效。请检查后重试；私聊机器人发送 /网页 可以获取新密码。", 401)
         cookie = await auth.open_session(access, now)
         resp = _headers(Response(status_code=303, headers={"Location": "./"}))
@@ -219,12 +242,9 @@ class Site:
 
     async def act(self, request: Request, link: str) -> Response:
         access = await self._session(request, link, csrf=True)
-        try:
-            body = json.loads(_text(await _body(request)))
-        except json.JSONDecodeError:
-            raise Refusal(400, "提交的内容无法识别。请刷新页面后再试。") from None
+        body = _json_body(await _body(request))
         if not isinstance(body, dict) or not isinstance(body.get("word"), str) or not isinstance(body.get("rest", ""), str):
-            raise Refusal(400, "提交的内容无法识别。请刷新页面后再试。")
+            raise Refusal(400, UNREADABLE)
         g = await Game.get(id=access.game_id)
         try:
             replies = await actions.run(access, g.kind, body["word"], body.get("rest", ""), bool(body.get("host")))
@@ -274,12 +294,9 @@ class Site:
         fn = page.extra.get("api", {}).get(name)
         if fn is None:
             raise Refusal(404, "没有这个操作。")
-        try:
-            body = json.loads(_text(await _body(request)))
-        except json.JSONDecodeError:
-            raise Refusal(400, "提交的内容无法识别。请刷新页面后再试。") from None
+        body = _json_body(await _body(request))
         if not isinstance(body, dict):
-            raise Refusal(400, "提交的内容无法识别。请刷新页面后再试。")
+            raise Refusal(400, UNREADABLE)
         return _json(fn(v, body))
 
 
@@ -328,9 +345,10 @@ def install(app: FastAPI, public_url: str) -> Site:
         return _headers(FileResponse(folder / name, media_type=MEDIA[name.rsplit(".", 1)[1]]))
 
     async def font(request: Request) -> Response:
-        if FONT is None or not FONT.is_file():
+        path = await fonts.get()  # cut down to the pages' characters on the first request
+        if path is None:
             raise Refusal(404, "没有字体文件。")
-        resp = FileResponse(FONT, media_type="font/otf")
+        resp = FileResponse(path, media_type="font/woff2")
         resp.headers["Cache-Control"] = "public, max-age=86400"
         resp.headers["X-Content-Type-Options"] = "nosniff"
         return resp
@@ -344,6 +362,6 @@ def install(app: FastAPI, public_url: str) -> Site:
     r.add_api_route("/web/g/{link}/api/live", _guard(site.live, as_json=True), methods=["GET"])
     r.add_api_route("/web/g/{link}/api/x/{name}", _guard(site.api, as_json=True), methods=["POST"])
     r.add_api_route("/web/s/{kind}/{name}", _guard(static, as_json=False), methods=["GET"])
-    r.add_api_route("/web/font.otf", _guard(font, as_json=False), methods=["GET"])
+    r.add_api_route("/web/font.woff2", _guard(font, as_json=False), methods=["GET"])
     app.include_router(r)
     return site
