@@ -53,6 +53,18 @@ class League:
         self.effects += out.effects
         self.log.append(("start", out.effects))
 
+    @classmethod
+    def resume(cls, state: State, settings: dict[str, Any], seed: str = "t", seq: int = 1000,
+               chats: tuple[str, ...] = ()) -> League:
+        """A league going on from ``state`` (e.g. one the kernel stored and read back)."""
+        lg = cls.__new__(cls)
+        lg.seed, lg.seq, lg.chats = seed, seq, tuple(chats)
+        lg.stored = ENGINE.check_settings(settings)
+        lg.cfg = ENGINE.settings_of(lg.stored)
+        lg.effects, lg.log = [], []
+        lg.state = state
+        return lg
+
     def ctx(self, now: datetime) -> Ctx[Settings]:
         self.seq += 1
         return Ctx(now=now, rng=random.Random(f"{self.seed}:{self.seq}"), seq=self.seq, tz=TZ,
