@@ -73,7 +73,7 @@ class LeagueEngine(GameEngine[LeagueState, LeagueSettings]):
     def on_deadline(self, state: LeagueState, key: str, ctx: League) -> list[Effect]:
         return timer(state, key, ctx)
 
-    def upgrade(self, raw: Any) -> Any:
+    def upgrade(self, raw: dict[str, Any]) -> dict[str, Any]:
         """Version 1 kept a copy of the settings under "cfg"; nothing wrote to it
         during play (hosts cannot change settings after the start), so the copy
         equals the game's settings and is dropped."""
