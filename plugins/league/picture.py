@@ -1,4 +1,4 @@
-"""The standings picture (issue 6 item 9): a PNG table drawn with Pillow.
+"""The standings picture (/积分榜图): a PNG table drawn with Pillow.
 
 Not part of the pure engine: the engine returns the rows (``standings_rows``)
 and a ``Picture("reply", "standings", caption)`` effect; the kernel calls the
@@ -19,9 +19,11 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+import plugins.league.engine.texts as T
 from plugins.kernel import pictures
 
-from .engine import texts as T
+from .engine import ENGINE, Settings, State, standings_rows
+from .engine.state import GameStatus
 
 COLUMNS = T.PICTURE_COLUMNS
 HEADER_EVERY = 30  # the header row is drawn again before every 30 players
@@ -60,7 +62,7 @@ def _cell(header: str, value: Any) -> str:
 
 
 def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "") -> bytes:
-    """Draw a standings table. ``rows`` is ``standings_rows(state, r)``: a header
+    """Draw a standings table. ``rows`` is ``standings_rows(state, settings, r)``: a header
     row first, then one row per player (column ``晋级`` = "是" marks the players
     above the advancement line). Returns PNG bytes."""
     header = list(rows[0]) if rows else []
@@ -132,14 +134,14 @@ def render_standings_png(rows: list[list[Any]], title: str, *, subtitle: str = "
     return buf.getvalue()
 
 
-def render_state(state: dict[str, Any], settings: dict[str, Any]) -> bytes:
-    """The renderer the kernel calls for ``Picture(..., "standings")``: the current round."""
-    from .engine import standings_rows
-
-    r = state["round"]
-    rnd = state["rounds"][r]
-    table = standings_rows(state, settings, r)
-    entered = sum(1 for g in state["games"] if g["round"] == r and g["status"] == "ok")
-    advance = settings["rounds"][r].get("advance", 0)
+def render_state(state: State, settings: Settings | dict[str, Any]) -> bytes:
+    """The renderer the kernel calls for ``Picture(..., "standings")``: the current round.
+    ``settings``: the game's typed settings (the registry's type still says a dict: a
+    stored settings dict is read into the model)."""
+    typed = ENGINE.settings_of(settings) if isinstance(settings, dict) else settings
+    r = state.round
+    table = standings_rows(state, typed, r)
+    entered = sum(1 for g in state.games if g.round == r and g.status is GameStatus.OK)
+    advance = typed.rounds[r].advance
     sub = T.PICTURE_SUBTITLE.format(n=len(table) - 1, games=entered) + (T.PICTURE_ADVANCE_LINE.format(n=advance) if advance else "")
-    return render_standings_png(table, T.PICTURE_TITLE.format(round=rnd["name"]), subtitle=sub)
+    return render_standings_png(table, T.PICTURE_TITLE.format(round=state.rounds[r].name), subtitle=sub)

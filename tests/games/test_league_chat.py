@@ -1,4 +1,4 @@
-"""The league through the bot (issue 6): a small stage variant set with /配置,
+"""The league through the bot: a small stage variant set with /配置,
 sign-ups in the main group, two group chats linked with /绑定群, a match day
 with check-ins in the right and wrong chats, the 18:30 / 18:35 / 18:50 steps
 fired by the kernel's timers, score sheets, standings (text and picture), a
@@ -15,10 +15,12 @@ from harness import export_folder, texts
 from helpers_league import plain_sheet
 
 from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.longtexts import game_with_texts
 from plugins.kernel.models import Game, Outbox, Timer
 from plugins.kernel.order import utcnow
+from plugins.league.engine import ENGINE
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 
 def _zone_at_noon() -> str:
@@ -71,7 +73,10 @@ def who(seat: int) -> str:
 
 
 async def _game() -> Game:
-    return await Game.filter(status="running").order_by("-id").first()
+    """The running game as the kernel reads it: its typed state (texts in place)."""
+    g = await Game.filter(status="running").order_by("-id").first()
+    assert g is not None
+    return await game_with_texts(g.id)
 
 
 async def _fire(h, key: str):
@@ -110,7 +115,7 @@ async def test_league_match_day_through_the_bot(harness):
     out = await h.group(HOST, "/开赛日")
     assert "第一轮 第1比赛日" in texts(out, main) and "请在分组群发送 /签到" in texts(out, main)
     assert "出场名单" not in texts(out, main)
-    lineups = (await _game()).state["days"][-1]["lineups"]
+    lineups = (await _game()).state.days[-1].lineups
     A, B = lineups["A"], lineups["B"]
     for g in ("A", "B"):
         posted = texts(out, chat[g])
@@ -123,7 +128,7 @@ async def test_league_match_day_through_the_bot(harness):
     assert "请到 A组 的分组群" in texts(await h.group(qq(a0), "/签到"), main)
     assert "签到成功：A组 1号位" in texts(await h.group(qq(a0), "/签到", group=chat["A"]), chat["A"])
     assert "你已经签到过了" in texts(await h.group(qq(a0), "/签到", group=chat["A"]))
-    assert "不是本局玩家" in texts(await h.group("9999", "/签到", group=chat["A"]))
+    assert "你不是本届联赛的报名选手，不能这样做。" in texts(await h.group("9999", "/签到", group=chat["A"]))
     assert "不在今天的出场名单里" in texts(await h.group(qq(27), "/签到", group=chat["A"]))
 
     late_a, demoted_b, absent_b = A[11], B[10], B[11]
@@ -163,12 +168,13 @@ async def test_league_match_day_through_the_bot(harness):
 
     # the referees enter both games; each summary goes to its group's chat
     g = await _game()
-    lineups = g.state["days"][-1]["lineups"]
-    sheet_a = plain_sheet(g.settings, "标准场", "A", 1, lineups["A"], tokens={0: "全场最佳", 8: "败方最佳"})
+    lineups = g.state.days[-1].lineups
+    settings = ENGINE.settings_of(g.settings)
+    sheet_a = plain_sheet(settings, "标准场", "A", 1, lineups["A"], tokens={0: "全场最佳", 8: "败方最佳"})
     out = await h.group(HOST, "/录分 " + sheet_a, group=chat["A"])
     assert "已录入局号#1" in texts(out, chat["A"])
     assert "局号#1 第一轮 A组 第1场：好人胜" in texts(out, chat["A"]) and "局号#1" not in texts(out, main)
-    sheet_b = plain_sheet(g.settings, "标准场", "B", 1, lineups["B"], winner="狼人")
+    sheet_b = plain_sheet(settings, "标准场", "B", 1, lineups["B"], winner="狼人")
     out = await h.group(HOST, "/录分 " + sheet_b)
     assert "已录入局号#2" in texts(out, main)
     assert "局号#2 第一轮 B组 第1场：狼人胜" in texts(out, chat["B"]) and "好人胜" not in texts(out, chat["B"])

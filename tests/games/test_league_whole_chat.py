@@ -1,4 +1,4 @@
-"""A whole small league stage through the bot (issue 12 item 6): sign-ups in
+"""A whole small league stage through the bot: sign-ups in
 the main group, /开始, one QQ group linked per league group, a match day with
 check-ins (one late, one demoted and replaced by a substitute), the 20:00 /
 20:05 / 20:20 steps fired by the kernel's timers, a score sheet for every game
@@ -19,10 +19,12 @@ from harness import texts
 from helpers_league import plain_sheet
 
 from plugins.kernel.deadlines import fire_timer
+from plugins.kernel.longtexts import game_with_texts
 from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.order import utcnow
+from plugins.league.engine import ENGINE
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 
 def _zone_at_noon() -> str:
@@ -66,7 +68,10 @@ def who(seat: int) -> str:
 
 
 async def _game() -> Game:
-    return await Game.filter(status="running").order_by("-id").first()
+    """The running game as the kernel reads it: its typed state (texts in place)."""
+    g = await Game.filter(status="running").order_by("-id").first()
+    assert g is not None
+    return await game_with_texts(g.id)
 
 
 async def _fire(h, key: str):
@@ -98,7 +103,7 @@ async def test_a_whole_league_stage_through_the_bot(harness):
     # the match day: the lineup in each group's chat, check-in there
     out = await h.group(HOST, "/开赛日")
     assert "小组赛 第1比赛日" in texts(out, main) and "本日：第1场、第2场" in texts(out, main)
-    lineups = (await _game()).state["days"][-1]["lineups"]
+    lineups = (await _game()).state.days[-1].lineups
     A, B = lineups["A"], lineups["B"]
     for g in ("A", "B"):
         assert f"{g}组 出场名单" in texts(out, chat[g])
@@ -120,7 +125,8 @@ async def test_a_whole_league_stage_through_the_bot(harness):
 
     # a score sheet for every game of the day, each summary in its group's chat
     g = await _game()
-    lineups = g.state["days"][-1]["lineups"]
+    lineups = g.state.days[-1].lineups
+    settings = ENGINE.settings_of(g.settings)
     played = {}
     for no in (1, 2):
         for grp in ("A", "B"):
@@ -128,7 +134,7 @@ async def test_a_whole_league_stage_through_the_bot(harness):
             tokens = {0: "全场最佳", 8: "败方最佳"} if winner == "好人" else {8: "全场最佳", 0: "败方最佳"}
             if (no, grp) == (2, "A"):
                 tokens[3] = "违规:擦边"  # a violation on the sheet itself
-            sheet = plain_sheet(g.settings, "标准场", grp, no, lineups[grp], winner=winner, tokens=tokens)
+            sheet = plain_sheet(settings, "标准场", grp, no, lineups[grp], winner=winner, tokens=tokens)
             out = await h.group(HOST, "/录分 " + sheet, group=chat[grp])
             game_no = len(played) + 1
             assert f"已录入局号#{game_no}" in texts(out, chat[grp])
@@ -168,6 +174,6 @@ async def test_a_whole_league_stage_through_the_bot(harness):
     assert "小组赛 最终排名：" in final and f"24. {who(late)} 99" in final  # the late check-in's -1 (§五)
     assert who(demoted) not in final  # demoted at 20:05 and never back: not ranked (§十.3)
     assert "最终排名" not in texts(out, chat["A"]) + texts(out, chat["B"])  # league-wide news: main group only
-    g = await Game.get(id=gid)
-    assert g.status == "ended" and g.state["finished"]
+    g = await game_with_texts(gid)
+    assert g.status == "ended" and g.state.finished
     assert await Player.filter(game_id=gid).count() == 26

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 from helpers_league import League, at, checkin_all, eliminated, plain_sheet, texts
 
 from plugins.gamekit.contract import copy_state
@@ -24,11 +25,11 @@ def day_game(lg: League, date: str, tokens=None, winner: str = "好人") -> int:
     checkin_all(lg, at(date, "18:05"))
     L = sorted(lg.lineup("A"))
     lg.host("score", at(date, "21:00"), text=plain_sheet(lg.cfg, "标准场", "A", None, L, winner, tokens or {}))
-    return lg.state["games"][-1]["id"]
+    return lg.state.games[-1].id
 
 
 def total(lg: League, seat: int) -> float:
-    return next(r["total"] for r in rows(lg.state, lg.cfg, 0) if r["seat"] == seat)
+    return next(r.total for r in rows(lg.state, lg.cfg, 0) if r.seat == seat)
 
 
 def test_light_violation_with_or_without_logic_13_2_1():
@@ -55,12 +56,12 @@ def test_three_medium_violations_disqualify_13_3_4():
     gid = day_game(lg, "1-2", {0: "违规:贴脸"})
     lg.host("violation", at("1-2", "22:00"), player=1, type="不文明", game=gid)
     eff = lg.host("violation", at("1-3", "10:00"), player=1, type="情绪")
-    assert eliminated(eff) == [1] and lg.state["players"]["1"]["status"] == "dq"
+    assert eliminated(eff) == [1] and lg.state.players[1].status == "dq"
     assert "被取消参赛资格：本届第 3 次中度违规（§十三.3.4）" in texts(eff, "group")[0]
     eff = lg.host("violation", at("1-3", "10:01"), player=1, type="情绪")
     assert eliminated(eff) == []  # nobody is put out twice
     table = rows(lg.state, lg.cfg, 0)
-    assert table[-1]["seat"] == 1 and table[-1]["rank"] is None
+    assert table[-1].seat == 1 and table[-1].rank is None
 
 
 def test_five_light_violations_disqualify_late_counts_13_3_4():
@@ -104,9 +105,9 @@ def test_appeal_decision_rescores_game_and_standings_follow_8():
     eff = lg.host("rescore", at("1-3", "10:10"), game=gid,
                   text=plain_sheet(lg.cfg, "标准场", "A", None, L, tokens={8: "败方最佳"}))
     assert total(lg, 9) == before + 1
-    game = lg.state["games"][0]
-    assert len(game["history"]) == 1 and game["history"][0]["by"] == "referee"
-    assert lg.state["audit"][-1]["action"] == "改分"
+    game = lg.state.games[0]
+    assert len(game.history) == 1 and game.history[0].by == "referee"
+    assert lg.state.audit[-1].action == "改分"
     assert any("更正了局号#1" in t for t in texts(eff, "hosts"))
     assert "计分表第一行应写「A组」" in lg.host_rejected("rescore", at("1-3", "10:11"), game=gid,
                                                      text="B组\n胜方 好人")
@@ -130,7 +131,7 @@ def test_void_game_keeps_only_violation_deductions_and_replay_is_a_new_game_11_1
     assert lg.host_rejected("void", at("1-2", "22:01"), game=gid) == "局号#1 已是流局。"
     L = sorted(lg.lineup("A"))
     lg.host("score", at("1-2", "23:00"), text=plain_sheet(lg.cfg, "标准场", "A", 1, L, "狼人"))
-    assert lg.state["games"][-1]["id"] == 2
+    assert lg.state.games[-1].id == 2
     assert total(lg, 1) == 97 and total(lg, 5) == 96.5  # the replay counts, the void game's violation stays
 
 
@@ -205,12 +206,12 @@ def test_severe_penalty_cancels_win_points_keeps_loss_and_deducts_2_13_3_5():
     lg.host("violation", at("1-2", "22:00"), player=1, type="严厉处罚", game=gid)  # a winner: +3 cancelled
     lg.host("violation", at("1-2", "22:00"), player=9, type="严厉处罚", game=gid)  # a loser: -3 still counts
     assert total(lg, 1) == 100 - 2 and total(lg, 9) == 100 - 3 - 2
-    assert lg.state["players"]["1"]["status"] == "active"  # not one of the 5 light / 3 medium
+    assert lg.state.players[1].status == "active"  # not one of the 5 light / 3 medium
 
 
 def test_violation_catalogue_matches_13():
-    v = ENGINE.check_settings({})["violations"]
-    got = {k: (x["level"], x["points"]) for k, x in v.items()}
+    v = ENGINE.settings_of(ENGINE.check_settings({})).violations
+    got = {k: (x.level, x.points) for k, x in v.items()}
     assert got["擦边"] == ("light", 0.5) and got["擦边有逻辑"] == ("light", 1)
     assert got["场外"] == ("light", 0.5) and got["场外有逻辑"] == ("light", 1)
     assert got["嘲讽警告"] == ("warning", 0) and got["嘲讽"] == ("light", 1)
@@ -225,19 +226,22 @@ def test_a_day_whose_timers_never_fired_is_finished_when_the_next_opens_5():
     from helpers_league import checkin_all
     checkin_all(lg, at("1-2", "18:05"), skip=(4,))
     eff = lg.host("open_day", at("1-3", "09:00"), date="1-3")
-    first = lg.state["days"][0]
-    assert first["done"] == ["late", "demote", "seat"] and 4 in first["demoted"]
+    first = lg.state.days[0]
+    assert first.done == ["late", "demote", "seat"] and 4 in first.demoted
     assert any("你已降为替补" in t for t in texts(eff, 4))
 
 
 def test_the_state_holds_no_copy_of_the_settings_and_an_old_state_is_upgraded():
-    """Issue 11 item 3: rules read ctx.settings; a version-1 state (with its "cfg" copy) is brought up to date."""
+    """Rules read ctx.settings; a version-1 state (with its "cfg" copy of the settings) is brought up to date."""
     lg = small()
     day_game(lg, "1-2", {0: "全场最佳"})
-    assert "cfg" not in lg.state and lg.state["version"] == ENGINE.STATE_VERSION == 2
-    old = {**lg.state, "cfg": lg.cfg, "version": 1}
-    assert ENGINE.load(copy_state(old)) == {**lg.state, "version": 1} and "cfg" in old
-    lg.state = old
+    stored = ENGINE.encode(lg.state)
+    assert "cfg" not in stored and stored["version"] == ENGINE.STATE_VERSION == 2
+    old = {**stored, "cfg": lg.stored, "version": 1}
+    assert ENGINE.upgrade(copy_state(old)) == {**stored, "version": 1} and "cfg" in old
+    assert ENGINE.decode(copy_state(old)) == msgspec.structs.replace(lg.state, version=1)
+    lg.state = ENGINE.decode(copy_state(old))
     eff = lg.player(1, "standings", at("1-2", "22:00"))
     assert texts(eff, "reply")[0].startswith("第一轮 积分榜（第 1/1 页，共 12 人）")
-    assert "cfg" not in lg.state and lg.state["version"] == 2
+    again = ENGINE.encode(lg.state)
+    assert "cfg" not in again and again["version"] == 2

@@ -82,8 +82,8 @@ def test_a_timer_fired_a_moment_early_still_runs_its_step():
     checkin_all(lg, at("1-2", "18:10"), skip=(lg.lineup("A")[0],))
     early = at("1-2", "18:30") - timedelta(seconds=1)
     eff = lg.timer("checkin.late", early)
-    assert "记迟到" in texts(eff, "group")[0] and "late" in lg.day["done"]
-    assert "demote" not in lg.day["done"]  # later steps wait for their own time
+    assert "记迟到" in texts(eff, "group")[0] and "late" in lg.day.done
+    assert "demote" not in lg.day.done  # later steps wait for their own time
 
 
 def test_game_summary_goes_to_the_group_chat_and_round_change_to_the_main_group():
@@ -100,7 +100,7 @@ def test_game_summary_goes_to_the_group_chat_and_round_change_to_the_main_group(
     eff = lg.host("void", at("1-3", "23:00"), game=1, reason="断线")
     assert texts(eff, "chat:A")[0].startswith("局号#1（A组 第1场）流局：断线") and texts(eff, "group") == []
     eff = lg.host("rescore", at("1-3", "23:10"), game=2,
-                  text=plain_sheet(lg.cfg, "标准场", "B", 1, lg.state["days"][0]["lineups"]["B"], winner="狼人"))
+                  text=plain_sheet(lg.cfg, "标准场", "B", 1, lg.state.days[0].lineups["B"], winner="狼人"))
     assert texts(eff, "chat:B")[0].startswith("裁判更正了计分表") and texts(eff, "group") == []
     eff = lg.host("next_round", at("1-4", "10:00"))
     assert texts(eff, "group")[0].startswith("第一轮 结束，前 12 名晋级")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from plugins.gamekit.contract import Actor, Eliminate, SetTimer
 from helpers_league import League, at, checkin_all, eliminated, texts
+
+from plugins.gamekit.contract import Actor, Eliminate, SetTimer
 
 SMALL_DAYS = [{"label": "1月2日", "board": "标准场", "games": 1},
               {"label": "1月3日", "board": "标准场", "games": 1},
@@ -21,7 +22,7 @@ def small(n: int = 14, times=None) -> League:
 
 def test_registration_first_120_main_draw_rest_substitutes_10_1():
     lg = League(n=130)
-    members = lg.state["rounds"][0]["members"]
+    members = lg.state.rounds[0].members
     assert members == list(range(1, 121))
     assert sorted(s for g in lg.groups().values() for s in g) == list(range(1, 121))
     assert all(len(g) == 12 for g in lg.groups().values()) and len(lg.groups()) == 10
@@ -33,7 +34,7 @@ def test_grouping_is_reproducible_from_the_seed():
     a, b, c = League(n=130, seed="x"), League(n=130, seed="x"), League(n=130, seed="y")
     assert a.groups() == b.groups() and a.groups() != c.groups()
     from plugins.league.engine.rules_admin import make_groups
-    assert make_groups(list(range(1, 121)), 10, a.state["rounds"][0]["seed"]) == a.groups()
+    assert make_groups(list(range(1, 121)), 10, a.state.rounds[0].seed) == a.groups()
 
 
 def test_open_day_arms_the_clock_at_league_times_5():
@@ -62,7 +63,8 @@ def test_checkin_window_and_bad_senders_5():
     assert lg.player_rejected(1, "checkin", at("1-2", "17:59")) == "现在没有进行中的比赛日，请等裁判开赛后再 /签到。"
     lg.host("open_day", at("1-2", "09:00"), date="1-2")
     assert lg.player_rejected(1, "checkin", at("1-2", "17:59")) == "签到 1月2日 18:00 开始，请到时再发 /签到。"
-    assert lg.rejected(Actor("999", None, False, False), "checkin", at("1-2", "18:05")) == "你不是本届联赛的报名选手，不能签到。"
+    # the table's permission (who="player"), in the league's own words
+    assert lg.rejected(Actor("999", None, False, False), "checkin", at("1-2", "18:05")) == "你不是本届联赛的报名选手，不能这样做。"
     assert lg.player_rejected(13, "checkin", at("1-2", "18:05")) == "你不在今天的出场名单里；替补请等待递补通知。"
     eff = lg.player(1, "checkin", at("1-2", "18:05"))
     pos = lg.lineup("A").index(1) + 1
@@ -77,10 +79,10 @@ def test_late_after_1830_costs_one_point_even_before_the_timer_fires_5_13_1_4():
     eff = lg.player(3, "checkin", at("1-2", "18:32"))  # the 18:30 timer has not reached us yet
     assert "迟到，已扣 1 分" in texts(eff, "reply")[0]
     assert any("记迟到（各扣 1 分）：p3（#3）、p4（#4）" in t for t in texts(eff, "group"))
-    assert [(v["seat"], v["type"], v["points"]) for v in lg.state["violations"]] == [(3, "迟到", 1), (4, "迟到", 1)]
+    assert [(v.seat, v.type, v.points) for v in lg.state.violations] == [(3, "迟到", 1), (4, "迟到", 1)]
     assert lg.timer("checkin.late", at("1-2", "18:30")) == []  # already done: nothing twice
     from plugins.league.engine.standings import rows
-    totals = {r["seat"]: r["total"] for r in rows(lg.state, lg.cfg, 0)}
+    totals = {r.seat: r.total for r in rows(lg.state, lg.cfg, 0)}
     assert totals[3] == 99 and totals[4] == 99 and totals[1] == 100
 
 
@@ -99,7 +101,7 @@ def test_not_in_by_1835_demoted_and_substitutes_promoted_in_registration_order_1
     assert "A组：p{0}（#{0}） 降为替补，p121（#121） 递补 3号位".format(absent[0]) in texts(eff, "group")[0]
     assert lg.player_rejected(absent[0], "checkin", at("1-2", "18:36")) == \
         "已过 18:35，你已降为替补（§十.3），请等待替补通知。"
-    assert 121 in lg.state["rounds"][0]["members"] and absent[0] in lg.state["rounds"][0]["demoted"]
+    assert 121 in lg.state.rounds[0].members and absent[0] in lg.state.rounds[0].demoted
 
 
 def test_promoted_substitute_who_never_arrives_forfeits_at_1850_and_next_substitute_fills_12_5_12_1():
@@ -112,7 +114,7 @@ def test_promoted_substitute_who_never_arrives_forfeits_at_1850_and_next_substit
     lg.player(121, "checkin", at("1-2", "18:40"))
     eff = lg.timer("checkin.seat", at("1-2", "18:50"))
     assert eliminated(eff) == [122]
-    assert lg.state["players"]["122"]["status"] == "forfeit"
+    assert lg.state.players[122].status == "forfeit"
     assert lg.lineup("A")[:2] == [121, 123]  # §十二.1: the place passes to the next substitute
     assert "请立即进入 A组 房间就座" in texts(eff, 123)[0]
     assert lg.timer("checkin.seat", at("1-2", "18:51")) == []
@@ -163,4 +165,4 @@ def test_red_card_out_promotes_a_substitute_and_back_restores_as_substitute():
     assert eliminated(eff) == [seat] and lg.lineup("C")[0] == 121
     assert "已经不在联赛中" in lg.host_rejected("kernel.out", at("1-2", "18:01"), seat=seat)
     lg.host("kernel.back", at("1-2", "18:02"), seat=seat)
-    assert lg.state["players"][str(seat)]["status"] == "active" and seat not in lg.lineup("C")
+    assert lg.state.players[seat].status == "active" and seat not in lg.lineup("C")

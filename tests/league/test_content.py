@@ -1,10 +1,12 @@
-"""The default TOML data and a host's variant (check_settings)."""
+"""The default TOML data and a host's variant (check_settings: the plain settings the
+kernel stores; settings_of: the typed model the rules read)."""
 
 from __future__ import annotations
 
-import tomllib
+import json
 
 import pytest
+import tomllib
 
 from plugins.gamekit.contract import Rejected
 from plugins.league.engine import ENGINE
@@ -12,16 +14,25 @@ from plugins.league.engine.content import CONTENT_DIR, CONTENT_FILES
 
 
 def test_defaults_follow_the_rules_text_4_6():
-    cfg = ENGINE.check_settings({})
-    assert [(r["players"], r["groups"], r["advance"]) for r in cfg["rounds"]] == [(120, 10, 72), (72, 6, 24), (24, 2, 0)]
-    assert [d["games"] for d in cfg["rounds"][2]["days"]] == [2, 2, 1] and cfg["rounds"][2]["double_games"] == [5]
-    assert [d["board"] for d in cfg["rounds"][1]["days"]] == ["标准场", "纯白夜影", "狼美人骑士"]
-    assert cfg["boards"]["赤月猎魔人"]["roles"] == {"狼人": 3, "赤月使徒": 1, "平民": 4, "预言家": 1, "女巫": 1,
-                                                  "猎魔人": 1, "愚者": 1}
-    assert cfg["times"] == {"checkin_open": "18:00", "late": "18:30", "demote": "18:35", "seat": "18:50",
-                            "appeal_until": "12:00"}
-    assert {k: cfg["violations"]["贴脸"][k] for k in ("level", "points", "blocks_award")} == \
-        {"level": "medium", "points": 2, "blocks_award": True}
+    cfg = ENGINE.settings_of(ENGINE.check_settings({}))
+    assert [(r.players, r.groups, r.advance) for r in cfg.rounds] == [(120, 10, 72), (72, 6, 24), (24, 2, 0)]
+    assert [d.games for d in cfg.rounds[2].days] == [2, 2, 1] and cfg.rounds[2].double_games == [5]
+    assert [d.board for d in cfg.rounds[1].days] == ["标准场", "纯白夜影", "狼美人骑士"]
+    assert cfg.boards["赤月猎魔人"].roles == {"狼人": 3, "赤月使徒": 1, "平民": 4, "预言家": 1, "女巫": 1,
+                                             "猎魔人": 1, "愚者": 1}
+    assert cfg.times.words() == {"checkin_open": "18:00", "late": "18:30", "demote": "18:35", "seat": "18:50",
+                                 "appeal_until": "12:00"}
+    v = cfg.violations["贴脸"]
+    assert (v.level, v.points, v.blocks_award) == ("medium", 2, True)
+
+
+def test_the_content_files_merge_into_one_settings_dict_the_kernel_stores():
+    stored = ENGINE.check_settings({})
+    assert ENGINE.CONTENT is not None and ENGINE.CONTENT.files == CONTENT_FILES
+    assert sorted(stored) == ["boards", "options", "roles", "rounds", "scoring", "times", "violations"]
+    assert json.loads(json.dumps(stored)) == stored  # plain JSON
+    assert ENGINE.check_settings(stored) == stored  # what /配置 merges a host's change over
+    assert ENGINE.settings_of(stored) is ENGINE.settings_of(stored)  # one typed object per stored dict
 
 
 def test_every_content_file_is_valid_toml():
@@ -31,8 +42,10 @@ def test_every_content_file_is_valid_toml():
 
 
 def test_host_variant_overrides_merge_over_defaults():
-    cfg = ENGINE.check_settings({"times": {"late": "18:40", "demote": "18:45"}, "scoring": {"mvp": 3}})
-    assert cfg["times"]["late"] == "18:40" and cfg["times"]["seat"] == "18:50" and cfg["scoring"]["mvp"] == 3
+    stored = ENGINE.check_settings({"times": {"late": "18:40", "demote": "18:45"}, "scoring": {"mvp": 3}})
+    assert stored["times"]["late"] == "18:40" and stored["times"]["seat"] == "18:50" and stored["scoring"]["mvp"] == 3
+    cfg = ENGINE.settings_of(stored)
+    assert cfg.times.late == "18:40" and cfg.times.seat == "18:50" and cfg.scoring.mvp == 3
 
 
 def test_a_bad_variant_gets_one_chinese_line_per_mistake():

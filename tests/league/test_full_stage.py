@@ -12,7 +12,6 @@ from plugins.gamekit.contract import Finish
 from plugins.league.engine import ENGINE
 from plugins.league.engine.standings import rows
 
-
 # Round 2: players of a group sorted by registration number take position k = 0..11
 # (roles in board order: gods, villagers, wolves; the good side always wins).
 # Day 1 标准场     k0 预言家 警徽 首日狼出 MVP        3+0.5+0.5+2   = 6
@@ -81,9 +80,9 @@ def pos_sheet(lg: League, group: str, no: int, winner: str, tokens: dict[int, st
     from helpers_league import board_roles, sheet
 
     day = lg.day
-    roles = board_roles(lg.cfg, day["board"])
+    roles = board_roles(lg.cfg, day.board)
     return sheet(group, no, winner, [(p + 1, reg, roles[p], tokens.get(p, ""))
-                                     for p, reg in enumerate(day["lineups"][group])])
+                                     for p, reg in enumerate(day.lineups[group])])
 
 
 def r1_day(lg: League, date: str, absent: dict[str, int], late: dict[str, tuple[int, str]], marked=(),
@@ -91,30 +90,30 @@ def r1_day(lg: League, date: str, absent: dict[str, int], late: dict[str, tuple[
     """Open, check in (absent = group -> position never checking in; late = group -> (position,
     time)), the clock, substitutes check in, every game entered."""
     lg.host("open_day", at(date, "12:00"), date=date)
-    L = {g: list(m) for g, m in lg.day["lineups"].items()}
+    L = {g: list(m) for g, m in lg.day.lineups.items()}
     skip = tuple(L[g][p] for g, p in absent.items()) + tuple(L[g][p] for g, (p, _) in late.items())
     checkin_all(lg, at(date, "18:10"), skip=skip)
     for g, (p, hhmm) in late.items():
         lg.player(L[g][p], "checkin", at(date, hhmm), chat=None)
     lg.timer("checkin.late", at(date, "18:30"))
     lg.timer("checkin.demote", at(date, "18:35"))
-    for key in sorted(lg.day["promoted"], key=int):
-        if int(key) not in no_show:
-            lg.player(int(key), "checkin", at(date, "18:40"))
+    for seat in sorted(lg.day.promoted):
+        if seat not in no_show:
+            lg.player(seat, "checkin", at(date, "18:40"))
     for seat in marked:
         lg.host("absent", at(date, "18:45"), players=[seat])
     eff = lg.timer("checkin.seat", at(date, "18:50"))
     good = date == "1-2"
-    for g in sorted(lg.day["lineups"]):
+    for g in sorted(lg.day.lineups):
         tokens = {0: "全场最佳", 8: "败方最佳"} if good else {8: "全场最佳", 0: "败方最佳"}
         tokens = {**tokens, **((sheet_tokens or {}).get(g, {}))}
         lg.host("score", at(date, "21:00"),
-                text=pos_sheet(lg, g, lg.day["first_no"], "好人" if good else "狼人", tokens))
+                text=pos_sheet(lg, g, lg.day.first_no, "好人" if good else "狼人", tokens))
     return eff
 
 
 def game_id(lg: League, group: str, no: int) -> int:
-    return next(g["id"] for g in lg.state["games"] if g["round"] == 0 and g["group"] == group and g["no"] == no)
+    return next(g.id for g in lg.state.games if g.round == 0 and g.group == group and g.no == no)
 
 
 def run_stage(seed: str) -> tuple[League, dict]:
@@ -128,12 +127,12 @@ def run_stage(seed: str) -> tuple[League, dict]:
                                       sheet_tokens={"F": {1: "违规:擦边"}})
     notes["promoted_b"] = lg.groups()["B"][10]  # not #122, who forfeited
     r1_day(lg, "1-3", absent={"D": 11}, late={"H": (3, "18:33")})
-    h_late = next(v["id"] for v in lg.state["violations"] if v["seat"] == G["H"][3] and v["type"] == "迟到")
+    h_late = next(v.id for v in lg.state.violations if v.seat == G["H"][3] and v.type == "迟到")
     lg.host("undo", at("1-3", "22:00"), id=h_late, reason="签到群卡顿，截图为证")
     notes["mvp_strip"] = lg.host("violation", at("1-3", "22:05"), player=G["E"][8], type="贴脸",
                                  game=game_id(lg, "E", 2))
-    notes["e8_stripped"] = next(r for r in rows(lg.state, lg.cfg, 0) if r["seat"] == G["E"][8])
-    lg.host("undo", at("1-4", "11:00"), id=lg.state["violations"][-1]["id"], reason="申诉改判：非贴脸")
+    notes["e8_stripped"] = next(r for r in rows(lg.state, lg.cfg, 0) if r.seat == G["E"][8])
+    lg.host("undo", at("1-4", "11:00"), id=lg.state.violations[-1].id, reason="申诉改判：非贴脸")
     r1_day(lg, "1-4", absent={g: 11 for g in "EFGHIJ"}, late={})
     notes["returnee"] = lg.groups()["J"][11]
     notes["r1_rows"] = rows(lg.state, lg.cfg, 0)
@@ -150,8 +149,8 @@ def run_stage(seed: str) -> tuple[League, dict]:
             lg.player(late, "checkin", at(d, "18:31"))
         for key, hhmm in (("checkin.late", "18:30"), ("checkin.demote", "18:35"), ("checkin.seat", "18:50")):
             lg.timer(key, at(d, hhmm))
-        for g in sorted(lg.day["lineups"]):
-            lg.host("score", at(d, "21:00"), text=r2_sheet(lg, lg.day["board"], g, lg.day["first_no"]))
+        for g in sorted(lg.day.lineups):
+            lg.host("score", at(d, "21:00"), text=r2_sheet(lg, lg.day.board, g, lg.day.first_no))
     notes["r2_groups"] = {g: sorted(m) for g, m in lg.groups().items()}
     notes["r2_rows"] = rows(lg.state, lg.cfg, 1)
     lg.host("next_round", at("1-12", "10:00"))
@@ -171,31 +170,31 @@ def stage():
 def test_round_one_late_absent_substitutes_and_forfeits_5_10_12(stage):
     lg, n = stage
     G = n["G"]
-    r1 = {r["seat"]: r for r in n["r1_rows"]}
-    assert len(lg.state["rounds"][0]["members"]) == 130  # every substitute #121-#130 came in
+    r1 = {r.seat: r for r in n["r1_rows"]}
+    assert len(lg.state.rounds[0].members) == 130  # every substitute #121-#130 came in
     assert eliminated(n["forfeit_effects"]) == [122, G["C"][9]]  # B's promoted #122 never came; C marked 未到
-    assert lg.state["players"]["122"]["status"] == "forfeit"
-    assert r1[122]["rank"] is None and r1[G["C"][9]]["rank"] is None
+    assert lg.state.players[122].status == "forfeit"
+    assert r1[122].rank is None and r1[G["C"][9]].rank is None
     end = n["r1_groups"]
     assert [end[g][11] for g in "ADEFGHI"] == [121, 125, 126, 127, 128, 129, 130]
     assert n["promoted_b"] == 123 and end["C"][9] == 124
-    assert sum(1 for r in n["r1_rows"] if r["advance"]) == 72
+    assert sum(1 for r in n["r1_rows"] if r.advance) == 72
 
 
 def test_round_one_demoted_players_are_not_ranked_unless_they_play_again_5_10_2_10_3(stage):
     lg, n = stage
     G = n["G"]
-    r1 = {r["seat"]: r for r in n["r1_rows"]}
+    r1 = {r.seat: r for r in n["r1_rows"]}
     a11, b10 = G["A"][11], G["B"][10]
     assert n["returnee"] == min(a11, b10)  # §十.2: the better-ranked demoted player; both 99, §九.3
     benched = [max(a11, b10), G["D"][11]] + [G[g][11] for g in "EFGHIJ"]
-    assert sorted(lg.state["rounds"][0]["benched"]) == sorted(benched)
+    assert sorted(lg.state.rounds[0].benched) == sorted(benched)
     for seat in benched:
-        assert (r1[seat]["rank"], r1[seat]["status"], r1[seat]["advance"]) == (None, "demoted", False)
-    assert [r1[s]["total"] for s in benched] == [99, 96] + [99] * 6
-    assert [r1[s]["games"] for s in benched] == [0, 1] + [2] * 6
+        assert (r1[seat].rank, r1[seat].status, r1[seat].advance) == (None, "demoted", False)
+    assert [r1[s].total for s in benched] == [99, 96] + [99] * 6
+    assert [r1[s].games for s in benched] == [0, 1] + [2] * 6
     back = r1[n["returnee"]]
-    assert (back["total"], back["games"], back["status"]) == (102, 1, "active") and back["rank"] == 40
+    assert (back.total, back.games, back.status) == (102, 1, "active") and back.rank == 40
     export = {r[1]: r for r in ENGINE.tables(lg.state, settings=lg.cfg)["积分榜-第一轮"][1:]}
     assert all(export[s][0] == "" and export[s][-1] == "降为替补" for s in benched)
 
@@ -203,17 +202,17 @@ def test_round_one_demoted_players_are_not_ranked_unless_they_play_again_5_10_2_
 def test_round_one_reversed_penalties_and_the_mvp_taken_then_restored_7_3_8_13(stage):
     lg, n = stage
     G = n["G"]
-    r1 = {r["seat"]: r for r in n["r1_rows"]}
+    r1 = {r.seat: r for r in n["r1_rows"]}
     e8 = G["E"][8]
     assert "全场最佳（+2）已取消（§七.3）" in texts(n["mvp_strip"], "reply")[0]
     # after day 2: 100 - 2 + 5 = 103, then -2 (贴脸) and the day-2 MVP's +2 gone => 99, no MVP left
-    assert (n["e8_stripped"]["total"], n["e8_stripped"]["mvp"]) == (99, 0)
-    assert (r1[e8]["total"], r1[e8]["mvp"]) == (108, 2)
-    assert r1[G["H"][3]]["total"] == 97 and r1[G["H"][3]]["parts"]["violation"] == 0
-    assert r1[G["F"][1]]["total"] == 96.5 and r1[G["G"][2]]["total"] == 96
-    undone = [v for v in lg.state["violations"] if v.get("reversed") and v["round"] == 0]
-    assert [(v["seat"], v["type"]) for v in undone] == [(G["H"][3], "迟到"), (e8, "贴脸")]
-    assert [a["action"] for a in lg.state["audit"]].count("撤销") == 2
+    assert (n["e8_stripped"].total, n["e8_stripped"].mvp) == (99, 0)
+    assert (r1[e8].total, r1[e8].mvp) == (108, 2)
+    assert r1[G["H"][3]].total == 97 and r1[G["H"][3]].parts.violation == 0
+    assert r1[G["F"][1]].total == 96.5 and r1[G["G"][2]].total == 96
+    undone = [v for v in lg.state.violations if v.reversed is not None and v.round == 0]
+    assert [(v.seat, v.type) for v in undone] == [(G["H"][3], "迟到"), (e8, "贴脸")]
+    assert [a.action for a in lg.state.audit].count("撤销") == 2
 
 
 def test_round_one_top_72_matches_the_hand_computed_table_9(stage):
@@ -228,43 +227,43 @@ def test_round_one_top_72_matches_the_hand_computed_table_9(stage):
     expected = (sorted(at_pos(8)) + [125] + tier103 + [126, 127, 128, 129, 130] + [n["returnee"]]
                 + sorted(at_pos(0)) + gods97[:22])
     totals = [108] * 10 + [106] + [103] * 23 + [103] * 5 + [102] + [101] * 10 + [97] * 22
-    top = [r for r in n["r1_rows"] if r["advance"]]
-    assert [r["seat"] for r in top] == expected
-    assert [r["total"] for r in top] == totals
-    assert lg.state["rounds"][1]["members"] == sorted(expected)
-    assert sum(1 for r in n["r1_rows"] if r["rank"]) == 130 - 2 - 8  # two forfeits, eight benched
+    top = [r for r in n["r1_rows"] if r.advance]
+    assert [r.seat for r in top] == expected
+    assert [r.total for r in top] == totals
+    assert lg.state.rounds[1].members == sorted(expected)
+    assert sum(1 for r in n["r1_rows"] if r.rank) == 130 - 2 - 8  # two forfeits, eight benched
 
 
 def test_round_two_top_24_matches_the_hand_computed_table_9_4(stage):
     lg, n = stage
-    r1rank = lg.state["rounds"][0]["ranking"].index
+    r1rank = lg.state.rounds[0].ranking.index
     groups = n["r2_groups"]
     k = lambda i: [groups[g][i] for g in sorted(groups)]  # noqa: E731
     k3 = [s for s in k(3) if s != n["late2"]]
     expected = (sorted(k(0), key=r1rank) + sorted(k(1) + k(2), key=r1rank) + sorted(k3, key=r1rank)
                 + [min(k(4), key=r1rank)])
     totals = [117.5] * 6 + [113.5] * 12 + [111] * 5 + [111]
-    top = [r for r in n["r2_rows"] if r["advance"]]
-    assert [r["seat"] for r in top] == expected
-    assert [r["total"] for r in top] == totals
-    late = next(r for r in n["r2_rows"] if r["seat"] == n["late2"])
-    assert (late["rank"], late["total"]) == (30, 110)
-    assert [r["total"] for r in n["r2_rows"][30:42]] == [109] * 12
-    assert [r["total"] for r in n["r2_rows"][-6:]] == [91] * 6
-    assert sorted(lg.state["rounds"][2]["members"]) == sorted(expected)
+    top = [r for r in n["r2_rows"] if r.advance]
+    assert [r.seat for r in top] == expected
+    assert [r.total for r in top] == totals
+    late = next(r for r in n["r2_rows"] if r.seat == n["late2"])
+    assert (late.rank, late.total) == (30, 110)
+    assert [r.total for r in n["r2_rows"][30:42]] == [109] * 12
+    assert [r.total for r in n["r2_rows"][-6:]] == [91] * 6
+    assert sorted(lg.state.rounds[2].members) == sorted(expected)
 
 
 def test_final_game_five_doubled_and_finish_4_2(stage):
     lg, n = stage
-    g5 = [g for g in lg.state["games"] if g["round"] == 2 and g["no"] == 5]
-    assert len(g5) == 2 and all(g["double"] for g in g5)
+    g5 = [g for g in lg.state.games if g.round == 2 and g.no == 5]
+    assert len(g5) == 2 and all(g.double for g in g5)
     top = n["final_rows"][:2]
     # each group's first player: MVP in all five games, 4 × (3 + 2) + 2 × (3 + 2) = 30
-    assert [r["total"] for r in top] == [130, 130]
-    r2rank = lg.state["rounds"][1]["ranking"].index
-    assert [r["seat"] for r in top] == sorted((r["seat"] for r in top), key=r2rank)  # §九.3
+    assert [r.total for r in top] == [130, 130]
+    r2rank = lg.state.rounds[1].ranking.index
+    assert [r.seat for r in top] == sorted((r.seat for r in top), key=r2rank)  # §九.3
     fin = [e for e in n["finish"] if isinstance(e, Finish)]
-    assert fin and fin[0].summary.splitlines()[1].endswith(" 130") and lg.state["finished"]
+    assert fin and fin[0].summary.splitlines()[1].endswith(" 130") and lg.state.finished
 
 
 def test_export_holds_every_round_and_scoresheet(stage):
@@ -280,4 +279,4 @@ def test_replay_same_seed_same_commands_same_times_identical(stage):
     again, _ = run_stage("stage")
     assert again.state == lg.state
     assert again.log == lg.log
-    assert json.loads(json.dumps(lg.state)) == lg.state  # the kernel stores it as JSON
+    assert ENGINE.decode(json.loads(json.dumps(ENGINE.encode(lg.state)))) == lg.state  # the kernel stores it as JSON

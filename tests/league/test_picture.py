@@ -1,4 +1,4 @@
-"""The standings picture (issue 6 item 9): drawn outside the pure engine, Chinese
+"""The standings picture (/积分榜图): drawn outside the pure engine, Chinese
 glyphs really rendered (not tofu boxes), the /积分榜图 command returns a Picture."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def test_standings_picture_command_returns_a_picture_effect():
 
 
 def test_picture_has_win_counts_group_column_tie_notes_and_repeated_header_9_2():
-    """Issue 16 item 8: 狼牌胜/神牌胜/民牌胜, 组 (multi-group round), a note where §九 broke a
+    """§九.2 in the picture: 狼牌胜/神牌胜/民牌胜, 组 (multi-group round), a note where §九 broke a
     tie, and the header again every 30 rows (130 players: 5 header rows)."""
     from helpers_league import checkin_all, plain_sheet
 
@@ -86,8 +86,8 @@ def test_picture_has_win_counts_group_column_tie_notes_and_repeated_header_9_2()
     checkin_all(lg, at("1-2", "18:10"), skip=(a[5],))
     for key, hhmm in (("checkin.late", "18:30"), ("checkin.demote", "18:35"), ("checkin.seat", "18:50")):
         lg.timer(key, at("1-2", hhmm))
-    for g in sorted(lg.day["lineups"]):
-        lg.host("score", at("1-2", "21:00"), text=plain_sheet(lg.cfg, lg.day["board"], g, 1, lg.lineup(g),
+    for g in sorted(lg.day.lineups):
+        lg.host("score", at("1-2", "21:00"), text=plain_sheet(lg.cfg, lg.day.board, g, 1, lg.lineup(g),
                                                               tokens={0: "全场最佳", 8: "败方最佳"}))
     rows = standings_rows(lg.state, lg.cfg, 0)
     head = rows[0]

@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from helpers_league import League, at, board_roles, eliminated
+from helpers_league import sheet as make_sheet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from helpers_league import League, at, board_roles, eliminated, sheet as make_sheet
 
 from plugins.league.engine import ENGINE
 from plugins.league.engine import sheet as sheetmod
-from plugins.league.engine.model import PART_KEYS
-from plugins.league.engine.standings import rows
+from plugins.league.engine.standings import PART_KEYS, rows
 
-CFG = ENGINE.check_settings({})
+CFG = ENGINE.settings_of(ENGINE.check_settings({}))
 LINEUP = list(range(1, 13))
 NAMES = {i: f"p{i}" for i in LINEUP}
 RESOLVE = {str(i): i for i in LINEUP}
@@ -53,9 +53,9 @@ def test_order_of_vote_lines_does_not_change_points_6_2_3(raw, tie_days, boom, r
     pb = sheetmod.score(sheetmod.parse(b, CFG, "标准场", LINEUP, RESOLVE, NAMES), CFG, 1)
     assert pa == pb
     for seat, p in pa.items():
-        assert p["parts"]["vote"] <= CFG["scoring"]["vote_cap"]
-        if p["side"] == "wolf" or p["role"] == "预言家":
-            assert p["parts"]["vote"] == 0
+        assert p.parts.vote <= CFG.scoring.vote_cap
+        if p.side == "wolf" or p.role == "预言家":
+            assert p.parts.vote == 0
 
 
 def small(n: int = 16) -> League:
@@ -88,24 +88,24 @@ def test_nobody_is_put_out_twice_and_lineups_stay_clean_12_13(days, violations):
                 assert type(exc).__name__ == "Rejected"
         all_effects += lg.timer("checkin.seat", at(date, "18:50"))
         for seat, vtype in violations:
-            if lg.state["players"][str(seat)]["status"] == "active" or vtype != "作弊":
+            if lg.state.players[seat].status == "active" or vtype != "作弊":
                 try:
                     all_effects += lg.host("violation", at(date, "22:00"), player=seat, type=vtype)
                 except Exception as exc:
                     assert type(exc).__name__ == "Rejected"
         for members in lg.groups().values():  # the places for the coming match days
             assert len(members) == len(set(members))
-            assert all(lg.state["players"][str(s)]["status"] == "active" for s in members)
+            assert all(lg.state.players[s].status == "active" for s in members)
     counts = Counter(eliminated(all_effects))
     assert all(c == 1 for c in counts.values())
-    out = {int(k) for k, p in lg.state["players"].items() if p["status"] != "active"}
+    out = {k for k, p in lg.state.players.items() if p.status != "active"}
     assert set(counts) == out
     table = rows(lg.state, lg.cfg, 0)
-    ranked = [r["rank"] for r in table if r["rank"]]
+    ranked = [r.rank for r in table if r.rank]
     assert ranked == list(range(1, len(ranked) + 1))
     for r in table:
-        assert r["total"] == round(100 + sum(r["parts"][k] for k in PART_KEYS), 4)
-    assert json.loads(json.dumps(lg.state)) == lg.state
+        assert r.total == round(100 + sum(getattr(r.parts, k) for k in PART_KEYS), 4)
+    assert ENGINE.decode(json.loads(json.dumps(ENGINE.encode(lg.state)))) == lg.state
 
 
 @SLOW
@@ -118,14 +118,14 @@ def test_order_of_on_time_checkins_does_not_change_who_plays_5_10_3(order, absen
             if seat not in absent:
                 lg.player(seat, "checkin", at("1-2", f"18:{i:02d}"))
         lg.timer("checkin.demote", at("1-2", "18:35"))
-        return lg.day["lineups"], lg.state["violations"]
+        return lg.day.lineups, lg.state.violations
     a_lineups, a_viol = run(order)
     b_lineups, b_viol = run(sorted(order))
     assert a_lineups == b_lineups
-    assert [(v["seat"], v["type"]) for v in a_viol] == [(v["seat"], v["type"]) for v in b_viol]
+    assert [(v.seat, v.type) for v in a_viol] == [(v.seat, v.type) for v in b_viol]
 
 
-VIOLATION_TYPES = sorted(CFG["violations"])
+VIOLATION_TYPES = sorted(CFG.violations)
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -133,7 +133,7 @@ VIOLATION_TYPES = sorted(CFG["violations"])
                 min_size=1, max_size=12),
        st.randoms(use_true_random=False))
 def test_taking_every_deduction_back_restores_the_table_8_13(entries, rnd):
-    """Issue 16: whatever violations are recorded (in the game or not, heavy ones included)
+    """Whatever violations are recorded (in the game or not, heavy ones included)
     and in whatever order they are taken back, the standings, statuses and groups return
     to what they were before — points, §七.3 awards, §十三.3.4 counts and places."""
     from helpers_league import checkin_all, plain_sheet
@@ -147,13 +147,13 @@ def test_taking_every_deduction_back_restores_the_table_8_13(entries, rnd):
         lg.timer(key, at("1-2", hhmm))
     lg.host("score", at("1-2", "21:00"), text=plain_sheet(lg.cfg, "标准场", "A", None, lg.lineup("A"),
                                                           tokens={0: "全场最佳", 8: "败方最佳"}))
-    before = (rows(lg.state, lg.cfg, 0), {k: p["status"] for k, p in lg.state["players"].items()}, lg.groups()["A"][:])
+    before = (rows(lg.state, lg.cfg, 0), {k: p.status for k, p in lg.state.players.items()}, lg.groups()["A"][:])
     for seat, vtype, in_game in entries:
-        if lg.state["players"][str(seat)]["status"] == "active" or in_game:
+        if lg.state.players[seat].status == "active" or in_game:
             lg.host("violation", at("1-2", "22:00"), player=seat, type=vtype, **({"game": 1} if in_game else {}))
-    ids = [v["id"] for v in lg.state["violations"]]
+    ids = [v.id for v in lg.state.violations]
     rnd.shuffle(ids)
     for vid in ids:
         lg.host("undo", at("1-2", "23:00"), id=vid, reason="复核")
-    after = (rows(lg.state, lg.cfg, 0), {k: p["status"] for k, p in lg.state["players"].items()}, lg.groups()["A"][:])
+    after = (rows(lg.state, lg.cfg, 0), {k: p.status for k, p in lg.state.players.items()}, lg.groups()["A"][:])
     assert after == before

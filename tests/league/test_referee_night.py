@@ -1,4 +1,4 @@
-"""Issue 16: a referee's night without traps — demotion that really takes a player out of
+"""A referee's night without traps — demotion that really takes a player out of
 the ranking (§五/§十.2/§十.3), deductions taken back (/撤销, §八 改判), §七.3 for violations
 entered after the sheet, /评选, a match day opened late (§五), sheet checks and notes
 (§六（二）), /录分模板, the registration view (§十.1) and the violations catalogue (§十三)."""
@@ -28,7 +28,7 @@ def small(n: int = 14, **extra) -> League:
 
 
 def row(lg: League, seat: int) -> dict:
-    return next(r for r in rows(lg.state, lg.cfg, 0) if r["seat"] == seat)
+    return next(r for r in rows(lg.state, lg.cfg, 0) if r.seat == seat)
 
 
 def clock(lg: League, date: str) -> None:
@@ -39,7 +39,7 @@ def clock(lg: League, date: str) -> None:
 def enter(lg: League, date: str, tokens=None, winner: str = "好人", extra=()) -> int:
     lg.host("score", at(date, "21:00"),
             text=plain_sheet(lg.cfg, "标准场", "A", None, lg.lineup("A"), winner, tokens or {}, extra))
-    return lg.state["games"][-1]["id"]
+    return lg.state.games[-1].id
 
 
 def breakdown(lg: League, seat: int, date: str = "1-5") -> str:
@@ -62,13 +62,13 @@ def day_one_without_5(lg: League) -> None:
 
 def test_demoted_player_leaves_ranking_and_advancement_5_10_3():
     """A player demoted at 18:35 on day 1 who never plays again is not ranked and cannot
-    advance, though 99 points would put them in the top half (the issue's 130-player case)."""
+    advance, though 99 points would put them in the top half (a 130-player round)."""
     lg = small()
     day_one_without_5(lg)
     enter(lg, "1-2", winner="狼人")  # the good side (positions 0..7 of the sorted lineup) lose: 97
     r5 = row(lg, 5)
-    assert (r5["rank"], r5["status"], r5["total"], r5["games"], r5["advance"]) == (None, "demoted", 99, 0, False)
-    assert sum(1 for r in rows(lg.state, lg.cfg, 0) if r["rank"]) == 12  # the 12 who played
+    assert (r5.rank, r5.status, r5.total, r5.games, r5.advance) == (None, "demoted", 99, 0, False)
+    assert sum(1 for r in rows(lg.state, lg.cfg, 0) if r.rank) == 12  # the 12 who played
     board = texts(lg.host("standings", at("1-2", "22:00")), "reply")[0]
     assert "— p5（#5） 99（降为替补）" in board
     assert "已降为替补（§五 18:35），不参加本轮排名" in breakdown(lg, 5)
@@ -91,10 +91,10 @@ def test_demoted_player_who_plays_again_as_substitute_ranks_on_what_they_played_
     lg.timer("checkin.seat", at("1-3", "18:50"))
     enter(lg, "1-3")
     r5 = row(lg, 5)
-    assert r5["status"] == "active" and r5["rank"] is not None and r5["games"] == 1
+    assert r5.status == "active" and r5.rank is not None and r5.games == 1
     pos = sorted(lg.lineup("A")).index(5)
-    assert r5["total"] == 100 - 1 + (3 if pos < 8 else -3)
-    assert row(lg, 6)["status"] == "demoted" and row(lg, 6)["rank"] is None
+    assert r5.total == 100 - 1 + (3 if pos < 8 else -3)
+    assert row(lg, 6).status == "demoted" and row(lg, 6).rank is None
 
 
 # ---- 2. every deduction can be taken back -----------------------------------------------
@@ -107,13 +107,13 @@ def test_undo_a_violation_restores_points_audits_and_shows_in_my_points_8_13():
     clock(lg, "1-2")
     gid = enter(lg, "1-2")
     lg.host("violation", at("1-2", "22:00"), player=3, type="贴脸", game=gid)
-    assert row(lg, 3)["total"] == 101
+    assert row(lg, 3).total == 101
     eff = lg.host("undo", at("1-3", "15:00"), id=1, reason="申诉改判")
     assert texts(eff, "reply") == ["已撤销编号 1：p3（#3） 贴脸（局号#1），退回 2 分。"]
     assert texts(eff, 3) == ["裁判撤销了你的违规「贴脸」（编号 1，局号#1），退回 2 分：申诉改判。"]
-    assert row(lg, 3)["total"] == 103 and row(lg, 3)["parts"]["violation"] == 0
+    assert row(lg, 3).total == 103 and row(lg, 3).parts.violation == 0
     assert "· 违规#1 贴脸（局号#1）-2（已撤销 01-03 07:00：申诉改判）" in breakdown(lg, 3)
-    assert lg.state["audit"][-1]["action"] == "撤销" and "申诉改判" in lg.state["audit"][-1]["detail"]
+    assert lg.state.audit[-1].action == "撤销" and "申诉改判" in lg.state.audit[-1].detail
     viol = ENGINE.tables(lg.state, settings=lg.cfg)["违规"]
     assert viol[1][-1] == "申诉改判" and viol[1][-2] == "referee"
 
@@ -135,9 +135,9 @@ def test_undo_a_late_deduction_13_1_4():
     checkin_all(lg, at("1-2", "18:10"), skip=(4,))
     lg.timer("checkin.late", at("1-2", "18:30"))
     lg.player(4, "checkin", at("1-2", "18:31"))
-    vid = lg.state["violations"][-1]["id"]
+    vid = lg.state.violations[-1].id
     lg.host("undo", at("1-2", "19:00"), id=vid, reason="签到群卡顿，截图为证")
-    assert row(lg, 4)["parts"]["violation"] == 0
+    assert row(lg, 4).parts.violation == 0
 
 
 def test_undo_updates_disqualification_counts_and_reinstates_13_3_4():
@@ -154,7 +154,7 @@ def test_undo_updates_disqualification_counts_and_reinstates_13_3_4():
     assert eliminated(eff) == [1] and 1 not in lg.groups()["A"]
     eff = lg.host("undo", at("1-2", "23:00"), id=3, reason="复核录像，非情绪行为")
     assert [e for e in eff if isinstance(e, Restore)] == [Restore(1, "违规扣分已撤销，恢复参赛资格")]
-    assert lg.state["players"]["1"]["status"] == "active" and row(lg, 1)["rank"] is not None
+    assert lg.state.players[1].status == "active" and row(lg, 1).rank is not None
     assert lg.groups()["A"].index(1) == pos and len(lg.groups()["A"]) == 12  # the same place
     assert "恢复参赛资格（§十三.3.4 不再满足）" in texts(eff, "group")[0]
     # a fourth light-or-medium later counts again from the live ones: 2 medium + 1 more => out
@@ -169,7 +169,7 @@ def test_undo_after_the_place_was_refilled_leaves_a_substitute_13_3_4():
     lg.host("violation", at("1-2", "18:20"), player=seat, type="作弊")
     assert lg.lineup("A")[0] == 13
     eff = lg.host("undo", at("1-2", "18:25"), id=1, reason="误判")
-    assert lg.state["players"][str(seat)]["status"] == "active" and seat not in lg.lineup("A")
+    assert lg.state.players[seat].status == "active" and seat not in lg.lineup("A")
     assert texts(eff, "hosts") == [f"p{seat}（#{seat}） 恢复参赛资格：原位置已由替补顶上，现为替补，按替补顺序上场。"]
 
 
@@ -184,13 +184,13 @@ def test_violation_after_the_sheet_takes_that_games_mvp_and_it_is_not_passed_on_
     gid = enter(lg, "1-2", tokens={0: "全场最佳", 8: "败方最佳"})
     L = sorted(lg.lineup("A"))
     mvp, svp = L[0], L[8]
-    assert row(lg, mvp)["total"] == 105 and row(lg, mvp)["mvp"] == 1
+    assert row(lg, mvp).total == 105 and row(lg, mvp).mvp == 1
     eff = lg.host("violation", at("1-2", "22:00"), player=mvp, type="贴脸", game=gid)
     assert "其局号#1 的全场最佳（+2）已取消（§七.3），评选不顺延；如需改评：/评选 1 全场最佳 玩家。" in texts(eff, "reply")[0]
     assert "并取消该局评选资格（§七.3）" in texts(eff, mvp)[0]
     r = row(lg, mvp)
-    assert (r["total"], r["mvp"], r["parts"]["award"]) == (101, 0, 0)
-    assert sum(x["mvp"] for x in rows(lg.state, lg.cfg, 0)) == 0  # nobody else got it
+    assert (r.total, r.mvp, r.parts.award) == (101, 0, 0)
+    assert sum(x.mvp for x in rows(lg.state, lg.cfg, 0)) == 0  # nobody else got it
     assert "全场最佳 +2 已取消：违规编号 1（§七.3）" in breakdown(lg, mvp)
     sheet_rows = ENGINE.tables(lg.state, settings=lg.cfg)["计分表"]
     assert [r[-1] for r in sheet_rows[1:] if r[8] == mvp] == ["违规编号 1（§七.3）"]
@@ -202,8 +202,8 @@ def test_violation_after_the_sheet_takes_that_games_mvp_and_it_is_not_passed_on_
                                                        who=str(mvp))
     eff = lg.host("award", at("1-2", "22:41"), game=gid, award="全场最佳", who=f"#{L[1]}")
     assert texts(eff, "reply") == [f"局号#1（A组 第1场）全场最佳：p{mvp}（#{mvp}） → p{L[1]}（#{L[1]}）。积分榜已更新。"]
-    assert row(lg, L[1])["total"] == 105 and row(lg, mvp)["total"] == 101
-    assert lg.state["audit"][-1]["action"] == "评选"
+    assert row(lg, L[1]).total == 105 and row(lg, mvp).total == 101
+    assert lg.state.audit[-1].action == "评选"
     assert "败方最佳应来自失败方" in lg.host_rejected("award", at("1-2", "22:42"), game=gid, award="败方最佳",
                                                        who=str(L[2]))
     assert "评选只能写" in lg.host_rejected("award", at("1-2", "22:42"), game=gid, award="最佳", who=str(L[2]))
@@ -217,10 +217,10 @@ def test_undo_restores_award_eligibility_7_3():
     gid = enter(lg, "1-2", tokens={8: "败方最佳"})
     svp = sorted(lg.lineup("A"))[8]
     lg.host("violation", at("1-2", "22:00"), player=svp, type="暗号", game=gid)
-    assert row(lg, svp)["total"] == 100 - 3 - 2
+    assert row(lg, svp).total == 100 - 3 - 2
     eff = lg.host("undo", at("1-3", "10:00"), id=1, reason="申诉改判")
     assert "局号#1 的评选资格恢复（§七.3）。" in texts(eff, "reply")[0]
-    assert row(lg, svp)["total"] == 100 - 3 + 1 and row(lg, svp)["svp"] == 1
+    assert row(lg, svp).total == 100 - 3 + 1 and row(lg, svp).svp == 1
 
 
 def test_violation_without_blocks_award_keeps_the_award_7_3():
@@ -232,7 +232,7 @@ def test_violation_without_blocks_award_keeps_the_award_7_3():
     mvp = sorted(lg.lineup("A"))[0]
     eff = lg.host("violation", at("1-2", "22:00"), player=mvp, type="擦边", game=gid)
     assert "§七.3" not in texts(eff, "reply")[0]
-    assert row(lg, mvp)["total"] == 104.5 and row(lg, mvp)["mvp"] == 1
+    assert row(lg, mvp).total == 104.5 and row(lg, mvp).mvp == 1
 
 
 # ---- 4. opening a match day late ---------------------------------------------------------
@@ -250,10 +250,10 @@ def test_day_opened_after_1830_applies_past_steps_at_once_with_real_times_5():
     eff = lg.host("open_day", at("1-2", "18:41"), date="1-2")
     day = lg.day
     # 18:30 and 18:35 are past: applied now, in order, with the real time recorded
-    assert day["done"] == ["late", "demote"] and day["ran"] == {"late": at("1-2", "18:41").isoformat(),
+    assert day.done == ["late", "demote"] and day.ran == {"late": at("1-2", "18:41").isoformat(),
                                                                  "demote": at("1-2", "18:41").isoformat()}
     assert [e.key for e in eff if isinstance(e, SetTimer)] == ["checkin.seat"]
-    assert sorted(day["late"]) == [11, 12] and day["demoted"] == [12]
+    assert sorted(day.late) == [11, 12] and day.demoted == [12]
     assert 11 in lg.lineup("A") and 12 not in lg.lineup("A") and 13 in lg.lineup("A")
     report = texts(eff, "reply")[0]
     assert report.startswith("开赛日开得晚：18:30 迟到扣分（2 人）；18:35 降为替补（1 人），已按顺序立即执行，"
@@ -261,8 +261,8 @@ def test_day_opened_after_1830_applies_past_steps_at_once_with_real_times_5():
     assert "开赛前已签到 11 人" in report and "/撤销 编号 理由" in report and "接下来：18:50 未入座弃权。" in report
     assert texts(eff, 12)[0] == "18:30 仍未签到，记迟到扣 1 分（§五）。"  # no "请在 18:35 前" when it is past
     assert "降为替补" in texts(eff, 12)[1]
-    assert row(lg, 11)["total"] == 99 and row(lg, 1)["total"] == 100
-    assert lg.state["audit"][-1]["action"] == "开赛日" and "实际时间 1月2日 18:41" in lg.state["audit"][-1]["detail"]
+    assert row(lg, 11).total == 99 and row(lg, 1).total == 100
+    assert lg.state.audit[-1].action == "开赛日" and "实际时间 1月2日 18:41" in lg.state.audit[-1].detail
 
 
 def test_opening_a_day_twice_is_refused_and_changes_nothing_5():
@@ -279,7 +279,7 @@ def test_day_opened_after_1850_runs_all_three_steps_5_12_5():
     for seat in range(1, 13):
         lg.player(seat, "checkin", at("1-2", "18:20"))
     eff = lg.host("open_day", at("1-2", "18:55"), date="1-2")
-    assert lg.day["done"] == ["late", "demote", "seat"] and eliminated(eff) == []
+    assert lg.day.done == ["late", "demote", "seat"] and eliminated(eff) == []
     assert not [e for e in eff if isinstance(e, SetTimer)]
     assert "18:50 未入座弃权（0 人）" in texts(eff, "reply")[0]
 
@@ -302,7 +302,7 @@ def test_over_cap_behaviour_points_are_capped_with_a_note_6_2():
     note = "第4行 座位 2：毒狼人 写了 +2，按上限 +1 计（§六（二）.2）。"
     assert texts(eff, "reply") == ["已录入局号#1。\n" + note]
     assert note in texts(eff, "group")[0]
-    assert row(lg, L[1])["parts"]["behaviour"] == 1
+    assert row(lg, L[1]).parts.behaviour == 1
 
 
 def test_cap_policy_reject_still_refuses_6_2():
@@ -325,7 +325,7 @@ def test_sheet_mistakes_are_named_with_their_line_numbers_6_2():
     runoff = plain_sheet(lg.cfg, "标准场", "A", None, L, extra=("票 1 9: 1 2", "复票 1 9: 1 2"))
     assert lg.host_rejected("score", at("1-2", "21:00"), text=runoff) == (
         "计分表有误，请改好后重新发送：\n第16行：第1天写了复票，但没有平票行；请先写「平票 1 座位 座位」（§六（二）.3）。")
-    assert lg.state["games"] == []
+    assert lg.state.games == []
 
 
 def test_penalised_players_are_told_privately_and_summary_shows_full_lines_6_2_13():
@@ -376,9 +376,10 @@ def test_template_prefilled_with_the_seated_lineup_round_trips_6():
 
 
 def test_signup_view_marks_main_draw_and_substitutes_10_1():
-    summary, marks = ENGINE.signup_view(ENGINE.check_settings({}), list(range(1, 131)))
+    summary, marks = ENGINE.signup_view(ENGINE.settings_of(ENGINE.check_settings({})), list(range(1, 131)))
     assert summary == "报名 130 人（正赛 120，替补 10）"
     assert marks[120] == "正赛" and marks[121] == "替补" and marks[1] == "正赛"
+    # the kernel hands this hook the stored settings dict
     summary, _ = ENGINE.signup_view(ENGINE.check_settings({"options": {"main_draw": 12}, "rounds": [
         {"key": "r1", "name": "第一轮", "players": 12, "groups": 1, "advance": 6, "double_games": [], "days": DAYS}]}),
         [1, 2, 3])
@@ -395,18 +396,18 @@ def test_signup_view_marks_main_draw_and_substitutes_10_1():
     ("赛中聊天取消资格", "heavy", 0), ("严厉处罚取消资格", "heavy", 0), ("泄露信息", "heavy", 0),
 ])
 def test_catalogue_has_every_13_item_and_step(vtype, level, points):
-    v = ENGINE.check_settings({})["violations"][vtype]
-    assert (v["level"], v["points"]) == (level, points)
-    assert v["clause"].startswith("§十三") and v["ladder"]
+    v = ENGINE.settings_of(ENGINE.check_settings({})).violations[vtype]
+    assert (v.level, v.points) == (level, points)
+    assert v.clause.startswith("§十三") and v.ladder
 
 
 def test_every_catalogue_entry_names_its_clause_and_ladder_and_is_listed_13():
-    cfg = ENGINE.check_settings({})
-    assert all(v.get("clause") and v.get("ladder") for v in cfg["violations"].values())
-    assert cfg["violations"]["赛中聊天取消胜利"]["cancel_win"] is True
+    cfg = ENGINE.settings_of(ENGINE.check_settings({}))
+    assert all(v.clause and v.ladder for v in cfg.violations.values())
+    assert cfg.violations["赛中聊天取消胜利"].cancel_win is True
     lg = small()
     text = texts(lg.player(1, "catalogue", at("1-2", "10:00")), "reply")[0]
-    assert text.count("\n") == len(cfg["violations"]) + 1
+    assert text.count("\n") == len(cfg.violations) + 1
     assert "性骚扰警告｜警告｜0 §十三.3.7｜第一次警告 → 第二次扣 1-2（性骚扰 / 性骚扰严重）→ 第三次禁赛（性骚扰禁赛）" in text
     assert "扰乱秩序｜重度｜0（取消参赛资格） §十三.3.3" in text
 
@@ -415,7 +416,7 @@ def test_sexual_harassment_ladder_warning_points_then_ban_13_3_7():
     lg = small()
     lg.host("violation", at("1-2", "10:00"), player=2, type="性骚扰警告")
     lg.host("violation", at("1-2", "11:00"), player=2, type="性骚扰严重")
-    assert row(lg, 2)["total"] == 98 and lg.state["players"]["2"]["status"] == "active"
+    assert row(lg, 2).total == 98 and lg.state.players[2].status == "active"
     eff = lg.host("violation", at("1-2", "12:00"), player=2, type="性骚扰禁赛")
     assert eliminated(eff) == [2]
 
@@ -425,7 +426,7 @@ def test_chatting_during_a_match_cancels_the_win_13_3_1_5():
     L = _day(lg)
     gid = enter(lg, "1-2")
     lg.host("violation", at("1-2", "22:00"), player=L[0], type="赛中聊天取消胜利", game=gid)
-    assert row(lg, L[0])["total"] == 100 - 2
+    assert row(lg, L[0]).total == 100 - 2
 
 
 # ---- the standings rows carry everything the picture shows -------------------------------

@@ -32,26 +32,26 @@ def std_sheet(L: list[int], winner: str = "好人", tokens: dict[int, str] | Non
 
 
 def parts(lg: League, reg: int, game: int = -1) -> dict[str, float]:
-    return lg.state["games"][game]["points"][str(reg)]["parts"]
+    return lg.state.games[game].points[reg].parts
 
 
 def test_win_plus_3_loss_minus_3_6_2_1():
     lg = small()
     L = opened(lg)
     lg.host("score", at("1-2", "21:00"), text=std_sheet(L, "好人"))
-    assert parts(lg, L[0])["win"] == 3 and parts(lg, L[8])["win"] == -3
+    assert parts(lg, L[0]).win == 3 and parts(lg, L[8]).win == -3
     lg2 = small()
     L2 = opened(lg2)
     lg2.host("score", at("1-2", "21:00"), text=std_sheet(L2, "狼人"))
-    assert parts(lg2, L2[0])["win"] == -3 and parts(lg2, L2[8])["win"] == 3
+    assert parts(lg2, L2[0]).win == -3 and parts(lg2, L2[8]).win == 3
 
 
 def test_seer_badge_and_first_day_wolf_out_and_no_check_6_2_2():
     lg = small()
     L = opened(lg)
     lg.host("score", at("1-2", "21:00"), text=std_sheet(L, tokens={1: "警徽 首日狼出 不验人×2"}))
-    assert parts(lg, L[0])["behaviour"] == 0.5 + 0.5 - 1.0
-    assert parts(lg, L[0])["badge"] == 0  # the seer's badge is behaviour, not the wolf badge
+    assert parts(lg, L[0]).behaviour == 0.5 + 0.5 - 1.0
+    assert parts(lg, L[0]).badge == 0  # the seer's badge is behaviour, not the wolf badge
 
 
 def test_witch_poison_wolf_cap_plus_1_rejected_when_exceeded_6_2_2():
@@ -65,7 +65,7 @@ def test_witch_poison_wolf_cap_clamps_when_host_chooses_clamp_6_2_2():
     lg = small(policy="clamp")
     L = opened(lg)
     lg.host("score", at("1-2", "21:00"), text=std_sheet(L, tokens={2: "毒狼人×2 毒好人"}))
-    assert parts(lg, L[1])["behaviour"] == 1 - 1
+    assert parts(lg, L[1]).behaviour == 1 - 1
 
 
 def test_event_of_another_role_is_refused_6_2_2():
@@ -105,10 +105,10 @@ def test_vote_points_cap_plus_1_and_minus_half_for_good_6_2_3():
     # seat 5 (villager) votes the wolf on seat 9 on days 1-3: +1.5 capped at +1, then a good player on day 4: -0.5
     votes = ("票 1 9: 5 1 10", "票 2 10: 5", "票 3 11: 5 9", "票 4 2: 5 6")
     lg.host("score", at("1-2", "21:00"), text=std_sheet(L, extra=votes))
-    assert parts(lg, L[4])["vote"] == 1 - 0.5
-    assert parts(lg, L[0])["vote"] == 0  # 预言家 does not score votes
-    assert parts(lg, L[9])["vote"] == 0 and parts(lg, L[8])["vote"] == 0  # wolves do not either
-    assert parts(lg, L[5])["vote"] == -0.5
+    assert parts(lg, L[4]).vote == 1 - 0.5
+    assert parts(lg, L[0]).vote == 0  # 预言家 does not score votes
+    assert parts(lg, L[9]).vote == 0 and parts(lg, L[8]).vote == 0  # wolves do not either
+    assert parts(lg, L[5]).vote == -0.5
 
 
 def test_tie_runoff_stage_players_keep_first_vote_others_use_second_6_2_3_1_and_3():
@@ -117,10 +117,10 @@ def test_tie_runoff_stage_players_keep_first_vote_others_use_second_6_2_3_1_and_
     votes = ("票 1 9: 5 6 10", "票 1 7: 9 11 12 8",  # the referee records the tie below
              "平票 1 9 7", "复票 1 7: 5 6")
     lg.host("score", at("1-2", "21:00"), text=std_sheet(L, extra=votes))
-    assert parts(lg, L[4])["vote"] == -0.5  # 5 voted the wolf first, the villager 7 in the runoff: second counts
-    assert parts(lg, L[6])["vote"] == 0  # 7 on the stage voted nobody first
+    assert parts(lg, L[4]).vote == -0.5  # 5 voted the wolf first, the villager 7 in the runoff: second counts
+    assert parts(lg, L[6]).vote == 0  # 7 on the stage voted nobody first
     # seat 9 is a wolf on the stage: first vote, but wolves never score; seat 8 (villager) voted 7 first only
-    assert parts(lg, L[7])["vote"] == 0  # 8 abstained in the runoff: the second vote (none) counts
+    assert parts(lg, L[7]).vote == 0  # 8 abstained in the runoff: the second vote (none) counts
 
 
 def test_wolf_self_boom_on_stage_everyone_keeps_first_vote_6_2_3_2():
@@ -128,22 +128,22 @@ def test_wolf_self_boom_on_stage_everyone_keeps_first_vote_6_2_3_2():
     L = opened(lg)
     votes = ("票 1 9: 5 6", "票 1 7: 8 11", "平票 1 9 7 自曝", "复票 1 7: 5 6")
     lg.host("score", at("1-2", "21:00"), text=std_sheet(L, extra=votes))
-    assert parts(lg, L[4])["vote"] == 0.5 and parts(lg, L[5])["vote"] == 0.5
-    assert parts(lg, L[7])["vote"] == -0.5
+    assert parts(lg, L[4]).vote == 0.5 and parts(lg, L[5]).vote == 0.5
+    assert parts(lg, L[7]).vote == -0.5
 
 
 def test_wolf_badge_half_point_6_2_4():
     lg = small()
     L = opened(lg)
     lg.host("score", at("1-2", "21:00"), text=std_sheet(L, tokens={9: "警徽"}))
-    assert parts(lg, L[8])["badge"] == 0.5 and parts(lg, L[8])["behaviour"] == 0
+    assert parts(lg, L[8]).badge == 0.5 and parts(lg, L[8]).behaviour == 0
 
 
 def test_mvp_plus_2_best_of_losing_side_plus_1_6_2_5():
     lg = small()
     L = opened(lg)
     lg.host("score", at("1-2", "21:00"), text=std_sheet(L, tokens={1: "全场最佳", 10: "败方最佳"}))
-    assert parts(lg, L[0])["award"] == 2 and parts(lg, L[9])["award"] == 1
+    assert parts(lg, L[0]).award == 2 and parts(lg, L[9]).award == 1
 
 
 def test_best_of_losing_side_must_be_on_the_losing_side_and_only_one_mvp_7():
@@ -166,11 +166,11 @@ def test_bind_win_drops_votes_and_events_after_binding_6_2_note():
     votes = ("票 1 9: 5", "票 2 10: 6", "绑票 2", "票 3 2: 9 10 11 12 7")
     text = std_sheet(L, "狼人", tokens={2: "毒狼人@夜2", 3: "枪狼人@日2"}, extra=votes)
     lg.host("score", at("1-2", "21:00"), text=text)
-    assert parts(lg, L[4])["vote"] == 0.5  # day 1 counts
-    assert parts(lg, L[5])["vote"] == 0  # day 2 was the bound vote
-    assert parts(lg, L[6])["vote"] == 0  # day 3 after binding
-    assert parts(lg, L[1])["behaviour"] == 1  # night 2 came before the day-2 vote
-    assert parts(lg, L[2])["behaviour"] == 0  # the hunter's shot on day 2 came with/after it
+    assert parts(lg, L[4]).vote == 0.5  # day 1 counts
+    assert parts(lg, L[5]).vote == 0  # day 2 was the bound vote
+    assert parts(lg, L[6]).vote == 0  # day 3 after binding
+    assert parts(lg, L[1]).behaviour == 1  # night 2 came before the day-2 vote
+    assert parts(lg, L[2]).behaviour == 0  # the hunter's shot on day 2 came with/after it
 
 
 def test_bind_needs_event_times_and_is_ignored_when_good_wins_6_2_note():
@@ -181,7 +181,7 @@ def test_bind_needs_event_times_and_is_ignored_when_good_wins_6_2_note():
     assert "要写时间" in msg
     lg.host("score", at("1-2", "21:00"), text=std_sheet(L, "好人", tokens={2: "毒狼人"},
                                                         extra=("绑票 1", "票 1 9: 5")))
-    assert parts(lg, L[1])["behaviour"] == 1 and parts(lg, L[4])["vote"] == 0.5
+    assert parts(lg, L[1]).behaviour == 1 and parts(lg, L[4]).vote == 0.5
 
 
 def test_dreamer_guard_and_sleepwalk_share_one_cap_6_2_2():
@@ -192,14 +192,14 @@ def test_dreamer_guard_and_sleepwalk_share_one_cap_6_2_2():
             lg.host("open_day", at(day, "12:00"), date=day)
         checkin_all(lg, at(day, "18:05"))
         L = sorted(lg.lineup("A"))
-        board = lg.day["board"]
+        board = lg.day.board
         from helpers_league import plain_sheet
         tok = {3: "守好人 梦游狼人"} if board == "狼王摄梦人" else {}
         if board == "狼王摄梦人":
             bad = plain_sheet(lg.cfg, board, "A", no, L, tokens={3: "守好人×2 梦游狼人"})
             assert "摄梦加分 加分上限 +1，写了 +1.5" in lg.host_rejected("score", at(day, "21:00"), text=bad)
         lg.host("score", at(day, "21:00"), text=plain_sheet(lg.cfg, board, "A", no, L, tokens=tok))
-    assert lg.state["games"][-1]["points"][str(sorted(lg.lineup("A"))[3])]["parts"]["behaviour"] == 1
+    assert lg.state.games[-1].points[sorted(lg.lineup("A"))[3]].parts.behaviour == 1
 
 
 def test_game_is_announced_with_its_number_and_appeal_hint():
@@ -222,11 +222,11 @@ def test_double_points_in_final_game_5_4_2():
         for no in nos:
             lg.host("score", at(d, "21:00"),
                     text=std_sheet(L, tokens={1: "全场最佳 警徽", 5: "违规:擦边"}, extra=("票 1 2: 5",)).replace("A组", f"A组 第{no}场", 1))
-    g4, g5 = lg.state["games"][3], lg.state["games"][4]
-    assert not g4["double"] and g5["double"]
-    assert g5["points"][str(L[0])]["parts"] == {k: 2 * v for k, v in g4["points"][str(L[0])]["parts"].items()}
-    assert g5["points"][str(L[4])]["parts"]["vote"] == -1.0
-    pts = [v["points"] for v in lg.state["violations"] if v["seat"] == L[4]]
+    g4, g5 = lg.state.games[3], lg.state.games[4]
+    assert not g4.double and g5.double
+    assert g5.points[L[0]].parts.values() == tuple(2 * v for v in g4.points[L[0]].parts.values())
+    assert g5.points[L[4]].parts.vote == -1.0
+    pts = [v.points for v in lg.state.violations if v.seat == L[4]]
     assert pts == [0.5, 0.5, 0.5, 0.5, 1.0]  # 扣分翻倍 too
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import copy
-
 from helpers_league import League, at, checkin_all, plain_sheet, sheet, texts
 
-from plugins.league.engine import standings_rows
+from plugins.league.engine import ENGINE, standings_rows
 from plugins.league.engine.standings import rows
 
 ONE_DAY = lambda board="标准场", games=1: [{"label": "d", "board": board, "games": games}]  # noqa: E731
@@ -36,7 +34,7 @@ WKG = ["预言家", "女巫", "猎人", "守卫", "平民", "平民", "平民", 
 
 
 def order(lg: League, seats: list[int]) -> list[int]:
-    return [r["seat"] for r in rows(lg.state, lg.cfg, lg.state["round"]) if r["seat"] in seats]
+    return [r.seat for r in rows(lg.state, lg.cfg, lg.state.round) if r.seat in seats]
 
 
 def test_equal_points_more_mvp_ranks_first_9_1():
@@ -49,8 +47,8 @@ def test_equal_points_more_mvp_ranks_first_9_1():
     wolves = [line.split()[0] for line in text.splitlines()[2:] if line.split()[2] == "狼人"]
     text += f"\n票 1 {wolves[0]}: {seat_of[2]}\n票 2 {wolves[1]}: {seat_of[2]}"
     lg.host("score", at("1-2", "21:00"), text=text)
-    table = {r["seat"]: r for r in rows(lg.state, lg.cfg, 0)}
-    assert table[2]["total"] == table[9]["total"] == 105
+    table = {r.seat: r for r in rows(lg.state, lg.cfg, 0)}
+    assert table[2].total == table[9].total == 105
     assert order(lg, [2, 9]) == [9, 2]
 
 
@@ -60,8 +58,8 @@ def test_equal_points_and_mvp_more_best_of_losing_ranks_first_9_1():
     # #3 狼王: -3 + badge 0.5 + 带走神职 0.5 = -2 ; #11 狼人: -3 + 败方最佳 1 = -2
     text = explicit(lg, 1, "好人", {3: ("狼王", "警徽 带走神职"), 11: ("狼人", "败方最佳")}, WKG)
     lg.host("score", at("1-2", "21:00"), text=text)
-    table = {r["seat"]: r for r in rows(lg.state, lg.cfg, 0)}
-    assert table[3]["total"] == table[11]["total"] == 98
+    table = {r.seat: r for r in rows(lg.state, lg.cfg, 0)}
+    assert table[3].total == table[11].total == 98
     assert order(lg, [3, 11]) == [11, 3]
 
 
@@ -73,9 +71,9 @@ def test_wolf_card_wins_before_god_before_villager_9_2():
             text=explicit(lg, 1, "狼人", {3: ("狼人", ""), 2: ("女巫", ""), 1: ("平民", "")}, STD))
     lg.host("score", at("1-2", "21:00"),
             text=explicit(lg, 2, "好人", {3: ("狼人", ""), 2: ("女巫", ""), 1: ("平民", "")}, STD))
-    table = {r["seat"]: r for r in rows(lg.state, lg.cfg, 0)}
-    assert [table[s]["total"] for s in (1, 2, 3)] == [100, 100, 100]
-    assert table[3]["wins"] == {"wolf": 1, "god": 0, "villager": 0}
+    table = {r.seat: r for r in rows(lg.state, lg.cfg, 0)}
+    assert [table[s].total for s in (1, 2, 3)] == [100, 100, 100]
+    assert table[3].wins == {"wolf": 1, "god": 0, "villager": 0}
     assert order(lg, [1, 2, 3]) == [3, 2, 1]
 
 
@@ -84,7 +82,7 @@ def test_still_equal_in_round_one_registration_order_decides_9_3():
     lg.host("open_day", at("1-2", "09:00"), date="1-2")
     lg.host("score", at("1-2", "21:00"), text=explicit(lg, 1, "好人", {7: ("平民", ""), 4: ("平民", "")}, STD))
     assert order(lg, [4, 7]) == [4, 7]
-    assert not any(r["tie"] for r in rows(lg.state, lg.cfg, 0))
+    assert not any(r.tie for r in rows(lg.state, lg.cfg, 0))
 
 
 def two_rounds() -> League:
@@ -105,19 +103,19 @@ def two_rounds() -> League:
 
 def test_previous_round_ranking_breaks_ties_in_round_two_9_3():
     lg = two_rounds()
-    r1 = lg.state["rounds"][0]["ranking"]
-    assert len(lg.state["rounds"][1]["members"]) == 12 and lg.state["rounds"][1]["members"] == sorted(r1[:12])
+    r1 = lg.state.rounds[0].ranking
+    assert len(lg.state.rounds[1].members) == 12 and lg.state.rounds[1].members == sorted(r1[:12])
     lg.host("open_day", at("1-9", "09:00"), date="1-9")
     lg.host("score", at("1-9", "21:00"), text=plain_sheet(lg.cfg, "标准场", "A", 1, lg.lineup("A")))
     table = rows(lg.state, lg.cfg, 1)
     villagers = [s for s in sorted(lg.lineup("A"))[4:8]]
-    got = [r["seat"] for r in table if r["seat"] in villagers]
+    got = [r.seat for r in table if r.seat in villagers]
     assert got == sorted(villagers, key=r1.index)
 
 
 def test_round_two_substitutes_by_round_one_ranking_10_2():
     lg = two_rounds()
-    r1 = lg.state["rounds"][0]["ranking"]
+    r1 = lg.state.rounds[0].ranking
     lg.host("open_day", at("1-9", "09:00"), date="1-9")
     out = lg.lineup("A")[0]
     checkin_all(lg, at("1-9", "18:10"), skip=(out,))
@@ -129,10 +127,10 @@ def test_tie_left_after_every_rule_is_flagged_for_the_referees_9_4():
     lg = two_rounds()
     lg.host("open_day", at("1-9", "09:00"), date="1-9")
     lg.host("score", at("1-9", "21:00"), text=plain_sheet(lg.cfg, "标准场", "A", 1, lg.lineup("A")))
-    st = copy.deepcopy(lg.state)
+    st = ENGINE.copy(lg.state)
     a, b = sorted(lg.lineup("A"))[4:6]  # two villagers with identical games
-    st["rounds"][0]["ranking"] = [s for s in st["rounds"][0]["ranking"] if s not in (a, b)]
-    flagged = [r["seat"] for r in rows(st, lg.cfg, 1) if r["tie"]]
+    st.rounds[0].ranking = [s for s in st.rounds[0].ranking if s not in (a, b)]
+    flagged = [r.seat for r in rows(st, lg.cfg, 1) if r.tie]
     assert flagged == [a, b]
     table = standings_rows(st, lg.cfg, 1)
     assert [row[-1] for row in table[1:] if row[1] in (a, b)] == ["同分待裁定（§九.4）"] * 2

@@ -1,20 +1,29 @@
-"""League data: the default TOML files, a host's variant merged over them,
-and the typed model every variant must fit (one Chinese line per mistake)."""
+"""The league's settings: the default TOML files (merged into one settings dict by
+gamekit's loader, a host's /配置 merged over them) and the typed model every variant
+must fit (one Chinese line per mistake)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
+import plugins.league.engine.texts as T
 from plugins.gamekit.clock import parse_hhmm
-from plugins.gamekit.datafile import HHMM, Data, check, load_files, merged, problems
-
-from . import texts as T
+from plugins.gamekit.datafile import HHMM, Content, Data, problems
+from plugins.gamekit.settings import GameSettings
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 CONTENT_FILES = ("league.toml", "boards.toml", "violations.toml")
+CONTENT = Content(CONTENT_DIR, CONTENT_FILES)
 
 PosInt = Annotated[int, Field(ge=1)]
 Count = Annotated[int, Field(ge=0)]
@@ -34,6 +43,11 @@ class Times(Data):
         if order != sorted(order) or len(set(order)) != 4:
             problems([T.DATA_TIMES_ORDER])
         return self
+
+    def words(self) -> dict[str, str]:
+        """The times by name, for the texts' {checkin_open} {late} {demote} {seat} {appeal_until}."""
+        return {"checkin_open": self.checkin_open, "late": self.late, "demote": self.demote, "seat": self.seat,
+                "appeal_until": self.appeal_until}
 
 
 class Options(Data):
@@ -62,9 +76,14 @@ class Scoring(Data):
 
 class Event(Data):
     points: Number
-    cap: Annotated[float, Field(gt=0)] | None = None
-    group: str | None = None
-    max: PosInt | None = None
+    cap: Annotated[float, Field(gt=0)] | None = None  # the most a cap group's positive points count
+    group: str | None = None  # the cap group (default: the event itself)
+    max: PosInt | None = None  # the most times a game may record it
+
+    @model_serializer(mode="wrap")
+    def _unset_left_out(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The stored settings leave an unset option out, as a host writes it (TOML has no null)."""
+        return {k: v for k, v in handler(self).items() if v is not None}
 
 
 class Role(Data):
@@ -75,6 +94,10 @@ class Role(Data):
 
 class Board(Data):
     roles: dict[str, PosInt]
+
+    @property
+    def size(self) -> int:
+        return sum(self.roles.values())
 
 
 class Violation(Data):
@@ -102,7 +125,7 @@ class Round(Data):
     days: list[Day]
 
 
-class League(Data):
+class Settings(GameSettings):
     """Everything a league variant holds (§四 赛程, §六 版型与计分, §十三 违规)."""
 
     times: Times
@@ -170,16 +193,3 @@ class League(Data):
                 errors.append(T.DATA_MAIN_DRAW.format(players=rnd.players))
         problems(errors)
         return rounds
-
-
-def load_defaults() -> dict[str, Any]:
-    """Every content file merged into one settings dict."""
-    return load_files(CONTENT_DIR, CONTENT_FILES)
-
-
-def check_settings(settings: dict[str, Any] | None) -> dict[str, Any]:
-    """The defaults with the host's variant over them, checked against
-    :class:`League`; the engine keeps working on the plain dict."""
-    cfg = merged(load_defaults(), settings)
-    check(League, cfg)
-    return cfg

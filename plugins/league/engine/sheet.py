@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
-from . import texts as T
+import plugins.league.engine.texts as T
+
+from .content import Event, Settings
+from .state import Kind, Parsed, Parts, Points, Side, Tie, VoteLine
 
 HEADER_RE = re.compile(T.SHEET_HEADER_PATTERN)
 WIN_RE = re.compile(T.SHEET_WIN_PATTERN)
@@ -35,13 +37,51 @@ TOKEN_RE = re.compile(T.SHEET_TOKEN_PATTERN)
 
 
 @dataclass
+class SheetEvent:
+    name: str
+    count: int
+    time: int | None  # night N = 2N-1, day N = 2N; None: not written
+
+
+@dataclass
+class SheetPlayer:
+    gseat: int
+    seat: int  # registration number
+    role: str
+    line: int
+    events: list[SheetEvent] = field(default_factory=list)
+    badge: bool = False
+    mvp: bool = False
+    svp: bool = False
+    violations: list[str] = field(default_factory=list)
+    side: Side = Side.GOOD
+    kind: Kind = Kind.VILLAGER
+
+
+@dataclass
+class SheetVote:
+    day: int
+    target: int
+    voters: list[int]
+    round: int  # 1: the vote, 2: the runoff
+    line: int
+
+
+@dataclass
+class SheetTie:
+    stage: list[int]
+    selfboom: bool
+    line: int
+
+
+@dataclass
 class Sheet:
     group: str
     game_no: int | None
-    winner: str = ""
-    players: list[dict[str, Any]] = field(default_factory=list)
-    votes: list[dict[str, Any]] = field(default_factory=list)
-    ties: dict[str, dict[str, Any]] = field(default_factory=dict)
+    winner: Side | None = None
+    players: list[SheetPlayer] = field(default_factory=list)
+    votes: list[SheetVote] = field(default_factory=list)
+    ties: dict[int, SheetTie] = field(default_factory=dict)  # by day
     bind_day: int | None = None
 
 
@@ -66,7 +106,7 @@ def _time_key(kind: str, day: str | None) -> int | None:
     return 2 * n if kind == T.SHEET_DAY_WORD else 2 * n - 1
 
 
-def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
+def parse(text: str, settings: Settings, board: str, lineup: list[int],
           resolve: dict[str, int], names: dict[int, str]) -> Sheet:
     """Parse and validate; raise ValueError with one Chinese line per mistake.
 
@@ -74,8 +114,8 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
     number text -> registration number; ``names``: registration number -> alias.
     """
     errors: list[str] = []
-    roles_cfg = cfg["roles"]
-    viol_cfg = cfg["violations"]
+    roles_cfg = settings.roles
+    viol_cfg = settings.violations
     group, game_no = parse_header(text)
     sheet = Sheet(group=group, game_no=game_no)
     header_seen = False
@@ -104,19 +144,19 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
             if not all(v.isdigit() for v in voters_txt):
                 errors.append(where + T.SHEET_VOTERS)
                 continue
-            sheet.votes.append({"day": int(m.group(2)), "target": int(m.group(3)),
-                                "voters": [int(v) for v in voters_txt],
-                                "round": 2 if m.group(1) == T.SHEET_RUNOFF_WORD else 1, "line": lineno})
+            sheet.votes.append(SheetVote(day=int(m.group(2)), target=int(m.group(3)), voters=[int(v) for v in voters_txt],
+                                         round=2 if m.group(1) == T.SHEET_RUNOFF_WORD else 1, line=lineno))
             continue
         if m := TIE_RE.match(line):
             stage = [int(s) for s in m.group(2).split()]
             if len(stage) < 2:
                 errors.append(where + T.SHEET_TIE_SHORT)
                 continue
-            if m.group(1) in sheet.ties:
-                errors.append(where + T.SHEET_TIE_TWICE.format(day=m.group(1), line=sheet.ties[m.group(1)]["line"]))
+            day = int(m.group(1))
+            if day in sheet.ties:
+                errors.append(where + T.SHEET_TIE_TWICE.format(day=day, line=sheet.ties[day].line))
                 continue
-            sheet.ties[m.group(1)] = {"stage": stage, "selfboom": bool(m.group(3)), "line": lineno}
+            sheet.ties[day] = SheetTie(stage=stage, selfboom=bool(m.group(3)), line=lineno)
             continue
         if m := BIND_RE.match(line):
             sheet.bind_day = int(m.group(1))
@@ -140,23 +180,23 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
         if gseat in seen_gseats:
             errors.append(where + T.SHEET_GSEAT_TWICE.format(gseat=gseat, line=seen_gseats[gseat]))
             ok = False
-        if role not in roles_cfg:
+        role_cfg = roles_cfg.get(role)
+        if role_cfg is None:
             errors.append(where + T.SHEET_ROLE_UNKNOWN.format(role=role))
             ok = False
-        entry: dict[str, Any] = {"gseat": gseat, "seat": reg, "role": role, "events": [],
-                                 "badge": False, "mvp": False, "svp": False, "violations": [], "line": lineno}
+        entry = SheetPlayer(gseat=gseat, seat=reg or 0, role=role, line=lineno)
         for tok in m.group(4).split():
             if tok == T.BADGE:
                 if badge_line is not None:
                     errors.append(where + T.SHEET_BADGE_TWICE.format(line=badge_line))
                 badge_line = badge_line or lineno
-                entry["badge"] = True
+                entry.badge = True
                 continue
             if tok in T.MVP_WORDS:
-                entry["mvp"] = True
+                entry.mvp = True
                 continue
             if tok in T.SVP_WORDS:
-                entry["svp"] = True
+                entry.svp = True
                 continue
             if tok.startswith(T.VIOLATION_PREFIXES):
                 tm = TOKEN_RE.match(tok[3:])
@@ -164,34 +204,33 @@ def parse(text: str, cfg: dict[str, Any], board: str, lineup: list[int],
                 if vname not in viol_cfg:
                     errors.append(where + T.SHEET_VIOLATION_UNKNOWN.format(type=vname, known=T.SEP.join(viol_cfg)))
                 else:
-                    entry["violations"].extend([vname] * (int(tm.group("n") or 1) if tm else 1))
+                    entry.violations.extend([vname] * (int(tm.group("n") or 1) if tm else 1))
                 continue
             tm = TOKEN_RE.match(tok)
-            events = roles_cfg.get(role, {}).get("events", {})
+            events = role_cfg.events if role_cfg is not None else {}
             if not tm or tm.group("name") not in events:
-                if role in roles_cfg:
+                if role_cfg is not None:
                     allowed = T.SEP.join(events) or T.NOBODY
                     errors.append(where + T.SHEET_EVENT_UNKNOWN.format(role=role, token=tok, allowed=allowed))
                 continue
-            entry["events"].append({"name": tm.group("name"), "count": int(tm.group("n") or 1),
-                                    "time": _time_key(tm.group("t"), tm.group("d"))})
-        if ok:
-            assert reg is not None  # ok is cleared when the player was not found
+            entry.events.append(SheetEvent(name=tm.group("name"), count=int(tm.group("n") or 1),
+                                           time=_time_key(tm.group("t"), tm.group("d"))))
+        if ok and reg is not None and role_cfg is not None:  # ok is cleared when the player or role was not found
             seen_players[reg] = lineno
             seen_gseats[gseat] = lineno
-            entry["side"] = roles_cfg[role]["side"]
-            entry["kind"] = roles_cfg[role]["kind"]
+            entry.side = Side(role_cfg.side)
+            entry.kind = Kind(role_cfg.kind)
             sheet.players.append(entry)
     if errors:
         raise ValueError("\n".join(errors))
-    _check_whole(sheet, cfg, board, errors)
+    _check_whole(sheet, settings, board, errors)
     if errors:
         raise ValueError("\n".join(errors))
     return sheet
 
 
-def _check_whole(sheet: Sheet, cfg: dict[str, Any], board: str, errors: list[str]) -> None:
-    need = cfg["boards"][board]["roles"]
+def _check_whole(sheet: Sheet, settings: Settings, board: str, errors: list[str]) -> None:
+    need = settings.boards[board].roles
     size = sum(need.values())
     if not sheet.winner:
         errors.append(T.SHEET_NO_WINNER)
@@ -199,89 +238,89 @@ def _check_whole(sheet: Sheet, cfg: dict[str, Any], board: str, errors: list[str
         errors.append(T.SHEET_SIZE.format(board=board, size=size, n=len(sheet.players)))
     got: dict[str, int] = {}
     for p in sheet.players:
-        got[p["role"]] = got.get(p["role"], 0) + 1
+        got[p.role] = got.get(p.role, 0) + 1
     for role in sorted(set(need) | set(got)):
         if need.get(role, 0) != got.get(role, 0):
             errors.append(T.SHEET_ROLE_COUNT.format(board=board, role=role, need=need.get(role, 0), n=got.get(role, 0)))
-    gseats = {p["gseat"] for p in sheet.players}
+    gseats = {p.gseat for p in sheet.players}
     if gseats and gseats != set(range(1, size + 1)):
         errors.append(T.SHEET_GSEATS.format(size=size))
-    by_seat = {p["gseat"]: p for p in sheet.players}
+    by_seat = {p.gseat: p for p in sheet.players}
     seen: dict[tuple[int, int, int], int] = {}
     for v in sheet.votes:
-        if v["target"] not in by_seat:
-            errors.append(T.SHEET_TARGET_UNKNOWN.format(line=v["line"], gseat=v["target"]))
-        for voter in v["voters"]:
+        if v.target not in by_seat:
+            errors.append(T.SHEET_TARGET_UNKNOWN.format(line=v.line, gseat=v.target))
+        for voter in v.voters:
             if voter not in by_seat:
-                errors.append(T.SHEET_VOTER_UNKNOWN.format(line=v["line"], gseat=voter))
-            key = (v["day"], v["round"], voter)
+                errors.append(T.SHEET_VOTER_UNKNOWN.format(line=v.line, gseat=voter))
+            key = (v.day, v.round, voter)
             if key in seen:
-                errors.append(T.SHEET_VOTED_TWICE.format(line=v["line"], gseat=voter, day=v["day"], other=seen[key]))
-            seen[key] = v["line"]
+                errors.append(T.SHEET_VOTED_TWICE.format(line=v.line, gseat=voter, day=v.day, other=seen[key]))
+            seen[key] = v.line
     for day, tie in sheet.ties.items():
-        for s in tie["stage"]:
+        for s in tie.stage:
             if s not in by_seat:
-                errors.append(T.SHEET_TIE_UNKNOWN.format(line=tie["line"], day=day, gseat=s))
+                errors.append(T.SHEET_TIE_UNKNOWN.format(line=tie.line, day=day, gseat=s))
     for v in sheet.votes:
-        if v["round"] == 2 and str(v["day"]) not in sheet.ties:
-            errors.append(T.SHEET_RUNOFF_NO_TIE.format(line=v["line"], day=v["day"]))
-    mvps = [p for p in sheet.players if p["mvp"]]
-    svps = [p for p in sheet.players if p["svp"]]
+        if v.round == 2 and v.day not in sheet.ties:
+            errors.append(T.SHEET_RUNOFF_NO_TIE.format(line=v.line, day=v.day))
+    mvps = [p for p in sheet.players if p.mvp]
+    svps = [p for p in sheet.players if p.svp]
     if len(mvps) > 1:
         errors.append(T.SHEET_MVP_ONE)
     if len(svps) > 1:
         errors.append(T.SHEET_SVP_ONE)
     for p in svps:
-        if sheet.winner and p["side"] == sheet.winner:
-            errors.append(T.SHEET_SVP_WINNER.format(line=p["line"], gseat=p["gseat"]))
+        if sheet.winner and p.side == sheet.winner:
+            errors.append(T.SHEET_SVP_WINNER.format(line=p.line, gseat=p.gseat))
     for p in mvps + svps:
-        blocked = [v for v in p["violations"] if cfg["violations"][v].get("blocks_award")]
+        blocked = [v for v in p.violations if settings.violations[v].blocks_award]
         if blocked:
-            errors.append(T.SHEET_AWARD_VIOLATION.format(line=p["line"], gseat=p["gseat"], type=blocked[0]))
-    bind_counts = sheet.bind_day is not None and sheet.winner == "wolf"
-    policy = cfg["scoring"]["cap_policy"]
+            errors.append(T.SHEET_AWARD_VIOLATION.format(line=p.line, gseat=p.gseat, type=blocked[0]))
+    bind_counts = sheet.bind_day is not None and sheet.winner == Side.WOLF
+    policy = settings.scoring.cap_policy
     for p in sheet.players:
-        events_cfg = cfg["roles"][p["role"]].get("events", {})
+        events_cfg = settings.roles[p.role].events
         counts: dict[str, int] = {}
-        for ev in p["events"]:
-            counts[ev["name"]] = counts.get(ev["name"], 0) + ev["count"]
-            if bind_counts and ev["time"] is None:
-                errors.append(T.SHEET_BIND_TIME.format(line=p["line"], gseat=p["gseat"], event=ev["name"]))
-        if p["badge"] and T.BADGE in events_cfg:
+        for ev in p.events:
+            counts[ev.name] = counts.get(ev.name, 0) + ev.count
+            if bind_counts and ev.time is None:
+                errors.append(T.SHEET_BIND_TIME.format(line=p.line, gseat=p.gseat, event=ev.name))
+        if p.badge and T.BADGE in events_cfg:
             counts[T.BADGE] = counts.get(T.BADGE, 0) + 1
         for name, n in counts.items():
-            ev_cfg = events_cfg[name]
-            if "max" in ev_cfg and n > ev_cfg["max"]:
-                errors.append(T.SHEET_EVENT_MAX.format(line=p["line"], gseat=p["gseat"], event=name, max=ev_cfg["max"], n=n))
+            most = events_cfg[name].max
+            if most is not None and n > most:
+                errors.append(T.SHEET_EVENT_MAX.format(line=p.line, gseat=p.gseat, event=name, max=most, n=n))
         if policy == "reject":
             for grp, (total, cap) in _positive_groups(p, events_cfg).items():
                 if total > cap + 1e-9:
-                    errors.append(T.SHEET_CAP.format(line=p["line"], gseat=p["gseat"], group=grp, cap=_fmt(cap), total=_fmt(total)))
+                    errors.append(T.SHEET_CAP.format(line=p.line, gseat=p.gseat, group=grp, cap=_fmt(cap), total=_fmt(total)))
 
 
-def cap_notes(sheet: Sheet, cfg: dict[str, Any]) -> list[str]:
+def cap_notes(sheet: Sheet, settings: Settings) -> list[str]:
     """With ``cap_policy = "clamp"``: one note per player whose behaviour points
     exceed a cap (§六（二）.2 「上限+1」: counted up to the cap)."""
     notes = []
     for p in sheet.players:
-        events_cfg = cfg["roles"][p["role"]].get("events", {})
+        events_cfg = settings.roles[p.role].events
         for grp, (total, cap) in _positive_groups(p, events_cfg).items():
             if total > cap + 1e-9:
-                notes.append(T.SHEET_CAP_NOTE.format(line=p["line"], gseat=p["gseat"], group=grp, cap=_fmt(cap), total=_fmt(total)))
+                notes.append(T.SHEET_CAP_NOTE.format(line=p.line, gseat=p.gseat, group=grp, cap=_fmt(cap), total=_fmt(total)))
     return notes
 
 
-def _positive_groups(p: dict[str, Any], events_cfg: dict[str, Any],
+def _positive_groups(p: SheetPlayer, events_cfg: dict[str, Event],
                      until: int | None = None) -> dict[str, tuple[float, float]]:
     groups: dict[str, tuple[float, float]] = {}
-    for ev in p["events"]:
-        if until is not None and ev["time"] is not None and ev["time"] >= until:
+    for ev in p.events:
+        if until is not None and ev.time is not None and ev.time >= until:
             continue
-        ev_cfg = events_cfg[ev["name"]]
-        if ev_cfg["points"] > 0 and "cap" in ev_cfg:
-            grp = ev_cfg.get("group", ev["name"])
-            total, _ = groups.get(grp, (0.0, ev_cfg["cap"]))
-            groups[grp] = (total + ev_cfg["points"] * ev["count"], ev_cfg["cap"])
+        ev_cfg = events_cfg[ev.name]
+        if ev_cfg.points > 0 and ev_cfg.cap is not None:
+            grp = ev_cfg.group if ev_cfg.group is not None else ev.name
+            total, _ = groups.get(grp, (0.0, ev_cfg.cap))
+            groups[grp] = (total + ev_cfg.points * ev.count, ev_cfg.cap)
     return groups
 
 
@@ -296,18 +335,16 @@ def counted_votes(sheet: Sheet) -> dict[int, list[tuple[int, int]]]:
     the stage exploded everyone keeps their first vote; otherwise, once a
     runoff was held, everyone else is judged by the runoff vote.
     """
-    days = sorted({v["day"] for v in sheet.votes})
+    days = sorted({v.day for v in sheet.votes})
     out: dict[int, list[tuple[int, int]]] = {}
     for day in days:
-        first = {voter: v["target"] for v in sheet.votes if v["day"] == day and v["round"] == 1
-                 for voter in v["voters"]}
-        second = {voter: v["target"] for v in sheet.votes if v["day"] == day and v["round"] == 2
-                  for voter in v["voters"]}
-        tie = sheet.ties.get(str(day))
-        if tie is None or tie["selfboom"] or not second:
+        first = {voter: v.target for v in sheet.votes if v.day == day and v.round == 1 for voter in v.voters}
+        second = {voter: v.target for v in sheet.votes if v.day == day and v.round == 2 for voter in v.voters}
+        tie = sheet.ties.get(day)
+        if tie is None or tie.selfboom or not second:
             chosen = first
         else:
-            stage = tie["stage"]
+            stage = tie.stage
             chosen = {s: t for s, t in first.items() if s in stage}
             chosen.update({s: t for s, t in second.items() if s not in stage})
         for voter in sorted(chosen):
@@ -315,63 +352,61 @@ def counted_votes(sheet: Sheet) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
-def score(sheet: Sheet, cfg: dict[str, Any], factor: int) -> dict[int, dict[str, Any]]:
+def score(sheet: Sheet, settings: Settings, factor: int) -> dict[int, Points]:
     """Per registration number: the parts of this game's points and tie-break stats."""
-    sc = cfg["scoring"]
-    by_gseat = {p["gseat"]: p for p in sheet.players}
-    bind_day = sheet.bind_day if sheet.winner == "wolf" else None
+    sc = settings.scoring
+    by_gseat = {p.gseat: p for p in sheet.players}
+    bind_day = sheet.bind_day if sheet.winner == Side.WOLF else None
     cut_event = 2 * bind_day if bind_day is not None else None  # events from that day's vote on
     votes = counted_votes(sheet)
-    out: dict[int, dict[str, Any]] = {}
+    out: dict[int, Points] = {}
     for p in sheet.players:
-        events_cfg = cfg["roles"][p["role"]].get("events", {})
-        won = p["side"] == sheet.winner
+        events_cfg = settings.roles[p.role].events
+        won = p.side == sheet.winner
         # behaviour
         behaviour = behaviour_minus = 0.0
-        for ev in p["events"]:
-            if cut_event is not None and ev["time"] is not None and ev["time"] >= cut_event:
+        for ev in p.events:
+            if cut_event is not None and ev.time is not None and ev.time >= cut_event:
                 continue
-            ev_cfg = events_cfg[ev["name"]]
-            if ev_cfg["points"] < 0 or "cap" not in ev_cfg:
-                behaviour += ev_cfg["points"] * ev["count"]
-                if ev_cfg["points"] < 0:
-                    behaviour_minus += ev_cfg["points"] * ev["count"]
-        if p["badge"] and T.BADGE in events_cfg:
-            ev_cfg = events_cfg[T.BADGE]
-            behaviour += ev_cfg["points"]
+            ev_cfg = events_cfg[ev.name]
+            if ev_cfg.points < 0 or ev_cfg.cap is None:
+                behaviour += ev_cfg.points * ev.count
+                if ev_cfg.points < 0:
+                    behaviour_minus += ev_cfg.points * ev.count
+        if p.badge and T.BADGE in events_cfg:
+            behaviour += events_cfg[T.BADGE].points
         for _grp, (total, cap) in _positive_groups(p, events_cfg, cut_event).items():
             behaviour += min(total, cap)
         # votes
         vote = vote_minus = 0.0
-        exempt = p["side"] == "wolf" or p["role"] in sc["vote_exempt"]
+        exempt = p.side == Side.WOLF or p.role in sc.vote_exempt
         if not exempt:
             plus = minus = 0.0
-            for day, target in votes.get(p["gseat"], []):
+            for day, target in votes.get(p.gseat, []):
                 if bind_day is not None and day >= bind_day:
                     continue
-                if by_gseat[target]["side"] == "wolf":
-                    plus += sc["vote_wolf"]
+                if by_gseat[target].side == Side.WOLF:
+                    plus += sc.vote_wolf
                 else:
-                    minus += sc["vote_good"]
-            vote = min(plus, sc["vote_cap"]) + minus
+                    minus += sc.vote_good
+            vote = min(plus, sc.vote_cap) + minus
             vote_minus = minus
-        badge = sc["wolf_badge"] if p["badge"] and p["side"] == "wolf" else 0.0
-        award = (sc["mvp"] if p["mvp"] else 0.0) + (sc["svp"] if p["svp"] else 0.0)
-        parts = {"win": sc["win"] if won else sc["loss"], "behaviour": behaviour, "vote": vote,
-                 "badge": badge, "award": award}
-        neg = (0.0 if won else sc["loss"]) + behaviour_minus + (vote_minus if not exempt else 0.0)
-        out[p["seat"]] = {
-            "plus": round((sum(parts.values()) - neg) * factor, 4), "minus": round(neg * factor, 4),
-            "parts": {k: round(v * factor, 4) for k, v in parts.items()},
-            "role": p["role"], "side": p["side"], "kind": p["kind"], "gseat": p["gseat"],
-            "won": won, "mvp": p["mvp"], "svp": p["svp"],
-        }
+        badge = sc.wolf_badge if p.badge and p.side == Side.WOLF else 0.0
+        award = (sc.mvp if p.mvp else 0.0) + (sc.svp if p.svp else 0.0)
+        parts = (sc.win if won else sc.loss, behaviour, vote, badge, award)
+        neg = (0.0 if won else sc.loss) + behaviour_minus + (vote_minus if not exempt else 0.0)
+        win, behaviour, vote, badge, award = (round(x * factor, 4) for x in parts)
+        out[p.seat] = Points(
+            plus=round((sum(parts) - neg) * factor, 4), minus=round(neg * factor, 4),
+            parts=Parts(win=win, behaviour=behaviour, vote=vote, badge=badge, award=award),
+            role=p.role, side=p.side, kind=p.kind, gseat=p.gseat, won=won, mvp=p.mvp, svp=p.svp)
     return out
 
 
-def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
+def parsed(sheet: Sheet) -> Parsed:
     """The game-level facts; per-player results live in the game's points."""
-    return {"group": sheet.group, "game_no": sheet.game_no, "winner": sheet.winner,
-            "votes": [{k: v[k] for k in ("day", "round", "target", "voters")} for v in sheet.votes],
-            "ties": {d: {k: t[k] for k in ("stage", "selfboom")} for d, t in sheet.ties.items()},
-            "bind_day": sheet.bind_day}
+    assert sheet.winner is not None  # parse refuses a sheet without one
+    return Parsed(group=sheet.group, game_no=sheet.game_no, winner=sheet.winner,
+                  votes=[VoteLine(day=v.day, round=v.round, target=v.target, voters=v.voters) for v in sheet.votes],
+                  ties={d: Tie(stage=t.stage, selfboom=t.selfboom) for d, t in sheet.ties.items()},
+                  bind_day=sheet.bind_day)

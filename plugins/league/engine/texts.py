@@ -1,17 +1,13 @@
 """Every Chinese text of the league: message templates (``T.NAME.format(...)``),
-labels, words read from user input, and the functions that assemble longer
-messages (standings, breakdown, groups). Imports nothing from the rules."""
+labels and words read from user input (``views.py`` assembles the longer messages
+from them). Imports only the state's enums."""
 
 from __future__ import annotations
 
-from typing import Any
+from .state import AppealStatus, Award, Kind, Level, Side, Status, Step
 
 # ---- names of players and numbers ---------------------------------------------
 PLAYER_NAME = "{alias}（#{seat}）"
-
-
-def name(state: dict[str, Any], seat: int) -> str:
-    return PLAYER_NAME.format(alias=state["players"][str(seat)]["alias"], seat=seat)
 
 
 def fmt(x: float) -> str:
@@ -28,12 +24,12 @@ def fmt_total(x: float) -> str:
 
 
 # ---- labels -----------------------------------------------------------------------
-SIDE_NAMES = {"good": "好人", "wolf": "狼人"}
-LEVEL_NAMES = {"warning": "警告", "light": "轻度", "medium": "中度", "heavy": "重度", "other": "判罚"}
-STATUS_NAMES = {"active": "正常", "forfeit": "弃权", "dq": "取消资格", "out": "出局", "demoted": "降为替补"}
-PART_NAMES = {"win": "胜负分", "behaviour": "行为分", "vote": "投票分", "badge": "狼人警徽分",
-              "award": "评选分", "violation": "违规扣分"}  # in the order of model.PART_KEYS
-KIND_NAMES = {"wolf": "狼人牌", "god": "神牌", "villager": "平民牌"}
+SIDE_NAMES = {Side.GOOD: "好人", Side.WOLF: "狼人"}
+LEVEL_NAMES = {Level.WARNING: "警告", Level.LIGHT: "轻度", Level.MEDIUM: "中度", Level.HEAVY: "重度", Level.OTHER: "判罚"}
+STATUS_NAMES = {Status.ACTIVE: "正常", Status.FORFEIT: "弃权", Status.DQ: "取消资格", Status.OUT: "出局",
+                "demoted": "降为替补"}  # and a standings row's status of a demoted player (standings.DEMOTED)
+PART_NAMES = ("胜负分", "行为分", "投票分", "狼人警徽分", "评选分", "违规扣分")  # in the order of standings.PART_KEYS
+KIND_NAMES = {Kind.WOLF: "狼人牌", Kind.GOD: "神牌", Kind.VILLAGER: "平民牌"}
 # what each position of a standings row's sort key means (§九), for the note where a tie was broken
 TIEBREAK_NAMES = ("总分", "全场最佳次数（§九.1）", "败方最佳次数（§九.1）", "狼人牌胜场（§九.2）",
                   "神牌胜场（§九.2）", "平民牌胜场（§九.2）", "上一轮排名（§九.3）")
@@ -51,6 +47,8 @@ OFF_GAME = "场外"
 FINISHED = "联赛已结束。"
 
 # ---- the start, the kernel's commands and hooks (engine.py) ------------------------
+HOST_ONLY = "只有裁判可以这样做。"  # a referees' command from someone else (the table's who="host")
+NOT_A_PLAYER = "你不是本届联赛的报名选手，不能这样做。"  # a players' command from someone else (who="player")
 START_TOO_FEW = "报名 {n} 人，第一轮需要 {need} 人，请继续报名后再 /开始。"
 START_INTRO = "报名 {n} 人：前 {need} 人为正赛选手，其余 {subs} 人按报名顺序为替补（§十.1）。"
 FINISHED_VIEWS_ONLY = "联赛已结束，只能查看积分和导出。"
@@ -105,10 +103,12 @@ CELL_AWARD_CUT = "违规编号 {id}（§七.3）"
 CELL_TIE = "同分待裁定（§九.4）"
 
 # ---- words read from the referees' commands ------------------------------------
-AWARD_WORDS = {"全场最佳": "mvp", "MVP": "mvp", "mvp": "mvp", "败方最佳": "svp", "SVP": "svp", "svp": "svp"}
+AWARD_WORDS = {"全场最佳": Award.MVP, "MVP": Award.MVP, "mvp": Award.MVP,
+               "败方最佳": Award.SVP, "SVP": Award.SVP, "svp": Award.SVP}
 NOBODY_WORDS = ("无", "空", "取消")  # /评选 … 无: the award goes to nobody
-VERDICT_WORDS = {"维持": "upheld", "驳回": "upheld", "改判": "changed", "通过": "changed"}
-VERDICT_NAMES = {"upheld": "维持原判", "changed": "改判", "open": "待复核"}
+VERDICT_WORDS = {"维持": AppealStatus.UPHELD, "驳回": AppealStatus.UPHELD, "改判": AppealStatus.CHANGED,
+                 "通过": AppealStatus.CHANGED}
+VERDICT_NAMES = {AppealStatus.UPHELD: "维持原判", AppealStatus.CHANGED: "改判", AppealStatus.OPEN: "待复核"}
 APPEAL_HEAVY_WORD = "重度"  # an appeal starting with it reports a heavy violation and is taken after the deadline
 
 # ---- the audit log (/导出 审计): actions and details -------------------------------
@@ -170,7 +170,6 @@ AWARD_DONE_GROUP = "裁判改评："
 GAME_UNKNOWN = "没有局号#{game}，请用积分表或录分回执里的局号。"
 
 # ---- appeals (§八) --------------------------------------------------------------------
-APPEAL_NOT_PLAYER = "只有报名选手可以申诉。"
 APPEAL_NO_TEXT = "请写明申诉理由：/申诉 局号 理由（起因、经过、结果、异议点）。"
 APPEAL_CLOSED = "申诉已截止（{month}月{day}日 {time:%H:%M}），本场不再受理（§八）；检举重度违规请以「重度」开头。"
 APPEAL_USED_UP = "你对局号#{game} 的申诉已 {n} 次未通过，申诉作废（§八）。"
@@ -224,7 +223,7 @@ DAY_LINEUP_CHECKIN = "{checkin_open}-{late} 请在本群发送 /签到。"
 PHASE_CHECKIN = "{label} 签到"
 AUDIT_OPEN_DAY = "开赛日"
 AUDIT_DAY_LATE = "；{report}"
-STEP_NAMES = {"late": "迟到扣分", "demote": "降为替补", "seat": "未入座弃权"}
+STEP_NAMES = {Step.LATE: "迟到扣分", Step.DEMOTE: "降为替补", Step.SEAT: "未入座弃权"}
 LATE_OPEN_SEP = "；"
 LATE_OPEN_STEP = "{time} {step}（{n} 人）"
 LATE_OPEN_HEAD = "开赛日开得晚：{done}，已按顺序立即执行，实际时间 {now}（已记入日志）。"
@@ -253,7 +252,6 @@ FORFEIT_LINE = "{group}组：{who} 弃权，{sub} 顶上"
 FORFEIT_SUBSTITUTE_YOURS = "{group}组 有选手弃权，你已顶上，请立即进入 {group}组 房间就座。"
 FORFEIT_GROUP = "{seat} 未入座视为弃权（§十二.5）：\n"
 CHECKIN_NO_DAY = "现在没有进行中的比赛日，请等裁判开赛后再 /签到。"
-CHECKIN_NOT_PLAYER = "你不是本届联赛的报名选手，不能签到。"
 CHECKIN_TOO_EARLY = "签到 {opens} 开始，请到时再发 /签到。"
 CHECKIN_DEMOTED = "已过 {demote}，你已降为替补（§十.3），请等待替补通知。"
 CHECKIN_FORFEITED = "已过 {seat}，你已视为弃权（§十二.5）。"
@@ -316,7 +314,7 @@ TEMPLATE_POSITION = "# {pos}号位 {who}"
 TEMPLATE_PLAYER = "{pos} #{seat} 角色"
 
 # ---- the referees' scoresheet (sheet.py): words and patterns read, and its mistakes -----
-SIDE_WORDS = {"好人": "good", "狼人": "wolf", "好人阵营": "good", "狼人阵营": "wolf"}
+SIDE_WORDS = {"好人": Side.GOOD, "狼人": Side.WOLF, "好人阵营": Side.GOOD, "狼人阵营": Side.WOLF}
 MVP_WORDS = ("全场最佳", "MVP", "mvp")
 SVP_WORDS = ("败方最佳", "SVP", "svp")
 BADGE = "警徽"  # a player token, and the role event it scores
@@ -403,124 +401,44 @@ CAPTION_TAIL = "完整名次见图；文字版 /积分榜，个人明细 /我的
 BREAKDOWN_NOT_IN_ROUND = "{who} 不是{round}的选手（替补或未晋级）。"
 MY_POINTS_NOT_PLAYER = "你不是报名选手；查看他人请写 /我的积分 玩家。"
 
-
-# ---- messages assembled from parts (standings, breakdown, groups, summaries) ----------
-
-
-def group_texts(state: dict[str, Any], r: int, lineups: dict[str, list[int]] | None = None) -> dict[str, str]:
-    """One message per group, by group name: '第一轮 A组：1号位 张三（#5）…'."""
-    rnd = state["rounds"][r]
-    lineups = lineups or rnd["groups"]
-    out = {}
-    for g in sorted(lineups):
-        lines = [f"{rnd['name']} {g}组（分组种子 {rnd['seed']}）："]
-        lines += [f"{i}号位 {name(state, s)}" for i, s in enumerate(lineups[g], 1)]
-        out[g] = "\n".join(lines)
-    return out
-
-
-def groups_text(state: dict[str, Any], r: int, lineups: dict[str, list[int]] | None = None) -> list[str]:
-    """The messages of :func:`group_texts` in group order."""
-    return list(group_texts(state, r, lineups).values())
-
-
-def standings_text(state: dict[str, Any], cfg: dict[str, Any], r: int, table: list[dict[str, Any]], page: int) -> str:
-    rnd = state["rounds"][r]
-    size = cfg["options"]["standings_lines"]
-    pages = max(1, (len(table) + size - 1) // size)
-    page = min(max(page, 1), pages)
-    advance = cfg["rounds"][r].get("advance", 0)
-    lines = [f"{rnd['name']} 积分榜（第 {page}/{pages} 页，共 {len(table)} 人）"]
-    for row in table[(page - 1) * size: page * size]:
-        rank = f"{row['rank']}." if row["rank"] else "—"
-        tail = ""
-        if row["status"] != "active":
-            tail = f"（{STATUS_NAMES[row['status']]}）"
-        elif row["tie"]:
-            tail = "（同分未分出，待裁判裁定 §九.4）"
-        lines.append(f"{rank} {row['alias']}（#{row['seat']}） {fmt_total(row['total'])}{tail}")
-        if advance and row["rank"] == advance:
-            lines.append(f"—— 晋级线：前 {advance} 名 ——")
-    if pages > page:
-        lines.append(f"下一页：/积分榜 {page + 1}")
-    return "\n".join(lines)
-
-
-def breakdown_text(state: dict[str, Any], cfg: dict[str, Any], r: int, row: dict[str, Any], games: list[dict[str, Any]],
-                   violations: list[dict[str, Any]]) -> str:
-    from .standings import award_blocked, game_line
-
-    rnd = state["rounds"][r]
-    base = cfg["scoring"]["base"]
-    rank = f"第 {row['rank']} 名" if row["rank"] else STATUS_NAMES[row["status"]]
-    lines = [f"{name(state, row['seat'])} {rnd['name']}：{fmt_total(row['total'])} 分，{rank}",
-             f"初始分 {fmt_total(base)}"]
-    lines += [f"{label} {fmt(row['parts'][k])}" for k, label in PART_NAMES.items()]
-    if row["status"] == "demoted":
-        lines.append("已降为替补（§五 18:35），不参加本轮排名；再次上场后按实际成绩排名。")
-    for g in games:
-        key = str(row["seat"])
-        pts = g["points"][key]
-        plus, minus = game_line(state, cfg, g, key)
-        tag = "（流局，仅计违规）" if g["status"] == "void" else ""
-        dbl = "（双倍）" if g["double"] else ""
-        lines.append(f"· 第{g['no']}场 {g['group']}组 局号#{g['id']} {pts['role']} {'胜' if pts['won'] else '负'} "
-                     f"{_line(plus, minus)}{dbl}{tag}")
-        blocked = award_blocked(state, cfg, row["seat"], g["id"])
-        if blocked and (pts["mvp"] or pts["svp"]) and g["status"] == "ok":
-            what = "全场最佳" if pts["mvp"] else "败方最佳"
-            lines.append(f"  {what} {fmt(pts['parts']['award'])} 已取消：违规编号 {blocked['id']}（§七.3）")
-    for v in violations:
-        where = f"局号#{v['game']}" if v["game"] else "场外"
-        text = f"· 违规#{v['id']} {v['type']}（{where}）-{fmt_total(v['points'])}"
-        if v.get("reversed"):
-            rv = v["reversed"]
-            text += f"（已撤销 {rv['at'][5:16].replace('T', ' ')}：{rv['reason']}）"
-        lines.append(text)
-    wins = row["wins"]
-    lines.append(f"全场最佳 {row['mvp']} 次，败方最佳 {row['svp']} 次；"
-                 + "、".join(f"{KIND_NAMES[k]}胜 {wins[k]}" for k in ("wolf", "god", "villager")))
-    return "\n".join(lines)
-
-
-def _line(plus: float, minus: float) -> str:
-    """'+4 -2 = +2': a player's plus points, minus points and total of one game."""
-    return f"+{fmt_total(abs(plus))} -{fmt_total(abs(minus))} = {fmt(plus + minus)}"
-
-
-def game_summary(state: dict[str, Any], cfg: dict[str, Any], game: dict[str, Any], notes: list[str] | None = None) -> str:
-    from .standings import game_line
-
-    parsed = game["parsed"]
-    lines = [f"局号#{game['id']} {state['rounds'][game['round']]['name']} {game['group']}组 第{game['no']}场"
-             f"{'（双倍积分）' if game['double'] else ''}：{SIDE_NAMES[parsed['winner']]}胜",
-             "座位 选手 角色 加分 扣分 = 本局"]
-    by_gseat = sorted(game["points"].items(), key=lambda kv: kv[1]["gseat"])
-    for key, pts in by_gseat:
-        mark = "（全场最佳）" if pts["mvp"] else "（败方最佳）" if pts["svp"] else ""
-        plus, minus = game_line(state, cfg, game, key)
-        lines.append(f"{pts['gseat']}号 {name(state, int(key))} {pts['role']} {_line(plus, minus)}{mark}")
-    lines += notes or []
-    lines.append("有异议请在次日 12:00 前私聊机器人 /申诉 局号 理由。")
-    return "\n".join(lines)
-
-
-def catalogue_text(cfg: dict[str, Any]) -> str:
-    """/违规表: every violation type with its level, deduction and penalty ladder (§十三)."""
-    lines = ["违规表（§十三）：类型｜等级｜扣分｜处罚阶梯"]
-    for vname, v in cfg["violations"].items():
-        extra = []
-        if v.get("blocks_award"):
-            extra.append("取消该局评选资格")
-        if v.get("cancel_win"):
-            extra.append("取消当局胜利分")
-        if v["level"] == "heavy":
-            extra.append("取消参赛资格")
-        tail = f"（{'，'.join(extra)}）" if extra else ""
-        clause = f" {v['clause']}" if v.get("clause") else ""
-        lines.append(f"{vname}｜{LEVEL_NAMES[v['level']]}｜{fmt_total(v['points'])}{tail}{clause}"
-                     + (f"｜{v['ladder']}" if v.get("ladder") else ""))
-    opts = cfg["options"]
-    lines.append(f"本届 {opts['dq_light']} 次轻度或 {opts['dq_medium']} 次中度违规取消资格（§十三.3.4）；"
-                 "裁判记：/违规 玩家 类型 [局号]，撤回：/撤销 编号 理由。")
-    return "\n".join(lines)
+# ---- messages assembled from parts (views.py) -----------------------------------------
+GROUP_HEAD = "{round} {group}组（分组种子 {seed}）："
+STANDINGS_HEAD = "{round} 积分榜（第 {page}/{pages} 页，共 {n} 人）"
+STANDINGS_RANK = "{rank}."
+STANDINGS_UNRANKED = "—"
+STANDINGS_STATUS = "（{status}）"
+STANDINGS_TIE = "（同分未分出，待裁判裁定 §九.4）"
+STANDINGS_LINE = "{rank} {alias}（#{seat}） {total}{tail}"
+STANDINGS_ADVANCE_LINE = "—— 晋级线：前 {n} 名 ——"
+STANDINGS_NEXT = "下一页：/积分榜 {page}"
+BREAKDOWN_RANK = "第 {rank} 名"
+BREAKDOWN_HEAD = "{who} {round}：{total} 分，{rank}"
+BREAKDOWN_BASE = "初始分 {base}"
+BREAKDOWN_PART = "{label} {points}"
+BREAKDOWN_DEMOTED = "已降为替补（§五 18:35），不参加本轮排名；再次上场后按实际成绩排名。"
+BREAKDOWN_GAME = "· 第{no}场 {group}组 局号#{game} {role} {result} {line}{double}{void}"
+BREAKDOWN_DOUBLE = "（双倍）"
+BREAKDOWN_VOID = "（流局，仅计违规）"
+BREAKDOWN_AWARD_CUT = "  {what} {points} 已取消：违规编号 {id}（§七.3）"
+BREAKDOWN_VIOLATION = "· 违规#{id} {type}（{where}）-{points}"
+BREAKDOWN_REVERSED = "（已撤销 {at}：{reason}）"
+BREAKDOWN_AWARDS = "全场最佳 {mvp} 次，败方最佳 {svp} 次；{wins}"
+BREAKDOWN_WINS = "{kind}胜 {n}"
+GAME_LINE = "+{plus} -{minus} = {total}"  # a player's plus points, minus points and total of one game
+SUMMARY_HEAD = "局号#{game} {round} {group}组 第{no}场{double}：{winner}胜"
+SUMMARY_DOUBLE = "（双倍积分）"
+SUMMARY_COLUMNS = "座位 选手 角色 加分 扣分 = 本局"
+SUMMARY_LINE = "{gseat}号 {who} {role} {line}{mark}"
+SUMMARY_MVP = "（全场最佳）"
+SUMMARY_SVP = "（败方最佳）"
+SUMMARY_APPEAL = "有异议请在次日 12:00 前私聊机器人 /申诉 局号 理由。"
+CATALOGUE_HEAD = "违规表（§十三）：类型｜等级｜扣分｜处罚阶梯"
+CATALOGUE_BLOCKS_AWARD = "取消该局评选资格"
+CATALOGUE_CANCEL_WIN = "取消当局胜利分"
+CATALOGUE_HEAVY = "取消参赛资格"
+CATALOGUE_EXTRA = "（{extra}）"
+CATALOGUE_EXTRA_SEP = "，"
+CATALOGUE_CLAUSE = " {clause}"
+CATALOGUE_LADDER = "｜{ladder}"
+CATALOGUE_LINE = "{type}｜{level}｜{points}{extra}{clause}{ladder}"
+CATALOGUE_TAIL = "本届 {light} 次轻度或 {medium} 次中度违规取消资格（§十三.3.4）；裁判记：/违规 玩家 类型 [局号]，撤回：/撤销 编号 理由。"
