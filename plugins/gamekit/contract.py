@@ -229,7 +229,7 @@ class GameEngine(Generic[S, C]):
             return dict(settings)
         if self.CONTENT is None:
             raise TypeError(f"{type(self).__name__}: name CONTENT, where the default settings are")
-        return self.CONTENT.settings(self.Settings, settings).model_dump(mode="json")
+        return self.CONTENT.settings(self.Settings, settings).model_dump(mode="json", exclude_none=True)  # (TOML has no null)
 
     def settings_of(self, stored: dict[str, Any]) -> C:
         """The typed settings of a game's stored settings (the kernel's own keys left out), one

@@ -21,7 +21,7 @@ class GameKind:
     private_signup: bool = False  # aliases are secret: sign-up answers privately
     intro: str = ""  # one line shown at /创建
     # Picture name -> render(state, settings) -> PNG bytes (settings as in ctx.settings)
-    renderers: dict[str, Callable[[Any, dict[str, Any]], bytes]] = field(default_factory=dict)
+    renderers: dict[str, Callable[[Any, Any], bytes]] = field(default_factory=dict)  # (state, settings)
     profile_fields: tuple[ProfileField, ...] = ()
     extra: dict = field(default_factory=dict)
 

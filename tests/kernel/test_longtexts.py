@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from plugins.gamekit.contract import Actor, Command, Rejected
 from plugins.kernel.export import game_tables
-from plugins.kernel.longtexts import REF, Texts, inflate, stored
+from plugins.kernel.longtexts import MARK, REF, Texts, inflate, stored
 from plugins.kernel.models import Game, GameText
 from plugins.kernel.order import utcnow
 from plugins.kernel.origin import Handling, Origin
@@ -90,13 +90,13 @@ async def test_notes_are_rows_of_their_own_and_read_back_everywhere(harness):
     long = "记" + "长" * 3000
     assert texts(await h.private("31", long)) == "已记下。"
     assert texts(await h.private("32", "记第二条")) == "已记下。"
-    assert await _stored_notes(g.id) == [{REF: 1}, {REF: 2}]
+    assert await _stored_notes(g.id) == [f"{MARK}1", f"{MARK}2"]  # (a typed state's texts: marks)
     assert sorted(await GameText.filter(game_id=g.id).values_list("ref", "text")) == [(1, long), (2, "记第二条")]
     await h.group("31", "/票 2")  # a command that adds no text writes no text
     assert await GameText.filter(game_id=g.id).count() == 2
     forget(g.id)  # as after a restart
     assert texts(await h.private("32", long)) == "已记下。"  # the same text again: the same row
-    assert await _stored_notes(g.id) == [{REF: 1}, {REF: 2}, {REF: 1}]
+    assert await _stored_notes(g.id) == [f"{MARK}1", f"{MARK}2", f"{MARK}1"]
     assert (await game_tables(g.id))["笔记"] == [["内容"], [long], ["记第二条"], [long]]
     assert len(str((await Game.filter(id=g.id).values("state"))[0]["state"])) < 400  # the 6000 characters are not in it
 
@@ -200,3 +200,15 @@ async def test_a_start_the_engine_refuses_leaves_the_game_signing_up(harness, mo
     assert "3号「丙」" in texts(await h.group("33", "/报名 丙"))  # still signing up
     assert (await Game.get(id=g.id)).status == "signup"
 
+
+
+async def test_a_state_stored_with_the_older_refs_reads_back(harness):
+    """A state stored before the marks (a text's place as {"$text": ref}) reads back with its texts."""
+    h = harness
+    g = await demo_running(h)
+    assert texts(await h.private("31", "记一条")) == "已记下。"
+    await Game.filter(id=g.id).update(state={**(await Game.get(id=g.id)).state, "notes": [{REF: 1}]})
+    forget(g.id)
+    assert (await game_tables(g.id))["笔记"] == [["内容"], ["记一条"]]
+    assert texts(await h.private("31", "记第二条")) == "已记下。"
+    assert (await game_tables(g.id))["笔记"] == [["内容"], ["记一条"], ["记第二条"]]

@@ -38,7 +38,7 @@ def _signup_view(g: Game, players: list[Player]) -> tuple[str, dict[int, str]] |
     kind = get_kind(g.kind)
     if kind is None or g.state is not None:
         return None
-    return kind.engine.signup_view(g.settings, [p.seat for p in players])
+    return kind.engine.signup_view(kind.engine.settings_of(g.settings), [p.seat for p in players])
 
 
 def _public_out(g: Game, players: list[Player]) -> set[int]:
