@@ -20,7 +20,7 @@ require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 
 
 # Importing the rooms registers the router, the notices and the kernel's commands.
-from .commands import admin, discipline, hosting, info, lobby, speech, web  # noqa: E402,F401
+from .commands import admin, discipline, hosting, info, lobby, queue, speech, web  # noqa: E402,F401
 from .config import Config, kernel_config  # noqa: E402
 from .db import close_db, open_db  # noqa: E402
 from .directory import directory, load_contacts  # noqa: E402

@@ -19,6 +19,7 @@ from .leases import leases
 from .messages import text_rows
 from .order import Turn
 from .origin import Handling, reply_target, secret_aliases
+from .queueview import fan_out_note
 from .sending import wake_outbox
 from .store import Conflict, Duplicate, Pending, Superseded, current
 from .work import Work
@@ -76,6 +77,8 @@ async def _commit(work: Work, turn: Turn) -> None:
     next command may go on from the held state; wait until written; then what follows a write."""
     g = work.game
     ws = work.writes()
+    ws.outbox += await fan_out_note(ws.outbox, work.hosts, label="角色私信" if work.dealt else "私信", game_id=g.id,
+                                    self_id=g.self_id, now=work.now)
     if not ws:
         work.keep()
         return

@@ -74,6 +74,7 @@ class Work(Effects):
     joiner: dict[int, str] = field(default_factory=dict)  # seat -> the account that just joined a group
     game_saved: bool = False  # the game row changes with this write set
     dirty: bool = False  # a rule ran on the held state and was not undone: drop the held game on a failure
+    dealt: bool = False  # the game started (its roles dealt) in this unit
     _saved: dict[int, tuple[Model, Insert | Update, set[str]]] = field(default_factory=dict)  # object -> its op
     _new: list[tuple[Model, Key]] = field(default_factory=list)  # rows inserted, their keys once written
     _contacts: dict[str, str] | None = None
@@ -299,7 +300,7 @@ class Work(Effects):
         if call == "start":
             roster = [Seat(p.seat, p.alias, p.user_id, dict(p.profile or {})) for p in self.players]
             outcome = engine.start(roster, ctx)
-            name, args = "start", {}
+            name, args, self.dealt = "start", {}, True
         elif call == "apply":  # on the held state itself: no copy of the whole state per command
             assert actor is not None and cmd is not None
             try:
