@@ -158,9 +158,9 @@ def fingerprint(state: object) -> bytes:
     return msgspec.json.encode(state) if isinstance(state, GameState) else orjson.dumps(state)
 
 
-MARK = "\x00text:"
-"""Where a stored typed state's long text was: ``MARK`` and its ref (no text a player or an engine
-writes holds a NUL: the door replaces it)."""
+MARK = "\x01text:"
+"""Where a stored typed state's long text was: ``MARK`` and its ref. No text a player writes holds a
+control character (the door replaces them), and PostgreSQL's JSON takes this one (not NUL)."""
 
 
 def stored_json(engine: GameEngine, state: Any, texts: Texts) -> str:

@@ -93,7 +93,7 @@ async def test_game_over_real_websocket(bot_process, database_url):
         await ob.wait_for("已记下。", count=2)
         assert await _rows(database_url, "SELECT ref, text FROM game_text") == [(1, note)]
         (stored,) = await _rows(database_url, "SELECT state FROM game")
-        assert json.loads(stored[0])["notes"] == [{"$text": 1}, {"$text": 1}]
+        assert json.loads(stored[0])["notes"] == ["\x01text:1", "\x01text:1"]  # both the same text: one row
         # user text is sent as a plain text segment, never as CQ code
         await ob.group_message(GROUP, "11", "/报名 [CQ:at,qq=all]")
         await ob.wait_for("游戏已经开始")
