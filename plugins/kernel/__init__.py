@@ -18,6 +18,7 @@ from nonebot.plugin import PluginMetadata
 require("nonebot_plugin_apscheduler")  # before anything that schedules
 require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 
+from .backup import schedule_backups  # noqa: E402
 from .bulk import close_reader  # noqa: E402
 from .checkpoint import checkpointer  # noqa: E402
 
@@ -75,6 +76,7 @@ async def _startup() -> None:
     worker.start()
     if sqlite_file(_cfg.database_url):
         checkpointer.start()
+    schedule_backups(_cfg)  # GAMEHOST__BACKUP_EVERY (off when empty)
 
 
 @driver.on_shutdown
