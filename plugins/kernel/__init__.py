@@ -28,6 +28,7 @@ from .config import Config, kernel_config  # noqa: E402
 from .db import close_db, open_db, sqlite_file  # noqa: E402
 from .directory import directory, load_contacts  # noqa: E402
 from .gate import Gate, check_bind  # noqa: E402
+from .health import install as install_health  # noqa: E402
 from .leases import leases  # noqa: E402
 from .order import utcnow  # noqa: E402
 from .routing import events, notices, router  # noqa: E402,F401
@@ -51,6 +52,7 @@ _onebot = get_plugin_config(OneBotConfig)
 check_bind(str(driver.config.host), _onebot.onebot_access_token)
 assert isinstance(driver, ASGIMixin), "the kernel needs an ASGI driver (DRIVER=~fastapi)"
 driver.server_app.add_middleware(Gate, token=_onebot.onebot_access_token, http_events=_cfg.onebot_http_events)
+install_health(driver.server_app)  # GET /healthz, GET /metrics (loopback or the token: gate.py)
 if _cfg.web_public_url:  # the players' web pages (off by default)
     install_web(driver.server_app, _cfg.web_public_url)
     web.SITE["url"] = _cfg.web_public_url.rstrip("/")

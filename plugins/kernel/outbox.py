@@ -25,6 +25,7 @@ from tortoise.transactions import in_transaction
 from .bulk import Coalesced, insert_rows, write_at_once
 from .config import KernelConfig
 from .leases import PROCESS
+from .metrics import send_given_up
 from .models import Host, Outbox
 from .order import utcnow
 from .outbox_heads import first_head, ranked_heads, replies_after, vacuum_now_and_then
@@ -315,6 +316,7 @@ class OutboxWorker:
         give_up = attempts >= self.cfg.send_max_attempts or timeouts >= 2
         async with in_transaction():
             if give_up:
+                send_given_up(row.target_type)
                 await Outbox.filter(id=row.id).update(
                     status="failed", attempts=attempts, timeouts=timeouts, last_error=repr(exc)[:500]
                 )

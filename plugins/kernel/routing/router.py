@@ -23,6 +23,7 @@ from ..delivery import commit_at_once, handling
 from ..directory import directory, note_contact
 from ..helptext import unknown_text
 from ..leases import leases
+from ..metrics import command_done
 from ..order import game_lock, game_turn, hand_over, ordered
 from ..origin import Origin, reply
 from ..outbox import collected, enqueue_api
@@ -76,6 +77,7 @@ async def _route() -> None:
                     await note_contact(origin.user_id, origin.self_id, now)
                 if await _dispatch(call, call.word, target):  # changes routing: done inside the step
                     matcher.stop_propagation()
+                    command_done(_kind_of(target), call.word, now, KERNEL)
                 return
             reserved = game_lock(target).reserve(ticket)
     # then in the game's own arrival order: games never wait for each other
@@ -90,6 +92,7 @@ async def _route() -> None:
         handled = await _dispatch(call, call.word, target)
     if handled:
         matcher.stop_propagation()
+        command_done(_kind_of(target), call.word, now, KERNEL)
 
 
 def _cap(spec: CommandSpec | None) -> int:
