@@ -20,6 +20,7 @@ install: $(BIN)/python
 install-test: $(BIN)/python
 	$(BIN)/pip install -q -c requirements.lock -e ".[test]"
 	$(BIN)/python tests/demo/browser_setup.py  # Debian's chromium + fonts-noto-cjk via apt-get when missing (as root)
+	$(BIN)/python tests/deploy/systemd_setup.py  # Debian's systemd (systemd-analyze verify) via apt-get when missing (as root)
 
 run: install
 	$(BIN)/python bot.py

@@ -5,6 +5,8 @@ WebSocket at ws://HOST:PORT/onebot/v11/ws (defaults 127.0.0.1:8080).
     python bot.py migrate         apply database migrations and exit
     python bot.py makemigrations  write a migration after changing models (developers)
     python bot.py checkmigrations exit 1 if the models changed without a migration
+    python bot.py backup [FILE]   write a consistent copy of the database (also while the bot runs)
+    python bot.py restore FILE    put a backup in place of the database (the bot must be stopped)
 """
 
 import asyncio
@@ -91,7 +93,7 @@ async def _freeze_startup_objects() -> None:
     gc.freeze()
 
 
-def _manage(cmd: str) -> None:
+def _manage(cmd: str, *args: str) -> None:
     from plugins.kernel.config import kernel_config
     from plugins.kernel.db import tortoise_config, upgrade
 
@@ -109,8 +111,28 @@ def _manage(cmd: str) -> None:
         cli.main()
     elif cmd == "checkmigrations":
         raise SystemExit(asyncio.run(_pending_changes(tortoise_config(url))))
+    elif cmd in ("backup", "restore"):
+        _backup_or_restore(cmd, url, args)
     else:
         raise SystemExit(f"unknown command {cmd}")
+
+
+def _backup_or_restore(cmd: str, url: str, args: tuple[str, ...]) -> None:
+    from pathlib import Path
+
+    from plugins.kernel.backup import BackupError, restore, take_backup
+
+    try:
+        if cmd == "backup":
+            path = take_backup(url, Path(args[0]) if args else None)
+            print(f"备份完成：{path}\n（恢复：停止机器人后运行 python bot.py restore {path}）")
+            return
+        if not args:
+            raise SystemExit("用法：python bot.py restore <备份文件>（先停止机器人）")
+        kept = asyncio.run(restore(url, Path(args[0])))
+    except BackupError as exc:
+        raise SystemExit(str(exc)) from None
+    print(f"已恢复：{args[0]}" + (f"；原来的数据库保存在 {kept}" if kept else "") + "。现在可以启动机器人。")
 
 
 async def _pending_changes(config: dict) -> int:
@@ -128,7 +150,7 @@ async def _pending_changes(config: dict) -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1:
-        _manage(sys.argv[1])
+        _manage(sys.argv[1], *sys.argv[2:])
     else:
         from plugins.kernel.config import kernel_config
 

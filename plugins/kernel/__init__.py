@@ -18,6 +18,7 @@ from nonebot.plugin import PluginMetadata
 require("nonebot_plugin_apscheduler")  # before anything that schedules
 require("nonebot_plugin_localstore")  # the data folder (config.data_dir)
 
+from .backup import schedule_backups  # noqa: E402
 
 # Importing the rooms registers the router, the notices and the kernel's commands.
 from .commands import admin, discipline, hosting, info, lobby, queue, speech, web  # noqa: E402,F401
@@ -25,6 +26,7 @@ from .config import Config, kernel_config  # noqa: E402
 from .db import close_db, open_db  # noqa: E402
 from .directory import directory, load_contacts  # noqa: E402
 from .gate import Gate, check_bind  # noqa: E402
+from .health import install as install_health  # noqa: E402
 from .held import forget  # noqa: E402
 from .leases import leases  # noqa: E402
 from .order import utcnow  # noqa: E402
@@ -48,6 +50,7 @@ _onebot = get_plugin_config(OneBotConfig)
 check_bind(str(driver.config.host), _onebot.onebot_access_token)
 assert isinstance(driver, ASGIMixin), "the kernel needs an ASGI driver (DRIVER=~fastapi)"
 driver.server_app.add_middleware(Gate, token=_onebot.onebot_access_token, http_events=_cfg.onebot_http_events)
+install_health(driver.server_app)  # GET /healthz, GET /metrics (loopback or the token: gate.py)
 if _cfg.web_public_url:  # the players' web pages (off by default)
     install_web(driver.server_app, _cfg.web_public_url)
     web.SITE["url"] = _cfg.web_public_url.rstrip("/")
@@ -71,6 +74,7 @@ async def _startup() -> None:
     await leases.renew()  # take the games nobody serves (all of them when alone); arms their deadlines
     leases.start()
     worker.start()
+    schedule_backups(_cfg)  # GAMEHOST__BACKUP_EVERY (off when empty)
 
 
 @driver.on_shutdown

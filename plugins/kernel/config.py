@@ -7,6 +7,7 @@ read where the namespaced one is not set, so an old .env keeps working."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,10 @@ class KernelConfig(BaseModel):
     send_pause_after: int = Field(5, gt=0)  # consecutive failures that pause the whole queue
     send_pause_seconds: float = Field(120.0, gt=0)
     send_wait: float = Field(1.0, gt=0)  # a send unanswered this long goes on in the background; others continue
+    # backups the running bot takes itself into <data dir>/backups/: how often ("6h", "30m"; empty = never)
+    # and how many to keep
+    backup_every: str = ""
+    backup_keep: int = 8
 
     @field_validator("game_timezone")
     @classmethod
@@ -52,12 +57,41 @@ class KernelConfig(BaseModel):
             raise ValueError(f"GAMEHOST__GAME_TIMEZONE「{v}」不是有效的时区，例如 Asia/Shanghai") from None
         return v
 
+    @field_validator("backup_every")
+    @classmethod
+    def _every(cls, v: str) -> str:
+        if v.strip() and every_seconds(v) is None:
+            raise ValueError(f"GAMEHOST__BACKUP_EVERY「{v}」应写成时长，例如 6h、30m 或 1d；留空表示不自动备份") from None
+        return v.strip()
+
+    @field_validator("backup_keep", mode="before")
+    @classmethod
+    def _keep(cls, v: Any) -> Any:
+        try:
+            n = int(str(v).strip())
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise ValueError(f"GAMEHOST__BACKUP_KEEP「{v}」应是正整数：保留最近几份备份，例如 8") from None
+        return n
+
     @field_validator("database_url")
     @classmethod
     def _db(cls, v: str) -> str:
         if v.split("://", 1)[0] not in ("sqlite", "postgresql", "postgres", "asyncpg"):
             raise ValueError("GAMEHOST__DATABASE_URL 应以 sqlite:// 或 postgresql:// 开头")
         return v
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def every_seconds(text: str) -> float | None:
+    """"6h", "30m", "90s", "1d", "1.5h" as seconds; None when not such a duration (or zero)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd])\s*", text.lower())
+    if m is None or float(m.group(1)) <= 0:
+        return None
+    return float(m.group(1)) * _UNITS[m.group(2)]
 
 
 class Config(BaseModel):

@@ -109,25 +109,42 @@ def _pg_dsn(db_url: str) -> str:
 _sqlite_lock: Any = None
 
 
-def lock_sqlite(db_url: str) -> None:
-    """SQLite cannot be shared safely between bot processes: hold an exclusive
-    lock on a file beside the database for the life of this process."""
-    global _sqlite_lock
-    if not sqlite_file(db_url) or _sqlite_lock is not None:
-        return
+def sqlite_path(db_url: str) -> Path | None:
+    """The database file a SQLite URL names, resolved (symlinks, relative to the working folder)
+    and without its query (``?synchronous=NORMAL`` names the same file); None when not a file."""
+    if not sqlite_file(db_url):
+        return None
+    return Path(db_url.removeprefix("sqlite://").split("?", 1)[0]).resolve()
+
+
+def try_lock(path: Path) -> Any:
+    """The exclusive lock on ``<database>.lock`` that one bot process (or a restore) holds for a
+    SQLite file: the open lock file, or None when another holder has it."""
     import fcntl
 
-    path = Path(db_url.removeprefix("sqlite://"))
     path.parent.mkdir(parents=True, exist_ok=True)
     f = open(str(path) + ".lock", "a+")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         f.close()
+        return None
+    return f
+
+
+def lock_sqlite(db_url: str) -> None:
+    """SQLite cannot be shared safely between bot processes: hold an exclusive
+    lock on a file beside the database for the life of this process."""
+    global _sqlite_lock
+    path = sqlite_path(db_url)
+    if path is None or _sqlite_lock is not None:
+        return
+    f = try_lock(path)
+    if f is None:
         raise SystemExit(
-            f"拒绝启动：另一个机器人进程正在使用数据库 {path}。SQLite 不能被两个进程同时使用；"
+            f"拒绝启动：另一个机器人进程正在使用数据库 {path}（或正在恢复备份）。SQLite 不能被两个进程同时使用；"
             "要运行多个进程，请改用 PostgreSQL（见 README）。"
-        ) from None
+        )
     _sqlite_lock = f
 
 

@@ -10,6 +10,12 @@ middleware, in front of the whole server, makes the token guard every door:
   adapter reads) or as an ``access_token`` query parameter (some OneBot
   implementations send it that way): the middleware moves it into the header.
 
+- The operator's doors, ``/healthz`` and ``/metrics`` (health.py), answer a client on loopback
+  (a reverse proxy on the same machine that forwards them passes ``X-Forwarded-For``, which the
+  server trusts from loopback, so its clients are not loopback) or one that gives the token as
+  ``Authorization: Bearer …``; anyone else gets 403.
+
+Every other path (the players' web pages under ``/web/``) is the application's own business.
 Without a token the bot refuses to listen on anything but loopback.
 """
 
@@ -21,15 +27,18 @@ from typing import Any
 from urllib.parse import parse_qs
 
 ONEBOT_PREFIX = "/onebot/"
+WATCH_PATHS = ("/healthz", "/metrics")
 
 
 def is_loopback(host: str) -> bool:
     if host in ("localhost", ""):
         return host == "localhost"
     try:
-        return ipaddress.ip_address(host).is_loopback
+        ip = ipaddress.ip_address(host)
     except ValueError:
         return False
+    mapped = getattr(ip, "ipv4_mapped", None)  # ::ffff:127.0.0.1
+    return ip.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
 def check_bind(host: str, token: str | None) -> None:
@@ -61,7 +70,15 @@ class Gate:
         self.http_events = http_events
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] not in ("http", "websocket") or not scope.get("path", "").startswith(ONEBOT_PREFIX):
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path.rstrip("/") in WATCH_PATHS:
+            if self.may_watch(scope):
+                await self.app(scope, receive, send)
+            else:
+                await _refuse(send, 403, "只允许本机访问，或带上 Authorization: Bearer <ONEBOT_ACCESS_TOKEN>。\n"
+                                         "Loopback only, or Authorization: Bearer <ONEBOT_ACCESS_TOKEN>.")
+            return
+        if scope["type"] not in ("http", "websocket") or not path.startswith(ONEBOT_PREFIX):
             await self.app(scope, receive, send)
             return
         headers = list(scope.get("headers") or [])
@@ -82,6 +99,16 @@ class Gate:
             await _refuse(send, 403, "missing or wrong access token")
             return
         await self.app(scope, receive, send)
+
+
+    def may_watch(self, scope: dict) -> bool:
+        """/healthz and /metrics: a loopback client, or the token as a bearer header (not in the URL:
+        it would end up in logs)."""
+        client = scope.get("client")
+        if client and is_loopback(str(client[0])):
+            return True
+        header = next((v.decode("latin-1") for k, v in scope.get("headers") or [] if k == b"authorization"), None)
+        return self.token is not None and _same(_bearer(header), self.token)
 
 
 async def _refuse(send: Any, status: int, text: str) -> None:

@@ -23,6 +23,7 @@ from nonebot.log import logger
 from .background import Coalesced
 from .config import KernelConfig
 from .messages import text_rows
+from .metrics import send_given_up
 from .models import Host, Outbox
 from .order import utcnow
 from .outbox_heads import Head, first_head, ranked_heads, replies_after, vacuum_now_and_then
@@ -224,6 +225,7 @@ class OutboxWorker:
         logger.warning(f"send failed ({attempts}x) to {row.target_type} {row.target_id}: {exc!r}")
         # a timeout may have been delivered: resend it once at most
         if attempts >= self.cfg.send_max_attempts or timeouts >= 2:
+            send_given_up(row.target_type)
             ws.update(Outbox, row.id, {"status": "failed", "attempts": attempts, "timeouts": timeouts,
                                        "last_error": repr(exc)[:500]})
             where = f"{'群' if row.target_type == 'group' else 'QQ'} {row.target_id}"

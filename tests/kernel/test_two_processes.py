@@ -99,7 +99,10 @@ async def test_two_processes_share_one_database(tmp_path):
                 p.stop()
 
 
-def test_second_process_on_one_sqlite_file_refuses_to_start(tmp_path):
+@pytest.mark.parametrize("spelling", ["same", "query"])
+def test_second_process_on_one_sqlite_file_refuses_to_start(tmp_path, spelling):
+    """The lock is taken on the file's real path: a second bot naming the same file another way
+    (with a URL query such as ?synchronous=NORMAL) refuses too."""
     first = BotProcess(tmp_path / "bot.sqlite3")
     first.start()
     try:
@@ -108,6 +111,8 @@ def test_second_process_on_one_sqlite_file_refuses_to_start(tmp_path):
             time.sleep(0.1)
         time.sleep(1.0)
         second = BotProcess(tmp_path / "bot.sqlite3")
+        if spelling == "query":
+            second.env["DATABASE_URL"] = f"sqlite://{tmp_path / 'bot.sqlite3'}?synchronous=NORMAL"
         r = subprocess.run([sys.executable, "bot.py"], cwd=ROOT, env=second.env, capture_output=True, text=True, timeout=60)
         assert r.returncode != 0
         assert "另一个机器人进程正在使用数据库" in r.stdout + r.stderr

@@ -21,6 +21,7 @@ from ..directory import directory, note_contact
 from ..helptext import unknown_text
 from ..leases import leases
 from ..messages import api_row
+from ..metrics import command_done
 from ..order import Turn, game_lock, ordered
 from ..origin import Handling, Origin
 from ..parse import parse_args, plain_args, split_command
@@ -74,6 +75,7 @@ async def _route() -> None:
                     await note_contact(origin.user_id, origin.self_id, now)
                 if await _dispatch(call, target):  # changes routing: done inside the step
                     matcher.stop_propagation()
+                    command_done(kind_of(target), call.word, now, KERNEL)
                 return
             handling.turn = Turn(target, game_lock(target).reserve(ticket))
     # then in the game's own arrival order: games never wait for each other
@@ -87,6 +89,7 @@ async def _route() -> None:
         assert call is not None and isinstance(target, int)
         if await _dispatch(call, target):
             matcher.stop_propagation()
+            command_done(kind_of(target), call.word, now, KERNEL)
     finally:
         turn.release()
 
