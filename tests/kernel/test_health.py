@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 import nonebot
 import pytest
 from fake_onebot import BotProcess, FakeOneBot
-from harness import Harness
+from harness import Harness, enqueue
 from nonebot.adapters.onebot.v11.exception import ActionFailed
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -21,7 +21,7 @@ from plugins.kernel import health, metrics
 from plugins.kernel.config import KernelConfig
 from plugins.kernel.gate import Gate
 from plugins.kernel.models import Game, Outbox, Timer
-from plugins.kernel.outbox import OutboxWorker, enqueue
+from plugins.kernel.outbox import OutboxWorker
 
 TOKEN = "watch-token"
 REMOTE = ("203.0.113.9", 40000)  # a documentation address: only ever a value in a scope here
