@@ -223,6 +223,16 @@ class Settings(GameSettings):
     def n_players(self) -> int:
         return len(self.guards) + len(self.prisoners)
 
+    @cached_property
+    def dealt(self) -> dict[int, str]:
+        """A host's deal: seat -> role id (the TOML keys are seat numbers)."""
+        return {int(seat): rid for seat, rid in self.deal.items()}
+
+    @cached_property
+    def signed_up(self) -> dict[int, Signup]:
+        """A host's sign-up table by seat."""
+        return {int(seat): entry for seat, entry in self.signup.items()}
+
     @field_validator("guards")
     @classmethod
     def _guards(cls, guards: list[Role]) -> list[Role]:

@@ -281,7 +281,7 @@ def close(state: State, ctx: Ctx[Settings]) -> list[Effect]:
             ch = b.choice(key)
             profile[key.value] = f"{ch.name}:{ch.coins}" if ch else ""
         roster.append(Seat(seat, p.alias, p.user_id, profile))
-    signup = rules_setup.signup_table(roster, cfg.signup)
+    signup = rules_setup.signup_table(roster, cfg.signed_up)
     dealt, numbers, draw_key = rules_setup.deal(roster, cfg, signup, ctx)
     kinds = {s: dealt[s][0] for s in state.order}
     won = award(state.order, kinds, cfg.characters, book.bids, ctx.rng)

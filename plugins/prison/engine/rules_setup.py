@@ -35,12 +35,11 @@ def deal(roster: list[Seat], cfg: Settings, signup: dict[int, SignupInfo], ctx: 
         info = signup.get(s)
         num = info.number if info is not None else None
         numbers[s] = num if num is not None else ctx.rng.randint(1, 999)
-    fixed = cfg.deal
+    fixed = cfg.dealt
     if fixed:
-        if sorted(int(k) for k in fixed) != seat_list or sorted(fixed.values()) != sorted(guards + prisoners):
+        if sorted(fixed) != seat_list or sorted(fixed.values()) != sorted(guards + prisoners):
             raise Rejected(T.DEAL_INCOMPLETE)
-        return ({s: (Kind.GUARD if fixed[str(s)] in guards else Kind.PRISONER, fixed[str(s)]) for s in seat_list},
-                numbers, 0)
+        return {s: (Kind.GUARD if fixed[s] in guards else Kind.PRISONER, fixed[s]) for s in seat_list}, numbers, 0
     key = ctx.rng.randint(1, 999)
     order = sorted(seat_list, key=lambda s: ((numbers[s] - key) % 999, s))
     ctx.rng.shuffle(guards)
@@ -53,12 +52,12 @@ def deal(roster: list[Seat], cfg: Settings, signup: dict[int, SignupInfo], ctx: 
     return out, numbers, key
 
 
-def signup_table(roster: list[Seat], host: dict[str, Signup]) -> dict[int, SignupInfo]:
+def signup_table(roster: list[Seat], host: dict[int, Signup]) -> dict[int, SignupInfo]:
     """Players' own sign-up fields (the kernel's /资料) under the fields a host's ``signup`` table
     gives for them."""
     out: dict[int, SignupInfo] = {}
     for s in roster:
-        given = host.get(str(s.seat))
+        given = host.get(s.seat)
         if not s.profile and given is None:
             continue
         fields: dict[str, Any] = {**s.profile, **(given.model_dump(exclude_none=True) if given is not None else {})}
@@ -68,7 +67,7 @@ def signup_table(roster: list[Seat], host: dict[str, Signup]) -> dict[int, Signu
 
 def start(roster: list[Seat], ctx: Ctx[Settings]) -> tuple[State, list[Effect]]:
     """/开始 without a character list: the deal, then the game proper."""
-    signup = signup_table(roster, ctx.settings.signup)
+    signup = signup_table(roster, ctx.settings.signed_up)
     dealt, numbers, key = deal(roster, ctx.settings, signup, ctx)
     return begin(roster, signup, ctx, dealt, numbers, key)
 
