@@ -94,10 +94,6 @@ class Player(msgspec.Struct, kw_only=True):
         assert self.kind is not None, "no camp during the auction"
         return self.kind
 
-    @property
-    def in_prison(self) -> bool:
-        return self.status is Status.ALIVE
-
 
 class Line(msgspec.Struct, kw_only=True):
     """A line of a room's transcript."""
