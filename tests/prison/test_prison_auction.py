@@ -296,7 +296,7 @@ def test_random_property_every_player_gets_one_fitting_character():
 
 
 def test_the_bundled_sample_script_loads():
-    with open(CONTENT_DIR / "scripts" / "script_conan.toml", "rb") as fh:
+    with open(CONTENT_DIR / "script_conan.toml", "rb") as fh:
         s = ENGINE.check_settings(tomllib.load(fh))
     assert len(s["characters"]) == 14 and s["characters"][1] == {"name": "怪盗基德", "camp": "prisoner"}
     assert ENGINE.settings_of(s).characters[2] == Character(name="毛利兰", camp="any")

@@ -26,7 +26,7 @@ def test_sample12_is_a_complete_12_player_game_with_one_murderer():
     assert [r.id for r in s.prisoners if r.murderer] == ["murderer"]
     kinds = {ab.kind for r in s.guards + s.prisoners for ab in r.abilities}
     assert {"kill", "point_kill", "noise", "lover", "generic"} <= kinds
-    assert s.variant == "sample12" and CONTENT.variants() == ["sample12"]
+    assert s.variant == "sample12" and "sample12" in CONTENT.variants()
 
 
 def test_check_settings_is_idempotent_on_its_own_output():
