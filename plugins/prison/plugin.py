@@ -10,7 +10,8 @@ from plugins.kernel.registry import GameKind, ProfileField, register_game  # noq
 
 from . import web  # noqa: E402,F401  (the web interrogation room, room_mode = "web")
 from .config import Config  # noqa: E402
-from .engine import COMMANDS, ENGINE  # noqa: E402
+from .engine.commands import COMMANDS  # noqa: E402
+from .engine.engine import ENGINE  # noqa: E402
 
 __plugin_meta__ = PluginMetadata(
     name="囚犯游戏",
@@ -40,6 +41,6 @@ KIND = register_game(
             ProfileField("nickname", "昵称"),
             ProfileField("contact", "联系方式"),
         ),
-        extra={"alt_accounts": True},  # /小号: a throwaway QQ for the room groups (12.4)
+        extra={"alt_accounts": True},  # /小号: a throwaway QQ for the room groups
     )
 )

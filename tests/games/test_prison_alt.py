@@ -1,4 +1,4 @@
-"""Prison 小号 (issue 12 item 4): a player registers one extra QQ privately;
+"""Prison 小号: a player registers one extra QQ privately;
 room join requests are approved for the sign-up QQ or that 小号, cards and
 room lines show only 看守 / 囚犯, and only hosts learn the number."""
 
@@ -19,7 +19,7 @@ from test_prison_chat import (
     state_of,
 )
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 ALT = "77777"
 
@@ -53,7 +53,7 @@ async def test_alt_account_joins_the_room_in_the_players_place(harness):
     await h.private(qq(7), f"/选房 {mapping['a']}")
     await advance(h)
     st = await state_of(h)
-    g17 = next(p["group"] for p in st["nights"][-1]["pairs"] if p["guard"] == 1)
+    g17 = next(p.group for p in st.nights[-1].pairs if p.guard == 1)
     assert "审讯进行中不能更换小号" in texts(await h.private(qq(7), "/小号 88888"))
     mark = len(h.bot.calls)
     await h.event(request_payload(h.bot.self_id, g17, ALT, "alt"))
@@ -67,7 +67,7 @@ async def test_alt_account_joins_the_room_in_the_players_place(harness):
     # the 小号's room lines count for the player (kept for the transcript)
     assert await h.group(ALT, "我是小偷", group=g17) == []
     st = await state_of(h)
-    lines = [str(x) for x in st["nights"][-1]["pairs"] if x["guard"] == 1]
-    assert "我是小偷" in "".join(lines) or "我是小偷" in str(st)
+    lines = [x.text for pair in st.nights[-1].pairs if pair.guard == 1 for x in pair.lines]
+    assert "我是小偷" in lines
     everything = "".join(t for *_, t in (await h.drain()))
     assert ALT not in everything

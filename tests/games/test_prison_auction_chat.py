@@ -1,4 +1,4 @@
-"""囚犯游戏's alias auction (【游戏流程】<3、竞拍马甲>, issue 15) through the bot: sign-up choices
+"""囚犯游戏's alias auction (【游戏流程】<3、竞拍马甲>) through the bot: sign-up choices
 by /资料, the auction phase after /开始, private /竞拍 bids, refusals, the close by /推进, the
 characters as the roster's aliases (/名单, names in commands), and the director's first sheet."""
 
@@ -10,9 +10,10 @@ import re
 import pytest
 from harness import export_folder, texts
 
+from plugins.kernel.longtexts import game_with_texts
 from plugins.kernel.models import Game, Player
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 HOST = "1"
 ALIASES = ["青龙", "白虎", "基德", "玄武", "麒麟", "凤凰", "貔貅", "饕餮", "穷奇", "梼杌", "混沌", "白泽"]
@@ -124,4 +125,4 @@ async def test_prison_alias_auction_through_the_bot(harness):
     assert row["马甲"] == "灰原" and row["报名马甲"] == "貔貅" and row["马甲获得方式"] == "第二志愿出价"
     assert row["第一志愿"].startswith("柯南 30 币（#") and row["随机数"] != ""
     g = await Game.get(group_id=h.group_id, status="running")
-    assert g.state["players"]["1"]["number"] == 12
+    assert (await game_with_texts(g.id)).state.players[1].number == 12

@@ -1,4 +1,4 @@
-"""囚犯游戏 through the bot (issue 4 §10): a full 12-player game in each room mode, driven by
+"""囚犯游戏 through the bot: a full 12-player game in each room mode, driven by
 OneBot events through the real router, engine, database and outbound queue.
 
 relay mode: roles from the stored seed's random draw (read back from the game state, as the
@@ -22,8 +22,9 @@ from plugins.kernel.deadlines import fire_timer
 from plugins.kernel.longtexts import game_with_texts
 from plugins.kernel.models import Card, Game, Player, Timer
 from plugins.kernel.order import utcnow
+from plugins.prison.engine.model import PointItem, State
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 HOST = "1"
 ALIASES = ["青龙", "白虎", "朱雀", "玄武", "麒麟", "凤凰", "貔貅", "饕餮", "穷奇", "梼杌", "混沌", "白泽"]
@@ -49,8 +50,8 @@ def api_calls(h, action: str, start: int = 0) -> list[dict]:
     return [data for api, data in h.bot.calls[start:] if api == action]
 
 
-async def state_of(h) -> dict:
-    """The game's state as its engine sees it (texts in place, see kernel/longtexts.py)."""
+async def state_of(h) -> State:
+    """The game's state as its engine sees it (decoded, texts in place, see kernel/longtexts.py)."""
     g = await Game.filter(group_id=h.group_id).order_by("-id").first()
     return (await game_with_texts(g.id)).state
 
@@ -140,7 +141,8 @@ async def export_by_host(h) -> dict[str, list[list[str]]]:
 
 async def export_after_end(h) -> dict[str, list[list[str]]]:
     """After the end the kernel drops the game from its directory, so /导出 in the group answers
-    "本群现在没有游戏" (kernel gap, see the report); the same export function is called directly."""
+    "本群现在没有游戏" (the kernel offers no /导出 of an ended game there); the same export function is
+    called directly."""
     from plugins.kernel.export import export_game
 
     g = await Game.filter(group_id=h.group_id).order_by("-id").first()
@@ -154,8 +156,8 @@ async def test_prison_relay_rooms_full_game_through_the_bot(harness):
     h = harness
     await open_game(h, "prep_minutes = 0")
     st = await state_of(h)
-    kind = {int(s): p["kind"] for s, p in st["players"].items()}
-    role = {int(s): p["role"] for s, p in st["players"].items()}
+    kind = {s: p.kind for s, p in st.players.items()}
+    role = {s: p.role for s, p in st.players.items()}
     guards = [s for s in range(1, 13) if kind[s] == "guard"]
     prisoners = [s for s in range(1, 13) if kind[s] == "prisoner"]
     assert len(guards) == 6 and len(prisoners) == 6
@@ -165,7 +167,7 @@ async def test_prison_relay_rooms_full_game_through_the_bot(harness):
     victim = next(g for g in guards if g != chief and role[g] != "lover_g")
     quiet = next(g for g in guards if g not in (chief, victim))
     # 【游戏流程】<3>: the players sheet keeps each player's random number
-    assert all(isinstance(p["number"], int) for p in st["players"].values())
+    assert all(isinstance(p.number, int) for p in st.players.values())
 
     await love_hate(h)
     out = await advance(h)  # prep -> day 1
@@ -194,8 +196,8 @@ async def test_prison_relay_rooms_full_game_through_the_bot(harness):
     assert "审讯开始" in private_to(out, qq(victim)) and "审讯开始" in private_to(out, qq(murderer))
     assert "审讯开始" in group_to(out, h.group_id)
     st = await state_of(h)
-    pairs = st["nights"][-1]["pairs"]
-    assert {(p["guard"], p["prisoner"]) for p in pairs} >= {(victim, murderer)}
+    pairs = st.nights[-1].pairs
+    assert {(p.guard, p.prisoner) for p in pairs} >= {(victim, murderer)}
 
     # the relay: the partner gets the label and the text only
     out = await h.private(qq(victim), "你是谁？报上罪名")
@@ -218,9 +220,9 @@ async def test_prison_relay_rooms_full_game_through_the_bot(harness):
     out = await h.event(pic)
     assert "图片和表情无法转发" in private_to(out, qq(victim)) and private_to(out, qq(murderer)) == ""
     for p in pairs:  # everyone else speaks too (（三）1)
-        if p["guard"] != victim:
-            await h.private(qq(p["guard"]), "说说你的罪名")
-            await h.private(qq(p["prisoner"]), "不告诉你")
+        if p.guard != victim:
+            await h.private(qq(p.guard), "说说你的罪名")
+            await h.private(qq(p.prisoner), "不告诉你")
     out = await h.private(qq(thief), "/技能 偷看 3号")
     assert "已提交「偷看」" in private_to(out, qq(thief)) and "/结算 1" in private_to(out, HOST)
     out = await h.private(HOST, "/结算 1 3号今晚在 b 号房")
@@ -254,9 +256,9 @@ async def test_prison_relay_rooms_full_game_through_the_bot(harness):
         assert qq(s) not in gt  # QQ numbers stay in the director sheets only
     g = await Game.filter(group_id=h.group_id).order_by("-id").first()
     assert g.status == "ended"
-    st = g.state
-    assert st["result"]["cond"] == 3 and murderer in st["result"]["winners"]
-    pts = {int(s): dict((why, n) for why, n in v) for s, v in st["result"]["points"].items()}
+    st = await state_of(h)
+    assert st.result is not None and st.result.cond == 3 and murderer in st.result.winners
+    pts = {s: {x.why: x.n for x in v} for s, v in st.result.points.items()}
     assert any("释放" in why for why in pts[murderer])
     assert any("房间对应" in why for why in pts[prisoners[-1]])
     assert any("马甲" in why for why in pts[prisoners[1]])
@@ -300,8 +302,8 @@ async def test_prison_group_rooms_full_game_through_the_bot(harness):
     mark = len(h.bot.calls)
     out = await advance(h)
     st = await state_of(h)
-    pairs = st["nights"][-1]["pairs"]
-    room_of = {s: p["group"] for p in pairs for s in (p["guard"], p["prisoner"])}
+    pairs = st.nights[-1].pairs
+    room_of = {s: p.group for p in pairs for s in (p.guard, p.prisoner)}
     assert sorted(room_of.values()) == sorted(rooms * 2)  # "联谊" is not a room
     g17 = room_of[1]
     assert room_of[7] == g17
@@ -341,9 +343,9 @@ async def test_prison_group_rooms_full_game_through_the_bot(harness):
     assert await h.group(qq(7), "我是小偷", group=g17) == []
     assert await h.group(qq(2), "串门", group=g17) == []  # not this player's room: ignored
     for p in pairs:
-        if p["guard"] != 1:
-            await h.group(qq(p["guard"]), "你好", group=p["group"])
-            await h.group(qq(p["prisoner"]), "你好", group=p["group"])
+        if p.guard != 1:
+            await h.group(qq(p.guard), "你好", group=p.group)
+            await h.group(qq(p.prisoner), "你好", group=p.group)
     await h.private(qq(10), "/技能 偷看 1号")
     assert "本局审讯在房间群进行" in texts(await h.private(qq(1), "私聊转发？"))
 
@@ -355,7 +357,7 @@ async def test_prison_group_rooms_full_game_through_the_bot(harness):
     gt = group_to(out, h.group_id)
     assert "昨夜死亡：1号青龙" in gt and "获得黄牌" not in gt
     st = await state_of(h)
-    lines = [(x["from"], x["text"]) for x in st["nights"][0]["pairs"][[p["group"] for p in pairs].index(g17)]["lines"]]
+    lines = [(x.from_, x.text) for x in st.nights[0].pairs[[p.group for p in pairs].index(g17)].lines]
     assert lines == [("【看守】", "报上名来"), ("【囚犯】", "我是小偷")]
 
     # day 2: the guards execute the murderer; the accomplice keeps the game going
@@ -367,14 +369,14 @@ async def test_prison_group_rooms_full_game_through_the_bot(harness):
     mark = len(h.bot.calls)
     out = await advance(h)  # rooms drawn at random; night 2 opens
     st = await state_of(h)
-    pairs2 = st["nights"][-1]["pairs"]
+    pairs2 = st.nights[-1].pairs
     kicked = {(str(c["group_id"]), str(c["user_id"])) for c in api_calls(h, "set_group_kick", mark)}
-    tonight = {(p["group"], qq(s)) for p in pairs2 for s in (p["guard"], p["prisoner"])}
-    last = {(p["group"], qq(s)) for p in pairs for s in (p["guard"], p["prisoner"])}
+    tonight = {(p.group, qq(s)) for p in pairs2 for s in (p.guard, p.prisoner)}
+    last = {(p.group, qq(s)) for p in pairs for s in (p.guard, p.prisoner)}
     assert kicked == last - tonight and (g17, qq(1)) in kicked and (g17, qq(7)) in kicked
     for p in pairs2:
-        await h.group(qq(p["guard"]), "又见面了", group=p["group"])
-        await h.group(qq(p["prisoner"]), "是啊", group=p["group"])
+        await h.group(qq(p.guard), "又见面了", group=p.group)
+        await h.group(qq(p.prisoner), "是啊", group=p.group)
     await h.private(qq(10), "/技能 偷看 2号")
     out = await advance(h)  # no murderer: nobody dies
     assert "昨夜死亡：无" in group_to(out, h.group_id)
@@ -386,8 +388,9 @@ async def test_prison_group_rooms_full_game_through_the_bot(harness):
     gt = group_to(out, h.group_id)
     assert "（三）1" in gt and "积分排名" in gt
     g = await Game.filter(group_id=h.group_id).order_by("-id").first()
-    assert g.status == "ended" and g.state["result"]["cond"] == 1
-    assert ["杀人犯阵营全部死亡（（二）5）", 2] in g.state["result"]["points"]["2"]
+    st = await state_of(h)
+    assert g.status == "ended" and st.result is not None and st.result.cond == 1
+    assert PointItem("杀人犯阵营全部死亡（（二）5）", 2) in st.result.points[2]
     assert await h.group(qq(2), "结束了", group=g17) == []  # the room groups go quiet
 
     sheets = await export_after_end(h)
@@ -409,9 +412,9 @@ async def test_prison_uprising_and_guards_gone_end_through_the_bot(harness):
     await h.private(qq(7), f"/选房 {mapping['a']}")
     await advance(h)
     st = await state_of(h)
-    for p in st["nights"][-1]["pairs"]:
-        await h.private(qq(p["guard"]), "你好")
-        await h.private(qq(p["prisoner"]), "你好")
+    for p in st.nights[-1].pairs:
+        await h.private(qq(p.guard), "你好")
+        await h.private(qq(p.prisoner), "你好")
     await h.private(qq(10), "/技能 偷看 1号")
     assert "昨夜死亡：1号青龙" in group_to(await advance(h), h.group_id)
 
@@ -426,8 +429,8 @@ async def test_prison_uprising_and_guards_gone_end_through_the_bot(harness):
     out = await advance(h)
     gt = group_to(out, h.group_id)
     assert "（三）2" in gt and "积分排名" in gt
-    g = await Game.filter(group_id=h.group_id).order_by("-id").first()
-    assert g.state["result"]["cond"] == 2
-    assert g.state["players"]["9"]["status"] == "dead"  # 情侣: died with guard 3
-    for p in ("7", "10", "12"):
-        assert ["看守阵营全部死亡（（二）5）", 3] in g.state["result"]["points"][p]
+    st = await state_of(h)
+    assert st.result is not None and st.result.cond == 2
+    assert st.players[9].status == "dead"  # 情侣: died with guard 3
+    for p in (7, 10, 12):
+        assert PointItem("看守阵营全部死亡（（二）5）", 3) in st.result.points[p]

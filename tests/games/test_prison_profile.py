@@ -5,6 +5,7 @@ deal and the director's first sheet."""
 from harness import texts
 
 from plugins.kernel.export import game_tables
+from plugins.kernel.longtexts import game_with_texts
 from plugins.kernel.models import Game
 
 
@@ -24,7 +25,8 @@ async def test_profile_fields_reach_the_deal_and_the_sheet(harness):
     await h.group("1", "/开始")
     assert "游戏已经开始" in texts(await h.private("600", "/资料 随机号码=9"))
     g = await Game.get(group_id=h.group_id, status="running")
-    assert [g.state["players"][str(s)]["number"] for s in range(1, 13)] == [100 + i for i in range(12)]
+    st = (await game_with_texts(g.id)).state
+    assert [st.players[s].number for s in range(1, 13)] == [100 + i for i in range(12)]
     sheets = await game_tables(g.id)
     kernel_sheet = sheets["名单"]
     assert kernel_sheet[0][-5:] == ["随机号码", "第一志愿", "第二志愿", "昵称", "联系方式"]

@@ -1,4 +1,4 @@
-"""Prison reveal on /结束 (issue 12 item 5): a host who ends the game early
+"""Prison reveal on /结束: a host who ends the game early
 gets the same reveal as a natural end — identities, mapping, points."""
 
 import pytest
@@ -7,7 +7,7 @@ from test_prison_chat import ALIASES, HOST, group_to, open_game
 
 from plugins.kernel.models import Game
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 
 async def test_host_end_posts_identities_mapping_and_points(harness):

@@ -10,7 +10,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BLOCKED = ("nonebot", "tortoise", "aiosqlite", "asyncpg", "fastapi", "uvicorn", "apscheduler", "pypika")
 SHORT_GAMES = {"demo": (ROOT / "tests" / "fixtures", "demo_game.short_game"),
-               "league": (ROOT / "tests" / "league", "short_game")}
+               "league": (ROOT / "tests" / "league", "short_game"),
+               "prison": (ROOT / "tests" / "prison", "short_game")}
 """game -> (a folder put on sys.path, the module with its ``play()``)."""
 
 SCRIPT = """

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from datetime import datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import msgspec
 import pytest
 
-from plugins.gamekit.contract import Actor, Command, Ctx, Effect, Rejected, SetPhase, Seat, Timer
-from plugins.prison.engine import ENGINE
+from plugins.gamekit.args import Args, SeatReason, from_dict
+from plugins.gamekit.contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Effect, Rejected, Seat, SetPhase, Timer
+from plugins.prison.engine.engine import ENGINE
+from plugins.prison.engine.model import Kind, Player, State, Status
 
 SH = ZoneInfo("Asia/Shanghai")
 KERNEL_EFFECTS = Effect.__args__  # the effect types the kernel applies
 T0 = datetime(2026, 11, 30, 4, 0, tzinfo=timezone.utc)  # 12:00 in Shanghai
+CHECK_PURE = True  # compare the state before and after each call (the bench turns it off)
 
 # sample12 roles dealt to fixed seats (settings "deal")
 DEAL = {
@@ -26,6 +29,23 @@ DEAL = {
 GUARDS = [1, 2, 3, 4, 5, 6]
 PRISONERS = [7, 8, 9, 10, 11, 12]
 MURDERER, ACCOMPLICE, LOVER_G, LOVER_P, THIEF, SURVIVOR = 7, 8, 3, 9, 10, 11
+
+
+def args_of(name: str, args: dict[str, Any]) -> Args:
+    """A command's typed arguments from keywords, as a replay reads the command log (keys the
+    command does not take are left out)."""
+    if name in (KERNEL_OUT, KERNEL_BACK):
+        return from_dict(SeatReason, args)
+    return from_dict(ENGINE.specs[name].args, args)
+
+
+def snapshot(state: State) -> bytes:
+    return msgspec.json.encode(state) if CHECK_PURE else b""
+
+
+def stored(state: State) -> State:
+    """The state as the database gives it back: encoded to JSON text and decoded."""
+    return ENGINE.decode(json.loads(json.dumps(ENGINE.encode(state), ensure_ascii=False)))
 
 
 class Game:
@@ -38,7 +58,8 @@ class Game:
         ov = dict(overrides or {})
         if fixed_deal:
             ov.setdefault("deal", DEAL)
-        self.settings = ENGINE.check_settings(ov)
+        self.stored = ENGINE.check_settings(ov)  # what the kernel keeps (plain JSON)
+        self.settings = ENGINE.settings_of(self.stored)  # what the engine reads
         self.seed = seed
         self.chats = tuple(chats)  # labels of linked chats (/绑定群), as the kernel passes them
         self.seq = 0
@@ -58,7 +79,7 @@ class Game:
                    settings=self.settings, phase=phase, chats=self.chats)
 
     def _take(self, out: Any) -> list[Any]:
-        self.state = json.loads(json.dumps(out.state, ensure_ascii=False))
+        self.state = stored(out.state)
         for fx in out.effects:
             if isinstance(fx, SetPhase):
                 self.phase, self.ends = fx.key, fx.ends_at
@@ -67,58 +88,58 @@ class Game:
         self.log += out.effects
         return list(out.effects)
 
-    def actor(self, seat: int | None, private: bool = True, host: bool = False) -> Actor:
+    def actor(self, seat: int | None, private: bool = True, host: bool = False, chat: str | None = None) -> Actor:
         uid = str(10000 + seat) if seat is not None else "10000"
-        return Actor(uid, seat, host, private)
+        return Actor(uid, seat, host, private, chat)
 
     def do(self, by: int | None, name: str, private: bool = True, host: bool = False, **args: Any) -> list[Any]:
-        before = copy.deepcopy(self.state)
-        out = ENGINE.apply(self.state, self.actor(by, private, host), Command(name, args), self.ctx())
-        assert self.state == before, "apply mutated its input state"
+        before = snapshot(self.state)
+        out = ENGINE.apply(self.state, self.actor(by, private, host), Command(name, args_of(name, args)), self.ctx())
+        assert snapshot(self.state) == before, "apply mutated its input state"
         return self._take(out)
 
     def reject(self, by: int | None, name: str, private: bool = True, host: bool = False, **args: Any) -> str:
-        before = copy.deepcopy(self.state)
+        before = snapshot(self.state)
         with pytest.raises(Rejected) as exc:
-            ENGINE.apply(self.state, self.actor(by, private, host), Command(name, args), self.ctx())
-        assert self.state == before
+            ENGINE.apply(self.state, self.actor(by, private, host), Command(name, args_of(name, args)), self.ctx())
+        assert snapshot(self.state) == before
         return str(exc.value)
 
     def advance(self) -> list[Any]:
         """The phase deadline passes (or /推进)."""
         if self.ends is not None and self.ends > self.now:
             self.now = self.ends
-        before = copy.deepcopy(self.state)
+        before = snapshot(self.state)
         out = ENGINE.deadline(self.state, "phase", self.ctx())
-        assert self.state == before
+        assert snapshot(self.state) == before
         return self._take(out)
 
     # ---- shortcuts --------------------------------------------------------
-    def p(self, seat: int) -> dict[str, Any]:
-        return self.state["players"][str(seat)]
+    def p(self, seat: int) -> Player:
+        return self.state.players[seat]
 
     def to_day1(self) -> None:
-        assert self.state["phase"] == "prep"
+        assert self.state.phase == "prep"
         self.advance()
 
     def elect(self, chief: int = 1, leader: int = 7) -> list[Any]:
         """Day 1: everyone votes; then the day closes (rooms open)."""
-        assert self.state["phase"] == "day" and self.state["day"] == 1
-        for g in self.living("guard"):
+        assert self.state.phase == "day" and self.state.day == 1
+        for g in self.living(Kind.GUARD):
             self.do(g, "elect", seat=chief)
-        for p in self.living("prisoner"):
+        for p in self.living(Kind.PRISONER):
             self.do(p, "elect", seat=leader)
         return self.advance()
 
     def living(self, kind: str | None = None) -> list[int]:
-        return [int(s) for s, p in self.state["players"].items()
-                if p["status"] == "alive" and (kind is None or p["kind"] == kind)]
+        return [s for s, p in self.state.players.items()
+                if p.status is Status.ALIVE and (kind is None or p.kind == kind)]
 
     def rooms(self, pairs: list[tuple[int, int]]) -> list[Any]:
         """Pick rooms so that each (guard, prisoner) meets; others get random rooms."""
-        assert self.state["phase"] == "rooms"
-        mapping = self.state["mapping"]
-        free = [g for g in mapping if g not in self.state["rooms"]]
+        assert self.state.phase == "rooms"
+        mapping = self.state.mapping
+        free = [g for g in mapping if g not in self.state.rooms]
         for (g, p), room in zip(pairs, free):
             self.do(g, "room", room=room)
             self.do(p, "room", room=mapping[room])
@@ -126,22 +147,21 @@ class Game:
 
     def talk(self, lines: int = 1) -> None:
         """Every paired player says something (no (三)1 cards)."""
-        night = self.state["nights"][-1]
-        for pair in night["pairs"]:
-            for who in (pair["guard"], pair["prisoner"]):
-                if self.p(who)["status"] == "alive":
+        night = self.state.nights[-1]
+        for pair in night.pairs:
+            for who in (pair.guard, pair.prisoner):
+                if self.p(who).status is Status.ALIVE:
                     for i in range(lines):
                         self.do(who, "relay", text=f"第{i}句", images=0)
 
     def thief(self) -> None:
-        if self.p(THIEF)["status"] == "alive":
+        if self.p(THIEF).status is Status.ALIVE:
             self.do(THIEF, "ability", ability="偷看", text="看 1 号")
 
     def partner(self, seat: int) -> int | None:
-        for pair in self.state["nights"][-1]["pairs"]:
-            if pair["guard"] == seat:
-                return pair["prisoner"]
-            if pair["prisoner"] == seat:
-                return pair["guard"]
+        for pair in self.state.nights[-1].pairs:
+            if pair.guard == seat:
+                return pair.prisoner
+            if pair.prisoner == seat:
+                return pair.guard
         return None
-

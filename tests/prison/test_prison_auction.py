@@ -1,4 +1,4 @@
-"""【游戏流程】<3、竞拍马甲>: the auction of the script's characters (issue 15 §1).
+"""【游戏流程】<3、竞拍马甲>: the auction of the script's characters.
 
 Seats 1–6 are guards and 7–12 prisoners (the fixed deal of prison_helpers), so the camp of each
 bidder is known and the award table can be computed by hand."""
@@ -10,8 +10,10 @@ import tomllib
 import pytest
 
 from plugins.gamekit.contract import Rename, Say, SetPhase
-from plugins.prison.engine import ENGINE
+from plugins.prison.engine.engine import ENGINE
 from plugins.prison.engine.content import CONTENT_DIR
+from plugins.prison.engine.content import Character
+from plugins.prison.engine.model import Bid, Choice, Kind
 from plugins.prison.engine.rules_auction import award
 
 CHARS = [
@@ -55,28 +57,28 @@ def test_bids_then_the_close_award_by_the_hand_computed_table(game):
     """Highest first choice wins (ties: earlier bid), then second choices, then a draw among the
     fitting characters; camp-bound characters only go to that camp."""
     g = auction_game(game)
-    assert g.state["phase"] == "auction" and g.phase == "auction"
+    assert g.state.phase == "auction" and g.phase == "auction"
     for seat, text in BIDS:
         g.do(seat, "bid", text=text)
     fx = g.advance()
-    res = g.state["auction"]["results"]
+    res = g.state.auction.results
     for seat, (name, how, coins, left) in WON.items():
-        assert (res[str(seat)]["name"], res[str(seat)]["how"], res[str(seat)]["coins"], res[str(seat)]["balance"]) == (
+        assert (res[seat].name, res[seat].how, res[seat].coins, res[seat].balance) == (
             name, how, coins, left), seat
     for seat in range(1, 13):
-        assert res[str(seat)]["lost"] == LOST.get(seat, {}), seat
+        assert res[seat].lost == LOST.get(seat, {}), seat
     # the draw: guards 2, 3, 6 and prisoner 7 share 高木 (guard), 佐藤 (guard), 步美, 元太 (any)
-    drawn = {s: res[str(s)]["name"] for s in (2, 3, 6, 7)}
-    assert all(res[str(s)]["how"] == "draw" and res[str(s)]["coins"] == 0 for s in drawn)
+    drawn = {s: res[s].name for s in (2, 3, 6, 7)}
+    assert all(res[s].how == "draw" and res[s].coins == 0 for s in drawn)
     assert sorted(drawn.values()) == sorted(["高木", "佐藤", "步美", "元太"]) and drawn[7] in ("步美", "元太")
     # the character won is the alias from now on (kernel roster too); the sign-up alias is kept
-    assert [g.p(s)["alias"] for s in (1, 8, 12)] == ["柯南", "基德", "伏特加"]
-    assert g.p(1)["signup_alias"] == "马甲1"
+    assert [g.p(s).alias for s in (1, 8, 12)] == ["柯南", "基德", "伏特加"]
+    assert g.p(1).signup_alias == "马甲1"
     renames = [e for e in fx if isinstance(e, Rename)]
-    assert len(renames) == 1 and dict(renames[0].aliases) == {s: res[str(s)]["name"] for s in range(1, 13)}
-    assert g.p(11)["number"] == 77  # the bid's random number is the one used
+    assert len(renames) == 1 and dict(renames[0].aliases) == {s: res[s].name for s in range(1, 13)}
+    assert g.p(11).number == 77  # the bid's random number is the one used
     # then the game proper: identities, love/hate
-    assert g.state["phase"] == "prep" and [e.key for e in fx if isinstance(e, SetPhase)] == ["prep"]
+    assert g.state.phase == "prep" and [e.key for e in fx if isinstance(e, SetPhase)] == ["prep"]
 
 
 def test_each_player_learns_privately_how_the_character_was_won_and_hosts_get_the_table(game):
@@ -88,7 +90,7 @@ def test_each_player_learns_privately_how_the_character_was_won_and_hosts_get_th
     assert private[1].startswith("竞拍结果：你以第一志愿出价 30 币拍得马甲「柯南」，余额 70 币。\n1号柯南：你是【看守】")
     assert "第一志愿「佐藤」未拍得：该角色限看守。你以第二志愿出价 3 币拍得马甲「伏特加」，余额 97 币。" in private[12]
     assert "第一志愿「柯南」未拍得：已被出价更高或更早的玩家拍得。第二志愿「小兰」未拍得" in private[7]
-    assert f"你抽签分得马甲「{g.p(6)['alias']}」，不花硬币，余额 100 币。" in private[6]
+    assert f"你抽签分得马甲「{g.p(6).alias}」，不花硬币，余额 100 币。" in private[6]
     hosts = "\n".join(e.text for e in fx if isinstance(e, Say) and e.to == "hosts")
     assert "1号 柯南 ← 第一志愿出价 30 币（报名马甲 马甲1，QQ 10001；" in hosts
     assert "6号 " in hosts and "← 抽签" in hosts and "本局房间对应（保密）" in hosts
@@ -119,16 +121,16 @@ def test_the_first_director_sheet_shows_bids_and_results(game):
 def test_bids_change_until_the_close_and_only_what_is_named(game):
     g = auction_game(game)
     g.do(1, "bid", text="第一志愿=柯南:30 第二志愿=小兰:10 随机号码=5")
-    seq1 = g.state["auction"]["bids"]["1"]["first"]["seq"]
+    seq1 = g.state.auction.bids[1].first.seq
     fx = g.do(1, "bid", text="第二志愿＝灰原：20币")
-    b = g.state["auction"]["bids"]["1"]
-    assert (b["first"]["name"], b["first"]["coins"], b["first"]["seq"]) == ("柯南", 30, seq1)  # unchanged, still early
-    assert (b["second"]["name"], b["second"]["coins"], b["number"]) == ("灰原", 20, 5)
+    b = g.state.auction.bids[1]
+    assert (b.first.name, b.first.coins, b.first.seq) == ("柯南", 30, seq1)  # unchanged, still early
+    assert (b.second.name, b.second.coins, b.number) == ("灰原", 20, 5)
     assert "第一志愿 柯南 30 币，第二志愿 灰原 20 币，随机号码 5；余额 100 币" in fx[0].text
     g.do(1, "bid", text="第一志愿=柯南:31")
-    assert g.state["auction"]["bids"]["1"]["first"]["seq"] > seq1  # a raise is a new bid
+    assert g.state.auction.bids[1].first.seq > seq1  # a raise is a new bid
     g.do(1, "bid", text="第二志愿=无")
-    assert g.state["auction"]["bids"]["1"]["second"] is None
+    assert g.state.auction.bids[1].second is None
     assert "你现在的出价" in g.do(1, "bid")[0].text
 
 
@@ -164,7 +166,7 @@ def test_after_the_close_and_in_games_without_characters_bids_are_refused(game):
     assert g.reject(1, "bid", text="第一志愿=小兰:10") == "竞拍已经结束，不能再出价。你的马甲是「柯南」（/我的身份 可查看）。"
     plain = game()
     assert "本局没有竞拍马甲" in plain.reject(1, "bid", text="第一志愿=柯南:10")
-    assert plain.state["phase"] == "prep"
+    assert plain.state.phase == "prep"
 
 
 def test_during_the_auction_only_bids_count(game):
@@ -199,9 +201,9 @@ def test_sign_up_choices_are_the_opening_bids(game):
         1: {"first": "小兰:20", "second": "灰原", "number": 400},
         2: {"first": "工藤新一:5"},
     })
-    b = g.state["auction"]["bids"]
-    assert (b["1"]["first"]["name"], b["1"]["first"]["coins"], b["1"]["second"]["coins"], b["1"]["number"]) == ("小兰", 20, 0, 400)
-    assert b["2"]["first"] is None
+    b = g.state.auction.bids
+    assert (b[1].first.name, b[1].first.coins, b[1].second.coins, b[1].number) == ("小兰", 20, 0, 400)
+    assert b[2].first is None
     private = {e.to: e.text for e in g.log if isinstance(e, Say) and isinstance(e.to, int)}
     assert "你报名时填写的志愿已记为出价：第一志愿 小兰 20 币，第二志愿 灰原 0 币，随机号码 400。" in private[1]
     assert "第一志愿「工藤新一:5」没有记为出价：没有角色「工藤新一」" in private[2]
@@ -213,9 +215,9 @@ def test_equal_opening_bids_are_decided_by_the_game_draw(game):
     for seed in ("a", "b", "c", "d", "e", "f"):
         g = auction_game(game, seed=seed, profiles={1: {"first": "柯南:30"}, 7: {"first": "柯南:30"}})
         g.advance()
-        got = [s for s in (1, 7) if g.p(s)["alias"] == "柯南"]
+        got = [s for s in (1, 7) if g.p(s).alias == "柯南"]
         assert len(got) == 1
-        assert g.state["auction"]["results"][str(8 - got[0])]["lost"] == {"first": "taken"}
+        assert g.state.auction.results[8 - got[0]].lost == {"first": "taken"}
         winners.add(got[0])
     assert winners == {1, 7}
 
@@ -241,10 +243,10 @@ def test_a_bid_that_would_leave_a_camp_without_characters_loses(game):
     g.do(7, "bid", text="第一志愿=自由人:90 第二志愿=囚犯3:0")
     g.do(1, "bid", text="第一志愿=自由人:10")
     g.advance()
-    res = g.state["auction"]["results"]
-    assert res["7"]["lost"] == {"first": "short"} and res["7"]["name"] == "囚犯3" and res["7"]["how"] == "second"
-    assert res["1"]["name"] == "自由人"
-    assert sorted(g.p(s)["alias"] for s in range(1, 7)) == sorted([f"看守{i}" for i in range(5)] + ["自由人"])
+    res = g.state.auction.results
+    assert res[7].lost == {"first": "short"} and res[7].name == "囚犯3" and res[7].how == "second"
+    assert res[1].name == "自由人"
+    assert sorted(g.p(s).alias for s in range(1, 7)) == sorted([f"看守{i}" for i in range(5)] + ["自由人"])
 
 
 def test_camps_come_from_the_bid_random_numbers_before_the_characters(game):
@@ -255,11 +257,11 @@ def test_camps_come_from_the_bid_random_numbers_before_the_characters(game):
     for s, n in enumerate(numbers, 1):
         g.do(s, "bid", text=f"随机号码={n} 第一志愿=目暮:{s}")
     g.advance()
-    key = g.state["draw_key"]
+    key = g.state.draw_key
     order = sorted(range(1, 13), key=lambda s: ((numbers[s - 1] - key) % 999, s))
     assert sorted(g.living("guard")) == sorted(order[:6])
     top_guard = max(order[:6])  # the highest bid among the guards
-    assert g.p(top_guard)["alias"] == "目暮"
+    assert g.p(top_guard).alias == "目暮"
 
 
 def test_random_property_every_player_gets_one_fitting_character():
@@ -269,25 +271,26 @@ def test_random_property_every_player_gets_one_fitting_character():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    s = ENGINE.check_settings({"characters": CHARS})
-    names = [c["name"] for c in s["characters"]]
-    camp = {c["name"]: c["camp"] for c in s["characters"]}
-    kinds = {i: ("guard" if i <= 6 else "prisoner") for i in range(1, 13)}
-    choice = st.one_of(st.none(), st.builds(lambda n, c, q: {"name": n, "coins": c, "seq": q},
+    s = ENGINE.settings_of(ENGINE.check_settings({"characters": CHARS}))
+    names = [c.name for c in s.characters]
+    camp = {c.name: c.camp for c in s.characters}
+    kinds = {i: (Kind.GUARD if i <= 6 else Kind.PRISONER) for i in range(1, 13)}
+    choice = st.one_of(st.none(), st.builds(lambda n, c, q: Choice(name=n, coins=c, seq=q),
                                             st.sampled_from(names), st.integers(0, 5), st.integers(1, 4)))
 
     @settings(max_examples=60, deadline=None)
     @given(st.lists(st.tuples(choice, choice), min_size=12, max_size=12), st.integers(0, 99))
     def run(pairs, seed):
-        bids = {i + 1: {"first": a, "second": b} for i, (a, b) in enumerate(pairs)}
-        out = award(list(range(1, 13)), kinds, s["characters"], bids, random.Random(seed))
-        got = [out[i]["name"] for i in range(1, 13)]
+        bids = {i + 1: Bid(first=a, second=b) for i, (a, b) in enumerate(pairs)}
+        out = award(list(range(1, 13)), kinds, s.characters, bids, random.Random(seed))
+        got = [out[i].name for i in range(1, 13)]
         assert len(set(got)) == 12
-        assert all(camp[out[i]["name"]] in ("any", kinds[i]) for i in range(1, 13))
+        assert all(camp[out[i].name] in ("any", kinds[i]) for i in range(1, 13))
         for i in range(1, 13):
-            how = out[i]["how"]
+            how = out[i].how
             if how != "draw":
-                assert bids[i][how]["name"] == out[i]["name"] and out[i]["coins"] == bids[i][how]["coins"]
+                won = bids[i].choice(how)
+                assert won is not None and won.name == out[i].name and out[i].coins == won.coins
 
     run()
 
@@ -296,6 +299,7 @@ def test_the_bundled_sample_script_loads():
     with open(CONTENT_DIR / "script_conan.toml", "rb") as fh:
         s = ENGINE.check_settings(tomllib.load(fh))
     assert len(s["characters"]) == 14 and s["characters"][1] == {"name": "怪盗基德", "camp": "prisoner"}
+    assert ENGINE.settings_of(s).characters[2] == Character(name="毛利兰", camp="any")
 
 
 @pytest.mark.parametrize("chars, expected", [

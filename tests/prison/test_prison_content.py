@@ -1,14 +1,17 @@
-"""Identities as data: the sample file and validation of a host's variant (issue 4 §1)."""
+"""Identities as data: the bundled files (game.toml under the identity file sample12.toml) and the
+validation of a host's /配置, one Chinese line per mistake."""
 
 from __future__ import annotations
 
 import copy
+import tomllib
 
 import pytest
 
 from plugins.gamekit.contract import Rejected
-from plugins.prison.engine import ENGINE
-from plugins.prison.engine.content import load_variant, parse_toml
+from plugins.gamekit.datafile import load_toml
+from plugins.prison.engine.engine import ENGINE
+from plugins.prison.engine.content import CONTENT, CONTENT_DIR
 
 
 def errors_of(overrides: dict) -> list[str]:
@@ -18,11 +21,12 @@ def errors_of(overrides: dict) -> list[str]:
 
 
 def test_sample12_is_a_complete_12_player_game_with_one_murderer():
-    s = ENGINE.check_settings({})
-    assert len(s["guards"]) == 6 and len(s["prisoners"]) == 6
-    assert [r["id"] for r in s["prisoners"] if r.get("murderer")] == ["murderer"]
-    kinds = {ab["kind"] for c in ("guards", "prisoners") for r in s[c] for ab in r.get("abilities", [])}
+    s = ENGINE.settings_of(ENGINE.check_settings({}))
+    assert len(s.guards) == 6 and len(s.prisoners) == 6
+    assert [r.id for r in s.prisoners if r.murderer] == ["murderer"]
+    kinds = {ab.kind for r in s.guards + s.prisoners for ab in r.abilities}
     assert {"kill", "point_kill", "noise", "lover", "generic"} <= kinds
+    assert s.variant == "sample12" and "sample12" in CONTENT.variants()
 
 
 def test_check_settings_is_idempotent_on_its_own_output():
@@ -31,9 +35,9 @@ def test_check_settings_is_idempotent_on_its_own_output():
 
 
 def test_host_override_merges_over_defaults_and_points_merge_per_key():
-    s = ENGINE.check_settings({"room_mode": "group", "points": {"day": 2}})
-    assert s["room_mode"] == "group"
-    assert s["points"]["day"] == 2 and s["points"]["released"] == 2
+    s = ENGINE.settings_of(ENGINE.check_settings({"room_mode": "group", "points": {"day": 2}}))
+    assert s.room_mode == "group"
+    assert s.points.day == 2 and s.points.released == 2
 
 
 @pytest.mark.parametrize(
@@ -55,7 +59,7 @@ def test_each_setting_mistake_gets_its_own_chinese_line(patch, expected):
 
 
 def _roles_with(mutate) -> dict:
-    s = load_variant("sample12")
+    s = load_toml(CONTENT_DIR / "sample12.toml")
     roles = {"guards": copy.deepcopy(s["guards"]), "prisoners": copy.deepcopy(s["prisoners"])}
     mutate(roles)
     return roles
@@ -105,10 +109,20 @@ def test_signup_and_deal_tables_are_validated():
     assert "deal 中身份「noise」发给了多人。" in lines
 
 
-def test_a_host_variant_file_parses_and_its_syntax_error_is_reported_in_chinese():
-    assert parse_toml('room_mode = "group"') == {"room_mode": "group"}
-    with pytest.raises(Rejected, match="身份文件格式错误"):
-        parse_toml("room_mode = ")
+def test_a_host_variant_file_is_checked_as_written_and_stored_as_hosts_write_it():
+    """A host's identity file (TOML, read by the kernel's /配置) over the defaults; what is stored
+    reads back the same and keeps the keys hosts write (``with``, no empty ones)."""
+    variant = tomllib.loads('room_mode = "group"\n[[guards]]\nid = "solo"\nname = "看守"\n'
+                            'abilities = [{ kind = "lover", with = "lover_p" }]')
+    lines = errors_of(variant)  # one guard against six prisoners
+    assert "看守 1 人、囚犯 6 人：两边应各占一半（最多差 1）。" in lines
+    sample = load_toml(CONTENT_DIR / "sample12.toml")
+    stored = ENGINE.check_settings({"room_mode": "group", "guards": sample["guards"]})
+    assert stored["room_mode"] == "group"
+    lover = next(r for r in stored["guards"] if r["id"] == "lover_g")
+    assert lover["abilities"] == [{"kind": "lover", "with": "lover_p", "when": "any", "compulsory": False, "optional": False}]
+    assert "crimes" not in lover and "side" not in lover
+    assert ENGINE.check_settings(stored) == stored
 
 
 def test_unknown_bundled_variant_is_refused():
@@ -129,5 +143,5 @@ def test_an_ability_mistake_says_where_it_is():
 
 
 def test_room_groups_take_numbers_or_text():
-    assert ENGINE.check_settings({"room_groups": ["123456", 234567]})["room_groups"] == ["123456", 234567]
+    assert ENGINE.check_settings({"room_groups": ["123456", 234567]})["room_groups"] == ["123456", "234567"]
     assert errors_of({"room_groups": [1.5]}) == ["room_groups[1] 应为文字。"]

@@ -1,9 +1,8 @@
-"""Days: leader elections, the guards' verdict, 看守长 <权威>, 起义 (issue 4 §3)."""
+"""Days: leader elections, the guards' verdict, 看守长 <权威>, 起义 (【游戏流程】<5>, 【重要规则公示】4)."""
 
 from __future__ import annotations
 
-from plugins.gamekit.contract import Eliminate, Say
-from plugins.prison.engine import GiveCard
+from plugins.gamekit.contract import Eliminate, GiveCard, Say
 
 from prison_helpers import MURDERER
 
@@ -21,7 +20,7 @@ def to_day2(g):
     g.talk()
     g.thief()
     g.advance()
-    assert g.state["day"] == 2 and g.state["phase"] == "day"
+    assert g.state.day == 2 and g.state.phase == "day"
 
 
 def test_day1_elections_chief_and_leader_by_vote_and_non_voters_get_yellow_cards(game):
@@ -35,14 +34,14 @@ def test_day1_elections_chief_and_leader_by_vote_and_non_voters_get_yellow_cards
         g.do(s, "elect", seat=11)
     assert "只能从存活的看守中选" in g.reject(6, "elect", seat=8)
     fx = g.advance()
-    assert (g.state["chief"], g.state["leader"]) == (2, 11)
+    assert (g.state.chief, g.state.leader) == (2, 11)
     cards = sorted(e.seat for e in fx if isinstance(e, GiveCard))
     assert cards == [6, 10, 11, 12]
     assert all("（三）2" in e.reason for e in fx if isinstance(e, GiveCard))
 
 
 def test_votes_stay_hidden_until_the_deadline_3(game):
-    """Issue 4 §3: nobody's vote is visible until the deadline."""
+    """Votes are secret: nobody's vote is visible until the deadline, then the tally is posted."""
     g = game()
     to_day2(g)
     fx = g.do(2, "execute", seat=12)
@@ -62,7 +61,7 @@ def test_top_choice_executes_and_executed_prisoner_dies(game):
         g.do(s, "release", seat=11)
     g.do(6, "abstain")
     fx = g.advance()
-    assert g.p(12)["status"] == "dead" and g.p(11)["status"] == "alive"
+    assert g.p(12).status == "dead" and g.p(11).status == "alive"
     assert Eliminate(12, "被处决") in fx
 
 
@@ -73,7 +72,7 @@ def test_released_prisoner_leaves_and_cannot_act(game):
     for s in range(1, 7):
         g.do(s, "release", seat=12)
     g.advance()
-    assert g.p(12)["status"] == "released"
+    assert g.p(12).status == "released"
     assert g.reject(12, "room", room="A") == "你已被释放离开监狱，不能再行动。"
 
 
@@ -99,7 +98,7 @@ def test_tie_goes_to_the_chief_vote_authority(game):
     for s in (4, 5, 6):
         g.do(s, "execute", seat=12)
     g.advance()
-    assert g.p(11)["status"] == "released" and g.p(12)["status"] == "alive"
+    assert g.p(11).status == "released" and g.p(12).status == "alive"
 
 
 def test_chief_in_the_minority_must_pick_one_of_the_top(game):
@@ -113,12 +112,12 @@ def test_chief_in_the_minority_must_pick_one_of_the_top(game):
         g.do(s, "execute", seat=12)
     g.do(6, "execute", seat=10)
     fx = g.advance()
-    assert g.state["phase"] == "verdict"
+    assert g.state.phase == "verdict"
     assert any("/裁定" in t for t in says(fx, 1))
     assert g.reject(2, "decide", choice="释放", seat=11) == "现在没有需要你裁定的平票。"
     assert "只能从最高票中选" in g.reject(1, "decide", choice="处决", seat=10)
     g.do(1, "decide", choice="处决", seat=12)
-    assert g.p(12)["status"] == "dead" and g.state["phase"] == "rooms"
+    assert g.p(12).status == "dead" and g.state.phase == "rooms"
 
 
 def test_chief_who_does_not_pick_in_time_gets_a_yellow_card_and_a_random_pick(game):
@@ -132,10 +131,10 @@ def test_chief_who_does_not_pick_in_time_gets_a_yellow_card_and_a_random_pick(ga
         g.do(s, "execute", seat=12)
     g.do(6, "execute", seat=10)
     g.advance()
-    assert g.state["phase"] == "verdict"
+    assert g.state.phase == "verdict"
     fx = g.advance()
     assert [e.seat for e in fx if isinstance(e, GiveCard)] == [1]
-    assert (g.p(11)["status"], g.p(12)["status"]) in (("released", "alive"), ("alive", "dead"))
+    assert (g.p(11).status, g.p(12).status) in (("released", "alive"), ("alive", "dead"))
 
 
 def test_guard_who_does_not_vote_gets_a_yellow_card_3_2(game):
@@ -149,7 +148,7 @@ def test_guard_who_does_not_vote_gets_a_yellow_card_3_2(game):
 
 
 def test_bad_votes_are_refused_and_change_nothing(game):
-    """Issue 4 'Bad input': voting as a prisoner, on a guard, on day 1, when dead."""
+    """Bad input is refused and changes nothing: voting as a prisoner, on a guard, on day 1, when dead."""
     g = game()
     g.to_day1()
     assert "第1天只选举领袖" in g.reject(1, "execute", seat=12)
@@ -188,7 +187,7 @@ def test_uprising_prisoners_execute_a_guard_with_leader_settling_ties(game):
     for s in range(1, 7):
         g.do(s, "abstain")
     fx = g.advance()
-    assert g.p(4)["status"] == "dead" and g.p(5)["status"] == "alive"
+    assert g.p(4).status == "dead" and g.p(5).status == "alive"
     assert Eliminate(4, "起义处决") in fx
     assert [e for e in fx if isinstance(e, GiveCard)] == []
 
@@ -202,7 +201,7 @@ def test_no_chief_alive_tie_means_nothing_by_default(game):
     g.talk()
     g.thief()
     g.advance()
-    assert g.p(1)["status"] == "dead"
+    assert g.p(1).status == "dead"
     for s in (2, 3):
         g.do(s, "execute", seat=12)
     for s in (4, 5):

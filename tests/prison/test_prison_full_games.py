@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from plugins.gamekit.contract import Eliminate, Finish, Say
-from plugins.prison.engine import ENGINE
+from plugins.prison.engine.engine import ENGINE
 
 from prison_helpers import MURDERER
 
@@ -49,8 +49,8 @@ def test_end_by_condition_1_no_murderer_side_left_3_1(game):
     fx = verdict(g, "execute", MURDERER)
     summary = finish_of(fx)
     assert summary.startswith("游戏结束：（三）1：监狱中不存在杀人犯阵营。")
-    assert g.state["result"]["winners"] == [3, 5, 6, 9, 10, 11, 12]
-    assert g.state["phase"] == "over"
+    assert g.state.result.winners == [3, 5, 6, 9, 10, 11, 12]
+    assert g.state.phase == "over"
     assert g.reject(3, "room", room="a") == "游戏已结束，可用 /导出 查看记录。"
 
 
@@ -64,9 +64,9 @@ def test_end_by_condition_2_no_guard_left_3_2(game):
     for s in g.living("prisoner"):
         g.do(s, "execute", seat=2)
     verdict(g)
-    assert g.p(2)["status"] == "dead"
+    assert g.p(2).status == "dead"
     night(g, None, point_kill=3)  # the lover guard; lover prisoner 9 follows
-    assert g.p(9)["status"] == "dead"
+    assert g.p(9).status == "dead"
     verdict(g)
     night(g, 4)
     verdict(g)
@@ -75,7 +75,7 @@ def test_end_by_condition_2_no_guard_left_3_2(game):
     fx = night(g, 6)
     summary = finish_of(fx)
     assert "（三）2：监狱中不存在看守阵营" in summary
-    assert g.state["result"]["winners"] == [7, 8, 10, 11, 12]
+    assert g.state.result.winners == [7, 8, 10, 11, 12]
 
 
 def test_end_by_condition_3_murderer_released_3_3(game):
@@ -87,10 +87,10 @@ def test_end_by_condition_3_murderer_released_3_3(game):
     fx = verdict(g, "release", MURDERER)
     summary = finish_of(fx)
     assert "（三）3：杀人犯被释放" in summary
-    assert g.state["result"]["winners"] == [7, 8]
+    assert g.state.result.winners == [7, 8]
     assert g.living() == [8]  # the accomplice; everyone else was executed
     executed = [e.seat for e in fx if isinstance(e, Eliminate)]
-    assert executed == [MURDERER, 2, 3, 4, 5, 6, 9, 10, 11, 12] and g.p(9)["reason"].startswith("杀人犯被释放")
+    assert executed == [MURDERER, 2, 3, 4, 5, 6, 9, 10, 11, 12] and g.p(9).reason.startswith("杀人犯被释放")
     assert "房间对应：" in summary and "积分排名：" in summary
 
 
@@ -101,11 +101,11 @@ def test_full_game_in_group_mode_ends_and_exports(game):
     g.rooms([(1, MURDERER)])
     g.thief()
     g.advance()
-    assert g.p(1)["status"] == "dead"
+    assert g.p(1).status == "dead"
     fx = verdict(g, "execute", MURDERER)
     verdict_says = [e.text for e in fx if isinstance(e, Say) and e.to == "group"]
     assert any("被处决" in t for t in verdict_says)
-    assert g.p(8)["status"] == "alive" and g.state["phase"] == "rooms"
+    assert g.p(8).status == "alive" and g.state.phase == "rooms"
     g.rooms([])
     g.advance()  # no murderer: nobody dies
     fx = verdict(g, "execute", 8)

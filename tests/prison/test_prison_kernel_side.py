@@ -7,8 +7,11 @@ import re
 
 import pytest
 
-from plugins.gamekit.contract import Command, Eliminate, Finish, Ignored, Restore
-from plugins.prison.engine import COMMANDS, ENGINE, GiveCard
+from plugins.gamekit.args import TextIn
+from plugins.gamekit.contract import Command, Eliminate, Finish, GiveCard, Ignored, Rejected, Restore, run_rule
+from plugins.prison.engine.commands import COMMANDS
+from plugins.prison.engine.engine import ENGINE
+from plugins.prison.engine.model import PointItem
 
 from prison_helpers import MURDERER
 
@@ -17,11 +20,11 @@ def test_red_card_out_and_back(game):
     g = game()
     g.to_day1()
     fx = g.do(None, "kernel.out", host=True, seat=5, reason="红牌")
-    assert fx == [Eliminate(5, "红牌")] and g.p(5)["status"] == "out"
+    assert fx == [Eliminate(5, "红牌")] and g.p(5).status == "out"
     assert g.reject(5, "elect", seat=1) == "你已出局，不能再行动。"
     assert "已不在监狱中" in g.reject(None, "kernel.out", host=True, seat=5, reason="x")
     assert g.do(None, "kernel.back", host=True, seat=5, reason="误判") == [Restore(5, "误判")]
-    assert g.p(5)["status"] == "alive"
+    assert g.p(5).status == "alive"
 
 
 def test_murderer_side_put_out_by_red_cards_ends_the_game_3_1(game):
@@ -29,11 +32,11 @@ def test_murderer_side_put_out_by_red_cards_ends_the_game_3_1(game):
     g = game()
     g.to_day1()
     fx = g.do(None, "kernel.out", host=True, seat=MURDERER, reason="红牌")
-    assert not any(isinstance(e, Finish) for e in fx) and g.state["phase"] == "day"
+    assert not any(isinstance(e, Finish) for e in fx) and g.state.phase == "day"
     fx = g.do(None, "kernel.out", host=True, seat=8, reason="红牌")
     assert any(isinstance(e, Finish) for e in fx)
-    assert g.state["result"]["cond"] == 1
-    assert ["杀人犯阵营全部死亡（（二）5）", 2] in g.state["result"]["points"]["1"]
+    assert g.state.result.cond == 1
+    assert PointItem("杀人犯阵营全部死亡（（二）5）", 2) in g.state.result.points[1]
 
 
 def test_fewer_than_five_group_posts_on_a_discussion_day_3_4(game):
@@ -61,11 +64,13 @@ def test_post_counting_off_when_no_group_text_arrives(game):
 def test_plain_text_with_nothing_to_do_is_ignored(game):
     g = game()
     g.to_day1()
-    with pytest.raises(Ignored):  # not a player
-        ENGINE.apply(g.state, g.actor(None), Command("relay", {"text": "hi"}), g.ctx())
+    with pytest.raises(Ignored):  # not a player: the rule, as the kernel's plain-text route runs it
+        run_rule(ENGINE, "relay", g.state, g.actor(None), TextIn(text="hi"), g.ctx())
+    with pytest.raises(Rejected, match="你不是本局玩家。"):  # the table's who="player", as GameEngine.apply checks it
+        ENGINE.apply(g.state, g.actor(None), Command("relay", TextIn(text="hi")), g.ctx())
     with pytest.raises(Ignored):  # group text outside a discussion day
         g.advance()
-        ENGINE.apply(g.state, g.actor(3, private=False), Command("post", {"text": "hi"}), g.ctx())
+        ENGINE.apply(g.state, g.actor(3, private=False), Command("post", TextIn(text="hi")), g.ctx())
 
 
 def test_private_info_and_status(game):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from plugins.prison.engine import ENGINE
+from plugins.prison.engine.engine import ENGINE
+from plugins.prison.engine.model import PointItem
 from plugins.prison.engine.rules_end import days_survived
 
 from prison_helpers import MURDERER
@@ -17,7 +18,7 @@ def play(g, *, subs=True):
         g.do(a, "hate", seat=b)
     g.to_day1()
     g.elect()
-    mapping = g.state["mapping"]
+    mapping = g.state.mapping
     right = " ".join(f"{a}-{b}" for a, b in mapping.items())
     wrong = " ".join(f"{a}-{b}" for a, b in zip(mapping, reversed(list(mapping.values()))))
     if subs:
@@ -37,30 +38,30 @@ def play(g, *, subs=True):
         for s in g.living("guard"):
             g.do(s, verb, seat=target)
         g.advance()
-    assert g.state["phase"] == "over" and g.state["result"]["cond"] == 1
+    assert g.state.phase == "over" and g.state.result.cond == 1
 
 
 def test_every_points_rule_on_a_constructed_game(game):
     g = game({"signup": {"1": {"nickname": "阿一"}}})
     play(g)
-    r = g.state["result"]
-    assert r["winners"] == [3, 5, 6, 9, 10, 11, 12]
-    totals = {s: t for _, s, t in r["ranking"]}
-    detail = {int(s): {why: n for why, n in rows} for s, rows in r["points"].items()}
+    r = g.state.result
+    assert r.winners == [3, 5, 6, 9, 10, 11, 12]
+    totals = {row.seat: row.total for row in r.ranking}
+    detail = {s: {x.why: x.n for x in rows} for s, rows in r.points.items()}
     # (二)3: +1 per day survived (final day 4; 1 died night 1, 2 night 2, 4 night 3,
     # 8 executed day 3, 7 executed day 4, 12 released day 2)
     assert [days_survived(g.state, s) for s in range(1, 13)] == [0, 1, 4, 2, 4, 4, 3, 2, 4, 4, 4, 2]
     # (二)3 love/hate wins, (二)2 idol/pest, (二)4 first mapping, (二)5 released / murderer side
     # dead, (二)6 aliases
     assert detail[1] == {"爱的人 9号马甲9 胜利（（二）3）": 3, "杀人犯阵营全部死亡（（二）5）": 2}
-    assert detail[6]["第一个提交正确房间对应（#%d）（（二）4）" % g.state["subs"]["map"][1]["seq"]] == 3
+    assert detail[6]["第一个提交正确房间对应（#%d）（（二）4）" % g.state.subs.map[1].seq] == 3
     assert detail[9]["万人迷（2 人）（（二）2）"] == -3
     assert detail[12]["讨厌鬼（2 人）（（二）2）"] == 3
     assert detail[12]["被释放（（二）5）"] == 2
     assert detail[8]["恨的人 3号马甲3 胜利（（二）3）"] == -3
     assert detail[10]["马甲-玩家对应全部正确（（二）6）"] == 2
     assert totals == {1: 5, 2: 6, 3: 3, 4: 1, 5: 6, 6: 12, 7: 3, 8: -1, 9: 3, 10: 8, 11: 6, 12: 9}
-    ranks = [(rank, s) for rank, s, _ in r["ranking"]]
+    ranks = [(row.rank, row.seat) for row in r.ranking]
     assert ranks[:3] == [(1, 6), (2, 12), (3, 10)]
     assert (4, 2) in ranks and (4, 5) in ranks and (4, 11) in ranks  # equal totals share a rank
 
@@ -73,14 +74,14 @@ def _wipe_out_guards(g):
         g.talk()
         g.thief()
         g.advance()
-        if g.state["phase"] == "over":
+        if g.state.phase == "over":
             break
         if guard == 3:
-            assert g.p(9)["status"] == "dead"  # lover
+            assert g.p(9).status == "dead"  # lover
         for s in g.living("guard"):
             g.do(s, "abstain")
         g.advance()
-    assert g.state["result"]["cond"] == 2
+    assert g.state.result.cond == 2
 
 
 def test_guards_all_dead_gives_the_prisoners_still_there_three_2_5(game):
@@ -88,22 +89,22 @@ def test_guards_all_dead_gives_the_prisoners_still_there_three_2_5(game):
     the prisoners alive or released when the guards' side is wholly dead; 9 died with guard 3."""
     g = game()
     _wipe_out_guards(g)
-    r = g.state["result"]
+    r = g.state.result
     for s in (7, 8, 10, 11, 12):
-        assert ["看守阵营全部死亡（（二）5）", 3] in r["points"][str(s)]
+        assert PointItem("看守阵营全部死亡（（二）5）", 3) in r.points[s]
     for s in (1, 2, 3, 4, 5, 6, 9):
-        assert all("看守阵营" not in why for why, _ in r["points"][str(s)])
+        assert all("看守阵营" not in x.why for x in r.points[s])
 
 
 def test_guards_all_dead_gives_every_prisoner_three_when_set_to_all_2_5(game):
     """(二)5 read literally (guards_dead_bonus = "all"): dead prisoners too."""
     g = game({"guards_dead_bonus": "all"})
     _wipe_out_guards(g)
-    r = g.state["result"]
+    r = g.state.result
     for s in range(7, 13):
-        assert ["看守阵营全部死亡（（二）5）", 3] in r["points"][str(s)]
+        assert PointItem("看守阵营全部死亡（（二）5）", 3) in r.points[s]
     for s in range(1, 7):
-        assert all("看守阵营" not in why for why, _ in r["points"][str(s)])
+        assert all("看守阵营" not in x.why for x in r.points[s])
 
 
 def test_submissions_are_private_limited_and_refused_when_malformed(game):

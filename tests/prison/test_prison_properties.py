@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plugins.gamekit.contract import Eliminate, Ignored, Rejected
-from plugins.prison.engine import ENGINE
+from plugins.prison.engine.engine import ENGINE
 from plugins.prison.engine.rules_end import condition
 
 from prison_helpers import MURDERER, Game
@@ -29,7 +29,7 @@ step = st.one_of(
 def run(g: Game, steps) -> None:
     for s in steps:
         if s[0] == "deadline":
-            if g.state["phase"] != "over":
+            if g.state.phase != "over":
                 g.advance()
             continue
         _, by, name, target, room, choice = s
@@ -50,18 +50,18 @@ def test_random_play_keeps_the_invariants(steps, seed, fixed, auction):
     auction every player ends up with a different character as alias."""
     g = Game(seed=seed, fixed_deal=fixed, overrides={"characters": CHARACTERS} if auction else None)
     run(g, steps)
-    if auction and g.state["phase"] != "auction":
-        aliases = [g.p(s)["alias"] for s in range(1, 13)]
+    if auction and g.state.phase != "auction":
+        aliases = [g.p(s).alias for s in range(1, 13)]
         assert len(set(aliases)) == 12 and set(aliases) <= {c if isinstance(c, str) else c["name"] for c in CHARACTERS}
     out = [e.seat for e in g.log if isinstance(e, Eliminate)]
     assert len(out) == len(set(out)), "a player left the game twice"
-    json.dumps(g.state)
-    if g.state["phase"] == "over":
-        r = g.state["result"]
-        assert r["cond"] in (1, 2, 3) and set(r["winners"]) <= set(range(1, 13))
-        for _, s, total in r["ranking"]:
-            assert total == sum(n for _, n in r["points"][str(s)])
-    elif g.state["phase"] == "auction":
+    json.dumps(ENGINE.encode(g.state))  # the stored form is plain JSON
+    if g.state.phase == "over":
+        r = g.state.result
+        assert r.cond in (1, 2, 3) and set(r.winners) <= set(range(1, 13))
+        for row in r.ranking:
+            assert row.total == sum(x.n for x in r.points[row.seat])
+    elif g.state.phase == "auction":
         ENGINE.status(g.state, settings=g.settings)
         ENGINE.tables(g.state, settings=g.settings)
     else:
@@ -107,10 +107,10 @@ def _scripted(seed: str) -> Game:
         g.do(s, "love" if s % 2 else "hate", seat=s % 12 + 1)
     g.advance()
     for s in range(1, 13):
-        g.do(s, "elect", seat=g.living("guard")[0] if g.p(s)["kind"] == "guard" else g.living("prisoner")[0])
-    while g.state["phase"] != "over" and g.state["day"] < 8:
+        g.do(s, "elect", seat=g.living("guard")[0] if g.p(s).kind == "guard" else g.living("prisoner")[0])
+    while g.state.phase != "over" and g.state.day < 8:
         g.advance()  # rooms are random, votes missing: cards and murders all the same
-        if g.state["phase"] == "night":
+        if g.state.phase == "night":
             g.talk()
     return g
 
@@ -120,6 +120,6 @@ def test_replay_same_seed_same_commands_same_times_gives_identical_state_and_eff
     a, b = _scripted("replay"), _scripted("replay")
     assert a.state == b.state
     assert a.log == b.log
-    assert len(a.state["nights"]) >= 1
+    assert len(a.state.nights) >= 1
     c = _scripted("other seed")
-    assert (c.state["mapping"], c.log) != (a.state["mapping"], a.log)
+    assert (c.state.mapping, c.log) != (a.state.mapping, a.log)

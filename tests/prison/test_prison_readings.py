@@ -1,4 +1,4 @@
-"""（二）积分制 under each reading (issue 15 §2): one whole seeded game per ending of （三）, the
+"""（二）积分制 under each reading: one whole seeded game per ending of （三）, the
 points of every player checked against hand tallies.
 
 Readings (settings, RULES.md "Points readings"):
@@ -34,7 +34,7 @@ def opening(g, readings):
     for a, b in HATES.items():
         g.do(a, "hate", seat=b)
     g.to_day1()
-    mapping = g.state["mapping"]
+    mapping = g.state.mapping
     right = " ".join(f"{a}-{b}" for a, b in mapping.items())
     wrong = " ".join(f"{a}-{b}" for a, b in zip(mapping, reversed(list(mapping.values()))))
     g.do(5, "submit_map", text=wrong)
@@ -79,9 +79,9 @@ def ending_2(g):
     for s in g.living("prisoner"):
         g.do(s, "execute", seat=2)
     verdict(g, "execute", 12)
-    assert g.p(12)["status"] == g.p(2)["status"] == "dead"
+    assert g.p(12).status == g.p(2).status == "dead"
     night(g, point_kill=3)
-    assert g.p(9)["status"] == "dead"
+    assert g.p(9).status == "dead"
     for guard in (4, 5, 6):
         verdict(g)
         night(g, guard)
@@ -135,21 +135,21 @@ def test_points_of_a_whole_game_per_ending_and_reading(game, ending, play, readi
     g = game(dict(readings), seed=f"readings-{ending}")
     opening(g, readings)
     days = play(g)
-    r = g.state["result"]
-    assert r["cond"] == ending
+    r = g.state.result
+    assert r.cond == ending
     assert [days_survived(g.state, s) for s in range(1, 13)] == days
-    totals = {s: t for _, s, t in r["ranking"]}
+    totals = {row.seat: row.total for row in r.ranking}
     exp = expected(ending, readings)
     if readings.get("top_ties") == "drawn":
         # one of the tied most-loved (9, 11) and one of the tied most-hated (12, 8, 3), drawn
-        idol = [s for s in range(1, 13) if any(w.startswith("万人迷（2 人，平票抽签）") for w, _ in r["points"][str(s)])]
-        pest = [s for s in range(1, 13) if any(w.startswith("讨厌鬼（1 人，平票抽签）") for w, _ in r["points"][str(s)])]
+        idol = [s for s in range(1, 13) if any(x.why.startswith("万人迷（2 人，平票抽签）") for x in r.points[s])]
+        pest = [s for s in range(1, 13) if any(x.why.startswith("讨厌鬼（1 人，平票抽签）") for x in r.points[s])]
         assert len(idol) == 1 and idol[0] in (9, 11) and len(pest) == 1 and pest[0] in (12, 8, 3)
         exp[idol[0]] -= 3
         exp[pest[0]] += 3
     assert totals == exp
     if not readings:  # the default names nobody on a tie
-        assert not any(w.startswith(("万人迷", "讨厌鬼")) for rows in r["points"].values() for w, _ in rows)
+        assert not any(x.why.startswith(("万人迷", "讨厌鬼")) for rows in r.points.values() for x in rows)
 
 
 def test_the_drawn_tie_is_the_seeded_draw_and_varies_with_the_seed(game):
@@ -159,6 +159,6 @@ def test_the_drawn_tie_is_the_seeded_draw_and_varies_with_the_seed(game):
         g = game(dict(DRAWN), seed=f"draw-{i}")
         opening(g, DRAWN)
         ending_3(g)
-        idol = [s for s in (9, 11) if any(w.startswith("万人迷") for w, _ in g.state["result"]["points"][str(s)])]
+        idol = [s for s in (9, 11) if any(x.why.startswith("万人迷") for x in g.state.result.points[s])]
         picks.add(idol[0])
     assert picks == {9, 11}

@@ -1,4 +1,4 @@
-"""Start: dealing, private identities, the secret room mapping, love/hate (issue 4 §2)."""
+"""Start: dealing, private identities, the secret room mapping, love/hate (【游戏流程】<3>–<4>, （二）1)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import copy
 import json
 
 from plugins.gamekit.contract import Say, SetPhase
-from plugins.prison.engine import ENGINE
+from plugins.prison.engine.engine import ENGINE
+from plugins.prison.engine.model import SignupInfo
 
 
 def test_deal_follows_random_numbers_against_a_drawn_key(game):
@@ -14,19 +15,19 @@ def test_deal_follows_random_numbers_against_a_drawn_key(game):
     first six by (number - key) mod 999 are guards)."""
     numbers = {str(i): {"number": n} for i, n in enumerate([5, 900, 17, 333, 640, 2, 77, 450, 999, 120, 61, 808], 1)}
     g = game({"signup": numbers}, fixed_deal=False)
-    key = g.state["draw_key"]
+    key = g.state.draw_key
     order = sorted(range(1, 13), key=lambda s: ((numbers[str(s)]["number"] - key) % 999, s))
     assert sorted(g.living("guard")) == sorted(order[:6])
-    assert [g.p(s)["number"] for s in range(1, 13)] == [numbers[str(s)]["number"] for s in range(1, 13)]
+    assert [g.p(s).number for s in range(1, 13)] == [numbers[str(s)]["number"] for s in range(1, 13)]
 
 
 def test_without_numbers_the_rng_deals_every_role_once(game):
     g = game(fixed_deal=False, seed="other")
-    roles = sorted(p["role"] for p in g.state["players"].values())
-    s = ENGINE.check_settings({})
-    assert roles == sorted(r["id"] for c in ("guards", "prisoners") for r in s[c])
+    roles = sorted(p.role for p in g.state.players.values())
+    s = ENGINE.settings_of(ENGINE.check_settings({}))
+    assert roles == sorted(r.id for r in s.guards + s.prisoners)
     assert len(g.living("guard")) == 6
-    assert all(1 <= p["number"] <= 999 for p in g.state["players"].values())
+    assert all(p.number is not None and 1 <= p.number <= 999 for p in g.state.players.values())
 
 
 def test_each_player_gets_identity_privately_and_the_group_only_the_lists(game):
@@ -44,11 +45,11 @@ def test_each_player_gets_identity_privately_and_the_group_only_the_lists(game):
 def test_room_mapping_is_a_secret_bijection_told_only_to_hosts(game):
     """【导演职责】B导 2: the room mapping is drawn at random once per game and kept secret."""
     g = game()
-    mapping = g.state["mapping"]
+    mapping = g.state.mapping
     assert sorted(mapping) == list("abcdef") and sorted(mapping.values()) == list("ABCDEF")
     shown = " ".join(f"{a}-{b}" for a, b in mapping.items())
     assert [fx.to for fx in g.log if isinstance(fx, Say) and shown in fx.text] == ["hosts"]
-    maps = {tuple(game(seed=f"m{i}").state["mapping"].values()) for i in range(6)}
+    maps = {tuple(game(seed=f"m{i}").state.mapping.values()) for i in range(6)}
     assert len(maps) > 1
 
 
@@ -60,7 +61,7 @@ def test_prep_phase_has_a_deadline_then_day_one(game):
     g = game({"prep_minutes": 90})
     assert g.phase == "prep" and g.ends == T0 + timedelta(seconds=1, minutes=90)
     g.to_day1()
-    assert g.state["phase"] == "day" and g.state["day"] == 1
+    assert g.state.phase == "day" and g.state.day == 1
     day = [fx for fx in g.log if isinstance(fx, SetPhase)][-1]
     assert day.key == "day" and day.ends_at.hour == 12  # 20:00 in Shanghai
     assert game({"prep_minutes": 0}).ends is None
@@ -71,9 +72,9 @@ def test_love_or_hate_one_player_not_oneself_2_1(game):
     g = game()
     assert g.reject(4, "love", seat=4) == "不能选择自己，请换一名玩家。"
     g.do(4, "love", seat=9)
-    assert (g.p(4)["love"], g.p(4)["hate"]) == (9, None)
+    assert (g.p(4).love, g.p(4).hate) == (9, None)
     g.do(4, "hate", seat=12)
-    assert (g.p(4)["love"], g.p(4)["hate"]) == (None, 12)
+    assert (g.p(4).love, g.p(4).hate) == (None, 12)
     g.to_day1()
     reminder = [e.text for e in g.log if isinstance(e, Say) and e.to == "hosts" and "没有选择爱/恨" in e.text]
     assert len(reminder) == 1 and "4号马甲4" not in reminder[0] and "5号马甲5" in reminder[0]
@@ -91,37 +92,45 @@ def test_start_refuses_a_roster_that_does_not_fit_the_identity_file(game):
 
 
 def test_the_stored_state_holds_no_copy_of_the_settings(game):
-    """Issue 11 item 3: rules read the settings from ctx.settings; the state keeps only what
-    the game decided (the deal, the sign-up it used), never the settings themselves."""
+    """Rules read the settings from ctx.settings; the stored state keeps only what the game
+    decided (the deal, the sign-up it used), never the settings themselves."""
     profiles = {1: {"nickname": "阿一", "number": 5}}
     chars = {"characters": [f"角色{i}" for i in range(1, 13)]}
     for g in (game(profiles=profiles), game(chars, profiles=profiles, fixed_deal=False)):
-        assert "cfg" not in g.state
-        assert not {"guards", "prisoners", "points", "characters", "room_mode", "min_posts"} & set(g.state)
-        dumped = json.dumps(g.state, ensure_ascii=False)
-        assert all(r["name"] not in dumped for r in g.settings["guards"] + g.settings["prisoners"])
+        stored = ENGINE.encode(g.state)
+        assert "cfg" not in stored
+        assert not {"guards", "prisoners", "points", "characters", "room_mode", "min_posts"} & set(stored)
+        dumped = json.dumps(stored, ensure_ascii=False)
+        assert all(r.name not in dumped for r in g.settings.guards + g.settings.prisoners)
     g = game(profiles=profiles)
-    assert g.state["signup"] == {"1": {"nickname": "阿一", "number": 5}}
+    assert g.state.signup == {1: SignupInfo(nickname="阿一", number=5)}
 
 
 def test_an_older_state_with_cfg_is_upgraded(game):
-    """Version 1 kept the settings (with the sign-up merged in) under "cfg": a command, a
-    deadline and the read-only hooks read it as today's shape; the stored copy is unchanged."""
+    """Version 1 kept the settings (with the sign-up merged in) under "cfg": decoded, it is
+    today's state (the hooks, a command and a deadline read it so); the stored copy is unchanged."""
     g = game(profiles={2: {"nickname": "阿二"}})
-    new = copy.deepcopy(g.state)
-    old = copy.deepcopy(g.state)
-    old["cfg"] = {**g.settings, "signup": old.pop("signup")}
+    old = ENGINE.encode(g.state)
+    old["cfg"] = {**g.stored, "signup": old.pop("signup")}
     old["version"] = 1
     kept = copy.deepcopy(old)
-    assert ENGINE.private_info(old, 1, settings=g.settings) == ENGINE.private_info(new, 1, settings=g.settings)
-    assert ENGINE.tables(old, settings=g.settings) == ENGINE.tables(new, settings=g.settings)
-    assert ENGINE.reveal(old, settings=g.settings) == ENGINE.reveal(new, settings=g.settings)
-    assert old == kept, "a read-only hook changed the stored state"
-    g.state = old
+    upgraded = ENGINE.decode(old)
+    assert old == kept, "reading an older state changed the stored copy"
+    assert ENGINE.private_info(upgraded, 1, settings=g.settings) == ENGINE.private_info(g.state, 1, settings=g.settings)
+    assert ENGINE.tables(upgraded, settings=g.settings) == ENGINE.tables(g.state, settings=g.settings)
+    assert ENGINE.reveal(upgraded, settings=g.settings) == ENGINE.reveal(g.state, settings=g.settings)
+    g.state = upgraded
     g.do(1, "love", seat=2)
-    assert "cfg" not in g.state and g.state["version"] == ENGINE.STATE_VERSION == 2 and g.state["signup"] == {"2": {"nickname": "阿二"}}
+    stored = ENGINE.encode(g.state)
+    assert "cfg" not in stored and stored["version"] == ENGINE.STATE_VERSION == 2
+    assert g.state.signup == {2: SignupInfo(nickname="阿二")}
     auction = game({"characters": [f"角色{i}" for i in range(1, 13)]}, fixed_deal=False)
-    auction.state["cfg"] = {**auction.settings, "signup": {}}
-    auction.state["version"] = 1
+    old = ENGINE.encode(auction.state)
+    del old["signup"]  # a version-1 auction had none
+    old["cfg"] = {**auction.stored, "signup": {}}
+    old["version"] = 1
+    assert "cfg" not in ENGINE.upgrade(old) and "signup" not in ENGINE.upgrade(old)
+    auction.state = ENGINE.decode(old)
     auction.do(1, "bid", text="第一志愿=角色1:1")
-    assert "cfg" not in auction.state and "signup" not in auction.state
+    stored = ENGINE.encode(auction.state)
+    assert "cfg" not in stored and stored["signup"] == {} and auction.state.phase == "auction"

@@ -1,35 +1,47 @@
-"""Game data: the bundled TOML variants, a host's variant merged over one,
-and the typed model every variant must fit (one Chinese line per mistake)."""
+"""The game's settings: one typed model (``Settings``) for the clock, the room mode, the points,
+the auction, the identity file (guards, prisoners) and a host's sign-up numbers and deal, each
+mistake a host makes named in one Chinese line. The TOML files of ``content/`` are loaded by
+gamekit's ``Content`` (``CONTENT``): ``game.toml``, then the identity file the ``variant`` key
+names (``sample12.toml`` by default), then the host's /配置."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import tomllib
-from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
+from pydantic import BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from plugins.gamekit.contract import Rejected
-from plugins.gamekit.datafile import HHMM, Data, check, load_toml, merged, problems
+from plugins.gamekit.datafile import HHMM, Content, Data, problems
+from plugins.gamekit.settings import GameSettings
 
 from . import texts as T
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 DEFAULT_VARIANT = "sample12"
+CONTENT = Content(CONTENT_DIR, ("game.toml",), variant="variant", default_variant=DEFAULT_VARIANT)
 
 KINDS_GUARD = ("noise", "lover", "generic")
 KINDS_PRISONER = ("kill", "point_kill", "lover", "generic")
+DEFAULT_USES = {"point_kill": 1, "noise": 1}  # an ability's uses when its file names none (else unlimited)
 MIN_PLAYERS, MAX_PLAYERS = 10, 14
-CAMP_WORDS = T.CAMP_WORDS
 NAME_BANNED = T.NAME_BANNED
 
 Count = Annotated[int, Field(ge=0)]
 Key = Annotated[str, Field(min_length=1)]
 GroupId = Annotated[str, BeforeValidator(lambda v: str(v) if type(v) is int else v)]
 """A QQ group number, written "123456" or 123456."""
+# which camp a character may go to; hosts may write it in Chinese too (T.CAMP_WORDS)
+Camp = Annotated[Literal["guard", "prisoner", "any"], BeforeValidator(lambda v: T.CAMP_WORDS.get(v, v) if isinstance(v, str) else v)]
 
 
-class Points(Data):
+class Part(Data):
+    """A part of the settings: read-only like the whole."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+class Points(Part):
     """【身份与胜利条件】（二）积分制."""
 
     day: int
@@ -44,14 +56,30 @@ class Points(Data):
     aliases: int
 
 
-class Ability(Data):
+class Ability(Part):
+    model_config = ConfigDict(serialize_by_alias=True)  # stored as written: ``with``
+
     kind: Literal["noise", "lover", "generic", "kill", "point_kill"]
-    uses: Count = 0  # 0 = 不限次数
+    uses: Count | None = None  # 0 = 不限次数; not written: DEFAULT_USES
     name: str | None = None  # generic: /技能 <name>
     when: Literal["day", "night", "any"] = "any"
     compulsory: bool = False
     optional: bool = False
     with_: str | None = Field(None, alias="with")  # lover: the other role's id
+
+    @property
+    def limit(self) -> int:
+        """How many times it may be used; 0 = unlimited."""
+        return self.uses if self.uses is not None else DEFAULT_USES.get(self.kind, 0)
+
+    @property
+    def key(self) -> str:
+        """Its key in a player's ``uses`` and ``used_phase``."""
+        return f"{self.kind}:{self.name}" if self.kind == "generic" else self.kind
+
+    @property
+    def label(self) -> str:
+        return self.name or self.kind
 
     @model_validator(mode="after")
     def _kind_needs(self) -> Ability:
@@ -67,7 +95,7 @@ class Ability(Data):
         return self
 
 
-class Role(Data):
+class Role(Part):
     id: Key
     name: Key
     text: str = ""
@@ -77,6 +105,10 @@ class Role(Data):
     win: Literal["default", "alive", "released", "with_murderer"] = "default"
     abilities: list[Ability] = []
 
+    @property
+    def murderer_side(self) -> bool:
+        return self.murderer or self.side == "murderer"
+
     @model_validator(mode="after")
     def _generic_names(self) -> Role:
         names = [ab.name for ab in self.abilities if ab.kind == "generic" and ab.name]
@@ -84,13 +116,16 @@ class Role(Data):
         return self
 
 
-class Auction(Data):
+class Auction(Part):
     """【游戏流程】<3、竞拍马甲>."""
 
     minutes: Count
     coins: Count
     limit: Literal["each", "sum"]  # each：每个志愿各不超过余额；sum：两个志愿合计不超过余额
     balances: dict[str, Count] = {}  # 座位号 = 硬币数
+
+    def balance(self, seat: int) -> int:
+        return self.balances.get(str(seat), self.coins)
 
     @field_validator("balances")
     @classmethod
@@ -99,9 +134,15 @@ class Auction(Data):
         return balances
 
 
-class Character(Data):
+class Character(Part):
     name: Annotated[str, Field(pattern=r"\S")]
-    camp: Literal["guard", "prisoner", "any"] = "any"
+    camp: Camp = "any"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_name(cls, value: Any) -> Any:
+        """``characters = ["柯南", …]``: a name alone may go to either camp."""
+        return {"name": value} if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _alias_like(self) -> Character:
@@ -115,7 +156,7 @@ class Character(Data):
         return self
 
 
-class Signup(Data):
+class Signup(Part):
     number: Annotated[int, Field(ge=1, le=999)] | None = None  # 随机数
     nickname: str | None = None
     contact: str | None = None
@@ -145,12 +186,12 @@ def _camp_problems(roles: list[Role], camp: str) -> list[str]:
     return errors
 
 
-class Prison(Data):
-    """Everything a prison variant holds: the clock, the points, the identity
-    files (guards, prisoners), the script's characters and the auction, and
-    a host's fixed sign-up numbers and deal."""
+class Settings(GameSettings):
+    """Everything a prison game is set with: the clock, the points, the identity file
+    (guards, prisoners), the script's characters and the auction, and a host's fixed
+    sign-up numbers and deal."""
 
-    variant: str = DEFAULT_VARIANT
+    variant: str = DEFAULT_VARIANT  # the identity file under game.toml (content/<variant>.toml)
     title: str = ""
     room_mode: Literal["relay", "group", "web"]  # relay：私聊转发；group：房间群；web：网页审讯室
     room_groups: list[GroupId] = []
@@ -165,7 +206,6 @@ class Prison(Data):
     max_submissions: Count
     top_ties: Literal["none", "all", "drawn"]
     guards_dead_bonus: Literal["living", "all"]
-    timezone: str | None = None
     points: Points
     auction: Auction
     guards: Annotated[list[Role], Field(min_length=1)]
@@ -173,6 +213,25 @@ class Prison(Data):
     characters: list[Character] = []
     signup: dict[str, Signup] = {}
     deal: dict[str, str] = {}  # 座位号 -> 身份 id
+
+    @cached_property
+    def roles(self) -> dict[str, Role]:
+        """Every role by its id (ids are unique across both camps)."""
+        return {r.id: r for r in self.guards + self.prisoners}
+
+    @cached_property
+    def n_players(self) -> int:
+        return len(self.guards) + len(self.prisoners)
+
+    @cached_property
+    def dealt(self) -> dict[int, str]:
+        """A host's deal: seat -> role id (the TOML keys are seat numbers)."""
+        return {int(seat): rid for seat, rid in self.deal.items()}
+
+    @cached_property
+    def signed_up(self) -> dict[int, Signup]:
+        """A host's sign-up table by seat."""
+        return {int(seat): entry for seat, entry in self.signup.items()}
 
     @field_validator("guards")
     @classmethod
@@ -244,44 +303,3 @@ class Prison(Data):
                    if used.count(rid) > 1 and rid not in used[:i]]
         problems(errors)
         return deal
-
-
-def load_variant(name: str) -> dict[str, Any]:
-    path = CONTENT_DIR / f"{name}.toml"
-    if not name.replace("_", "").isalnum() or not path.is_file():
-        raise Rejected(T.NO_VARIANT.format(name=name))
-    return load_toml(path)
-
-
-def parse_toml(text: str) -> dict[str, Any]:
-    """A host's variant file as text -> overrides dict (Rejected on syntax errors)."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise Rejected(T.TOML_ERROR.format(error=exc)) from exc
-
-
-def _normalize_characters(chars: Any) -> Any:
-    """``["柯南", ...]`` or ``[{ name, camp }]`` -> ``[{name, camp}]`` with camp in English."""
-    if not isinstance(chars, list):
-        return chars
-    out: list[Any] = []
-    for ch in chars:
-        if isinstance(ch, str):
-            ch = {"name": ch}
-        if isinstance(ch, dict):
-            ch = dict(ch)
-            ch["camp"] = CAMP_WORDS.get(ch.get("camp", "any"), ch.get("camp"))
-        out.append(ch)
-    return out
-
-
-def check_settings(overrides: dict[str, Any] | None) -> dict[str, Any]:
-    """The host's variant over the bundled identity file it names, checked
-    against :class:`Prison`; the engine keeps working on the plain dict."""
-    overrides = overrides or {}
-    s = merged(load_variant(str(overrides.get("variant", DEFAULT_VARIANT))), overrides)
-    s.setdefault("variant", DEFAULT_VARIANT)
-    s["characters"] = _normalize_characters(s.get("characters", []))
-    check(Prison, s)
-    return s

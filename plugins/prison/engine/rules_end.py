@@ -4,87 +4,92 @@ from __future__ import annotations
 
 from collections import Counter
 from random import Random
-from typing import Any
 
-from plugins.gamekit.contract import Ctx, Eliminate, Finish
+from plugins.gamekit.contract import Ctx, Effect, Eliminate, Finish
 
 from . import model as m
 from . import texts as T
+from .content import Settings
+from .model import Kind, Phase, PointItem, Rank, Result, State, Status, Submission
+
+GONE = (Status.DEAD, Status.OUT)
+STILL_THERE = (Status.ALIVE, Status.RELEASED)
 
 
-def condition(state: m.JSON, cfg: m.Settings) -> int | None:
+def condition(state: State, cfg: Settings) -> int | None:
     """（三）: 3 when the murderer was released (takes precedence), 1 when no murderer side
     remains in prison, 2 when no guard remains, else None."""
-    killer = m.murderer_seat(state, cfg)
-    if m.player(state, killer)["status"] == "released":
+    killer = m.murderer_seat(cfg, state)
+    if state.players[killer].status is Status.RELEASED:
         return 3
-    if not any(m.murderer_side(state, cfg, s) for s in m.living(state)):
+    if not any(m.murderer_side(cfg, state, s) for s in m.living(state)):
         return 1
-    if not m.living(state, "guard"):
+    if not m.living(state, Kind.GUARD):
         return 2
     return None
 
 
-def winners(state: m.JSON, cfg: m.Settings, cond: int) -> list[int]:
+def winners(state: State, cfg: Settings, cond: int) -> list[int]:
     out = []
-    for s in state["order"]:
-        status = m.player(state, s)["status"]
-        rule = m.role(state, cfg, s).get("win", "default")
+    for s in state.order:
+        status = state.players[s].status
+        rule = m.role_of(cfg, state, s).win
         if rule == "alive":
-            won = status in ("alive", "released")
+            won = status in STILL_THERE
         elif rule == "released":
-            won = status == "released"
+            won = status is Status.RELEASED
         elif rule == "with_murderer":
             won = cond == 3
         elif cond == 3:
-            won = m.murderer_side(state, cfg, s)
+            won = m.murderer_side(cfg, state, s)
         else:
-            won = status in ("alive", "released")
+            won = status in STILL_THERE
         if won:
             out.append(s)
     return out
 
 
-def days_survived(state: m.JSON, seat: int) -> int:
+def days_survived(state: State, seat: int) -> int:
     """Game days the player saw the end of alive: the last day if alive at the end, the day
     of release if released, the day before the death otherwise."""
-    p = m.player(state, seat)
-    if p["status"] == "alive":
-        return int(state["day"])
-    if p["status"] == "released":
-        return int(p["out_day"])
-    return max(0, int(p["out_day"]) - 1)
+    p = state.players[seat]
+    if p.status is Status.ALIVE:
+        return state.day
+    assert p.out_day is not None
+    if p.status is Status.RELEASED:
+        return p.out_day
+    return max(0, p.out_day - 1)
 
 
-def _correct_map(state: m.JSON, pairs: dict[str, str]) -> bool:
-    return pairs == state["mapping"]
+def _correct_map(state: State, pairs: dict[str, str]) -> bool:
+    return pairs == state.mapping
 
 
-def _correct_alias(state: m.JSON, sub: dict[str, Any]) -> bool:
-    signup = state["signup"]
-    given = sub["pairs"]
-    for s in state["order"]:
-        if s == sub["seat"]:
+def _correct_alias(state: State, sub: Submission) -> bool:
+    given = sub.pairs
+    for s in state.order:
+        if s == sub.seat:
             continue
-        p = m.player(state, s)
-        who = given.get(p["alias"])
-        ok = {p["user_id"], str(signup.get(str(s), {}).get("nickname", "") or p["user_id"])}
+        p = state.players[s]
+        who = given.get(p.alias)
+        info = state.signup.get(s)
+        ok = {p.user_id, (info.nickname if info is not None else None) or p.user_id}
         if who is None or who not in ok:
             return False
     return True
 
 
-def _bonus_prisoners(state: m.JSON, cfg: m.Settings) -> list[int]:
+def _bonus_prisoners(state: State, cfg: Settings) -> list[int]:
     """(二)5 "看守阵营全部死亡，所有囚犯积分+3": who receives it (setting ``guards_dead_bonus``).
     "living" (default): prisoners still alive in prison or released when the guards' side is
     wholly dead — the end of the game, after (三)3's mass execution; "all": every prisoner."""
-    prisoners = [s for s in state["order"] if m.player(state, s)["kind"] == "prisoner"]
-    if cfg["guards_dead_bonus"] == "all":
+    prisoners = [s for s in state.order if state.players[s].kind is Kind.PRISONER]
+    if cfg.guards_dead_bonus == "all":
         return prisoners
-    return [s for s in prisoners if m.player(state, s)["status"] in ("alive", "released")]
+    return [s for s in prisoners if state.players[s].status in STILL_THERE]
 
 
-def _top(counts: Counter, ties: str, rng: Random) -> tuple[list[int], bool]:
+def _top(counts: Counter[int], ties: str, rng: Random) -> tuple[list[int], bool]:
     """(二)2: the most-loved / most-hated seats under the ``top_ties`` setting: "none"
     (default: a tie at the top names nobody), "all" (every tied seat), "drawn" (one of them,
     drawn with the game's generator). Returns (seats, drawn?)."""
@@ -99,114 +104,115 @@ def _top(counts: Counter, ties: str, rng: Random) -> tuple[list[int], bool]:
     return [rng.choice(tied)], True
 
 
-def points(state: m.JSON, cfg: m.Settings, won: list[int], rng: Random) -> dict[str, list[list[Any]]]:
+def points(state: State, cfg: Settings, won: list[int], rng: Random) -> dict[int, list[PointItem]]:
     """（二）积分制 for every seat; ``rng`` draws a tie for 万人迷/讨厌鬼 (``top_ties = "drawn"``)."""
-    pts = cfg["points"]
-    book: dict[str, list[list[Any]]] = {str(s): [] for s in state["order"]}
+    pts = cfg.points
+    book: dict[int, list[PointItem]] = {s: [] for s in state.order}
 
     def add(seat: int, why: str, n: int) -> None:
         if n:
-            book[str(seat)].append([why, n])
+            book[seat].append(PointItem(why, n))
 
-    for s in state["order"]:
-        p = m.player(state, s)
+    for s in state.order:
+        p = state.players[s]
         d = days_survived(state, s)
-        add(s, T.PT_DAYS.format(days=d), d * pts["day"])
-        if p["love"] is not None and p["love"] in won:
-            add(s, T.PT_LOVE_WON.format(name=m.name(state, p["love"])), pts["love_win"])
-        if p["hate"] is not None and p["hate"] in won:
-            add(s, T.PT_HATE_WON.format(name=m.name(state, p["hate"])), pts["hate_win"])
-        if p["status"] == "released":
-            add(s, T.PT_RELEASED, pts["released"])
-    for key, pkey in (("love", "idol"), ("hate", "pest")):
+        add(s, T.PT_DAYS.format(days=d), d * pts.day)
+        if p.love is not None and p.love in won:
+            add(s, T.PT_LOVE_WON.format(name=m.name(state, p.love)), pts.love_win)
+        if p.hate is not None and p.hate in won:
+            add(s, T.PT_HATE_WON.format(name=m.name(state, p.hate)), pts.hate_win)
+        if p.status is Status.RELEASED:
+            add(s, T.PT_RELEASED, pts.released)
+    for key, value in (("love", pts.idol), ("hate", pts.pest)):
         title = T.TOP_TITLE[key]
-        counts = Counter(m.player(state, s)[key] for s in state["order"] if m.player(state, s)[key] is not None)
-        top, drawn = _top(counts, cfg["top_ties"], rng)
+        chosen = [state.players[s].love if key == "love" else state.players[s].hate for s in state.order]
+        counts = Counter(x for x in chosen if x is not None)
+        top, drawn = _top(counts, cfg.top_ties, rng)
         for s in top:
             how = T.TOP_DRAWN if drawn else ""
-            add(s, T.PT_TOP.format(title=title, n=counts[s], how=how), pts[pkey])
-    for sub in sorted(state["subs"]["map"], key=lambda x: x["seq"]):
-        if _correct_map(state, sub["pairs"]):
-            add(sub["seat"], T.PT_MAP_FIRST.format(seq=sub["seq"]), pts["mapping_first"])
+            add(s, T.PT_TOP.format(title=title, n=counts[s], how=how), value)
+    for sub in sorted(state.subs.map, key=lambda x: x.seq):
+        if _correct_map(state, sub.pairs):
+            add(sub.seat, T.PT_MAP_FIRST.format(seq=sub.seq), pts.mapping_first)
             break
-    side = [s for s in state["order"] if m.murderer_side(state, cfg, s)]
-    if all(m.player(state, s)["status"] in ("dead", "out") for s in side):
-        for s in state["order"]:
+    side = [s for s in state.order if m.murderer_side(cfg, state, s)]
+    if all(state.players[s].status in GONE for s in side):
+        for s in state.order:
             if s not in side:
-                add(s, T.PT_MURDERERS_DEAD, pts["murderer_dead"])
-    guards = [s for s in state["order"] if m.player(state, s)["kind"] == "guard"]
-    if all(m.player(state, s)["status"] in ("dead", "out") for s in guards):
+                add(s, T.PT_MURDERERS_DEAD, pts.murderer_dead)
+    guards = [s for s in state.order if state.players[s].kind is Kind.GUARD]
+    if all(state.players[s].status in GONE for s in guards):
         for s in _bonus_prisoners(state, cfg):
-            add(s, T.PT_GUARDS_DEAD, pts["guards_dead"])
-    last: dict[int, dict[str, Any]] = {}
-    for sub in sorted(state["subs"]["alias"], key=lambda x: x["seq"]):
-        last[sub["seat"]] = sub
+            add(s, T.PT_GUARDS_DEAD, pts.guards_dead)
+    last: dict[int, Submission] = {}
+    for sub in sorted(state.subs.alias, key=lambda x: x.seq):
+        last[sub.seat] = sub
     for s in sorted(last):
         if _correct_alias(state, last[s]):
-            add(s, T.PT_ALIASES, pts["aliases"])
+            add(s, T.PT_ALIASES, pts.aliases)
     return book
 
 
-def ranking(state: m.JSON, book: dict[str, list[list[Any]]]) -> list[list[Any]]:
+def ranking(state: State, book: dict[int, list[PointItem]]) -> list[Rank]:
     """[rank, seat, total] sorted; equal totals share a rank."""
-    totals = sorted(((sum(n for _, n in book[str(s)]), s) for s in state["order"]), key=lambda x: (-x[0], x[1]))
-    out: list[list[Any]] = []
+    totals = sorted(((sum(x.n for x in book[s]), s) for s in state.order), key=lambda x: (-x[0], x[1]))
+    out: list[Rank] = []
     for i, (total, s) in enumerate(totals):
-        rank = out[-1][0] if out and out[-1][2] == total else i + 1
-        out.append([rank, s, total])
+        rank = out[-1].rank if out and out[-1].total == total else i + 1
+        out.append(Rank(rank, s, total))
     return out
 
 
-def finish(state: m.JSON, cond: int, ctx: Ctx) -> list[Any]:
-    fx: list[Any] = []
+def finish(state: State, cond: int, ctx: Ctx[Settings]) -> list[Effect]:
+    fx: list[Effect] = []
     cfg = ctx.settings
     if cond == 3:
         for s in m.living(state):
-            if not m.murderer_side(state, cfg, s):
-                p = m.player(state, s)
-                p.update(status="dead", out_day=state["day"], reason=T.REASON_MASS_EXECUTION)
-                fx.append(Eliminate(s, p["reason"]))
+            if not m.murderer_side(cfg, state, s):
+                p = state.players[s]
+                p.status, p.out_day, p.reason = Status.DEAD, state.day, T.REASON_MASS_EXECUTION
+                fx.append(Eliminate(s, p.reason))
     won = winners(state, cfg, cond)
     book = points(state, cfg, won, ctx.rng)
     rank = ranking(state, book)
-    state["phase"] = "over"
-    state["result"] = {"cond": cond, "winners": won, "points": book, "ranking": rank}
+    state.phase = Phase.OVER
+    state.result = Result(cond=cond, winners=won, points=book, ranking=rank)
     lines = [T.GAME_OVER.format(cond=T.COND[cond]), T.WINNERS.format(names=m.names(state, won))]
     lines += reveal_lines(state, cfg, rank)
     lines.append(T.SEE_EXPORT)
     return fx + [Finish("\n".join(lines))]
 
 
-def reveal_lines(state: m.JSON, cfg: m.Settings, rank: list[list[Any]]) -> list[str]:
+def reveal_lines(state: State, cfg: Settings, rank: list[Rank]) -> list[str]:
     """Identities, the room mapping, the points ranking and the 树洞 notes."""
     lines = [T.REVEAL_HEAD]
-    for s in state["order"]:
-        p = m.player(state, s)
-        r = m.role(state, cfg, s)
-        crimes = T.PAREN.format(text=T.SEP.join(r["crimes"])) if r.get("crimes") else ""
-        lines.append(T.REVEAL_LINE.format(name=m.name(state, s), kind=T.KIND[p["kind"]], role=r["name"], crimes=crimes,
-                                          status=T.STATUS[p["status"]]))
-    lines.append(T.REVEAL_MAP + " ".join(f"{g}-{p}" for g, p in state["mapping"].items()))
+    for s in state.order:
+        p = state.players[s]
+        r = m.role_of(cfg, state, s)
+        crimes = T.PAREN.format(text=T.SEP.join(r.crimes)) if r.crimes else ""
+        lines.append(T.REVEAL_LINE.format(name=m.name(state, s), kind=T.KIND[p.camp], role=r.name, crimes=crimes,
+                                          status=T.STATUS[p.status]))
+    lines.append(T.REVEAL_MAP + " ".join(f"{g}-{p}" for g, p in state.mapping.items()))
     lines.append(T.REVEAL_RANKING)
-    for rk, s, total in rank:
-        lines.append(T.REVEAL_RANK.format(rank=rk, name=m.name(state, s), total=total))
-    if state["notes"]:
+    for row in rank:
+        lines.append(T.REVEAL_RANK.format(rank=row.rank, name=m.name(state, row.seat), total=row.total))
+    if state.notes:
         lines.append(T.REVEAL_NOTES)
-        lines += [T.REVEAL_NOTE.format(text=n["text"]) for n in state["notes"]]
+        lines += [T.REVEAL_NOTE.format(text=n.text) for n in state.notes]
     return lines
 
 
-def early_reveal(state: m.JSON, cfg: m.Settings) -> str:
-    """A host ended the game early (/结束): the same reveal as a natural end,
-    points counted as they stand with no side winning (12.5). Ties drawn by
-    ``top_ties = "drawn"`` use a generator seeded from the state, so the
-    reveal is the same every time it is computed."""
-    if state.get("result") or state.get("phase") == "auction" or not state.get("mapping"):
+def early_reveal(state: State, cfg: Settings) -> str:
+    """A host ended the game early (/结束): the same reveal as a natural end, points counted as
+    they stand with no side winning (a game cut short has no winner). Ties drawn by
+    ``top_ties = "drawn"`` use a generator seeded from the state, so the reveal is the same
+    every time it is computed."""
+    if state.result is not None or state.phase is Phase.AUCTION or not state.mapping:
         return ""
-    rank = ranking(state, points(state, cfg, [], Random(f"reveal:{state['day']}")))
+    rank = ranking(state, points(state, cfg, [], Random(f"reveal:{state.day}")))
     return "\n".join([T.EARLY_END, *reveal_lines(state, cfg, rank), T.SEE_EXPORT])
 
 
-def check(state: m.JSON, ctx: Ctx) -> list[Any] | None:
+def check(state: State, ctx: Ctx[Settings]) -> list[Effect] | None:
     cond = condition(state, ctx.settings)
     return finish(state, cond, ctx) if cond is not None else None

@@ -1,12 +1,9 @@
 """Every Chinese text of the prison game: messages (``NAME.format(...)``), the words the
 code reads from players and hosts, labels, export sheets and the checks of a host's data
-file. Grouped by theme; a few functions assemble a message from parts."""
+file. Grouped by theme; a few functions assemble a message from parts (views.py assembles the
+identity message from the pieces here)."""
 
 from __future__ import annotations
-
-from typing import Any
-
-from . import model as m
 
 # ---- labels ----------------------------------------------------------------------------
 KIND = {"guard": "看守", "prisoner": "囚犯"}
@@ -54,7 +51,8 @@ def names_or_none(names: list[str]) -> str:
 
 
 # ---- who may act -----------------------------------------------------------------------
-NOT_PLAYER = "你不是本局玩家。"
+NOT_PLAYER = "你不是本局玩家。"  # also the engine's NOT_A_PLAYER (a player's command from someone else)
+HOST_ONLY = "只有导演可以这样做。"  # the engine's HOST_ONLY (a host's command from someone else)
 YOU_ARE_OUT = "你已出局，不能再行动。"
 YOU_ARE_RELEASED = "你已被释放离开监狱，不能再行动。"
 NO_SUCH_PLAYER = "找不到这名玩家，请用座位号或马甲。"
@@ -90,7 +88,6 @@ BEGIN_POST = ("{head}！\n看守：{guards}\n囚犯：{prisoners}\n"
               "请{until}前私聊我 /爱 <玩家> 或 /恨 <玩家>（二选一，不能选自己）。")
 IDENTITY_TAIL = "\n用 /我的身份 可再次查看。"
 SECRET_MAP = "本局房间对应（保密）：{pairs}"  # also /房间对应
-HOST_ONLY_MAP = "只有导演可以查看房间对应。"
 LOVE_TOO_LATE = "爱/恨只能在开局前选择，现在已不能更改。"
 NOT_SELF = "不能选择自己，请换一名玩家。"
 LOVE_VERB = {"love": "爱", "hate": "恨"}
@@ -116,59 +113,32 @@ STATUS_LEADER = "{title}：{name}{gone}"
 STATUS_RESULT = "结局：{cond}"
 
 
-# ---- the identity message (/我的身份) ----------------------------------------------------
-
-
-def ability_line(state: m.JSON, cfg: m.Settings, seat: int, ab: dict[str, Any]) -> str:
-    left = m.uses_left(state, seat, ab)
-    left_txt = "不限次数" if left is None else f"剩余 {left} 次"
-    kind = ab["kind"]
-    if kind == "kill":
-        extra = "；可用 /不杀 放弃当晚" if ab.get("optional") else ""
-        return f"杀人：每晚审讯结束时，与你同房的看守死亡{extra}。"
-    if kind == "point_kill":
-        return f"点杀：选房或审讯时私聊 /点杀 <看守>，当晚改杀该看守（{left_txt}）。"
-    if kind == "noise":
-        return f"噪音：审讯中私聊 /噪音，对同房囚犯播放噪音（{left_txt}）。"
-    if kind == "lover":
-        other = m.lover_of(state, cfg, seat)
-        who = m.name(state, other) if other is not None else "（未发出）"
-        return f"情侣：你与 {who} 是情侣，一方死亡另一方殉情。"
-    must = "，必须使用" if ab.get("compulsory") else ""
-    return (f"「{ab['name']}」：{WHEN[ab.get('when', 'any')]}私聊 /技能 {ab['name']} [内容]，"
-            f"由导演结算（{left_txt}{must}）。")
-
-
-def identity(state: m.JSON, cfg: m.Settings, seat: int) -> str:
-    p = m.player(state, seat)
-    r = m.role(state, cfg, seat)
-    lines = [f"{m.name(state, seat)}：你是【{KIND[p['kind']]}】{r['name']}。"]
-    if r.get("crimes"):
-        lines.append(f"罪名：{'、'.join(r['crimes'])}。")
-    if m.murderer_side(state, cfg, seat):
-        lines.append("阵营：杀人犯阵营。")
-    if r.get("text"):
-        lines.append(r["text"])
-    for ab in r.get("abilities", []):
-        lines.append(ability_line(state, cfg, seat, ab))
-    win = r.get("win", "default")
-    if win == "alive":
-        lines.append("胜利条件：游戏结束时你存活或已被释放。")
-    elif win == "released":
-        lines.append("胜利条件：你被释放。")
-    elif win == "with_murderer":
-        lines.append("胜利条件：杀人犯被释放。")
-    if state.get("chief") == seat:
-        lines.append("你是看守长：<权威> 最高票平票时以你的票为准；你投了少数票时须 /裁定 从最高票中选一个。")
-    if state.get("leader") == seat:
-        used = "（已用）" if state.get("uprising_used") else "（可用 1 次）"
-        lines.append(f"你是囚犯领袖：讨论日私聊 /起义，全体存活囚犯投票处决一名看守{used}。")
-    if p.get("love") is not None:
-        lines.append(f"你爱：{m.name(state, p['love'])}。")
-    if p.get("hate") is not None:
-        lines.append(f"你恨：{m.name(state, p['hate'])}。")
-    lines.append(f"状态：{STATUS[p['status']]}。")
-    return "\n".join(lines)
+# ---- the identity message (/我的身份, views.py) ------------------------------------------
+UNLIMITED = "不限次数"
+USES_LEFT_SHORT = "剩余 {n} 次"
+CAN_SPARE = "；可用 /不杀 放弃当晚"
+ABILITY_KILL = "杀人：每晚审讯结束时，与你同房的看守死亡{spare}。"
+ABILITY_POINT_KILL = "点杀：选房或审讯时私聊 /点杀 <看守>，当晚改杀该看守（{left}）。"
+ABILITY_NOISE = "噪音：审讯中私聊 /噪音，对同房囚犯播放噪音（{left}）。"
+ABILITY_LOVER = "情侣：你与 {who} 是情侣，一方死亡另一方殉情。"
+LOVER_NOT_DEALT = "（未发出）"
+MUST_USE = "，必须使用"
+ABILITY_GENERIC = "「{name}」：{when}私聊 /技能 {name} [内容]，由导演结算（{left}{must}）。"
+IDENTITY_HEAD = "{name}：你是【{kind}】{role}。"
+IDENTITY_CRIMES = "罪名：{crimes}。"
+IDENTITY_MURDERER_SIDE = "阵营：杀人犯阵营。"
+WIN_LINE = {
+    "alive": "胜利条件：游戏结束时你存活或已被释放。",
+    "released": "胜利条件：你被释放。",
+    "with_murderer": "胜利条件：杀人犯被释放。",
+}
+IDENTITY_CHIEF = "你是看守长：<权威> 最高票平票时以你的票为准；你投了少数票时须 /裁定 从最高票中选一个。"
+IDENTITY_LEADER = "你是囚犯领袖：讨论日私聊 /起义，全体存活囚犯投票处决一名看守{used}。"
+UPRISING_SPENT = "（已用）"
+UPRISING_LEFT = "（可用 1 次）"
+IDENTITY_LOVE = "你爱：{name}。"
+IDENTITY_HATE = "你恨：{name}。"
+IDENTITY_STATUS = "状态：{status}。"
 
 
 # ---- the day: elections, verdict votes, 起义, <权威> --------------------------------------
@@ -284,7 +254,6 @@ ABILITY_ONLY_WHEN = "「{name}」只能在{when}使用。"
 ABILITY_TO_HOSTS = "【技能#{id}】{who}（{role}）发动「{name}」：{text}。用 /结算 {id} <结果> 回复。"
 NO_CONTENT = "（无内容）"
 ABILITY_SENT = "已提交「{name}」（#{id}），等待导演结算。"
-HOST_ONLY_SETTLE = "只有导演可以结算技能。"
 NO_SUCH_USE = "没有这个技能编号，请看导演私聊里的 #编号。"
 ALREADY_SETTLED = "#{id} 已经结算过了：{result}"
 SETTLE_WHAT = "请写明结算结果：/结算 <编号> <结果>。"
@@ -416,7 +385,7 @@ POINT_ITEM = "{why} {n:+d}"
 # ---- the web interrogation room ------------------------------------------------------------
 WEB_TITLE = "囚犯游戏 · 审讯室"
 
-# ---- a host's data file (content.py): one line per mistake ------------------------------------
+# ---- a host's settings (content.py): one line per mistake ------------------------------------
 CAMP_WORDS = {"guard": "guard", "prisoner": "prisoner", "any": "any", "看守": "guard", "囚犯": "prisoner", "任意": "any"}
 NAME_BANNED = "@[]:：=＝,，、;；"  # characters a character's name (a future 马甲) may not hold
 NO_CHAR_NAME = "无"  # a character may not be called this (it means "none")
@@ -449,4 +418,3 @@ DEAL_SEAT = "deal 的「{seat}」应为座位号。"
 DEAL_NO_ROLE = "deal 座位 {seat} 的身份「{id}」不存在。"
 DEAL_TWICE = "deal 中身份「{id}」发给了多人。"
 NO_VARIANT = "没有名为「{name}」的内置身份文件。"
-TOML_ERROR = "身份文件格式错误：{error}"
