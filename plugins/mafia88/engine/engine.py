@@ -9,9 +9,11 @@ from typing import Any
 from plugins.gamekit.contract import Actor, Ctx, Effect, GameEngine, Ignored, Outcome, Rejected, Seat, Settings
 from plugins.gamekit.settings import given as settings_given
 
-from . import content, rules_host, rules_posts, rules_start
+from . import rules_host, rules_posts, rules_start
 from . import texts as T
 from .commands import COMMANDS, post_number
+from .content import CONTENT
+from .content import Settings as SettingsModel
 from .model import FACTION_NAME, State, alive, iso, rnd, role, role_label, role_message, row, when
 from .rules_round import on_deadline, reveal
 
@@ -30,8 +32,11 @@ class Mafia88Engine(GameEngine):
     def __init__(self) -> None:
         super().__init__(COMMANDS)
 
+    CONTENT = CONTENT
+
     def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        return content.check_settings(settings)
+        over = {k: v for k, v in settings.items() if k != "timezone"}  # the kernel's own key
+        return CONTENT.settings(SettingsModel, over).model_dump(mode="json")
 
     def start(self, roster: list[Seat], ctx: Ctx) -> Outcome:
         return rules_start.start(roster, ctx)

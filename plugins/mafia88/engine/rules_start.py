@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from plugins.gamekit.contract import Ctx, Outcome, Rejected, Say, Seat
 
-from . import content
 from . import texts as T
 from .model import FACTION_NAME, Dealt, new_round, role, role_message
 from .rules_round import schedule_round
 
 
 def start(roster: list[Seat], ctx: Ctx) -> Outcome:
-    # ctx.settings is already checked (/创建 stores the checked defaults, /配置 checks again);
-    # only a caller without settings gets the defaults here
-    cfg = ctx.settings if ctx.settings.get("roles") else content.check_settings(ctx.settings or {})
+    cfg = ctx.settings  # checked: /创建 stores the checked defaults, /配置 checks again
     roles = cfg["roles"]
     fill = cfg["options"]["fill_role"]
     counts = {r["key"]: r["count"] for r in roles}
