@@ -233,7 +233,7 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     assert "不足 601" in texts(out)
     out = await t.private(qq(redo_one), "/报道 " + essay(620, f"{redo_one}重"))
     assert "合格" in texts(out) and "不合格" not in texts(out)
-    assert "只有主持" in texts(await t.private(qq(keeper), f"/退回报道 {redo_one}"))
+    assert "只有哨子" in texts(await t.private(qq(keeper), f"/退回报道 {redo_one}"))
 
     # ---- round 1 posts: a refused short post, then composed over several messages --
     victims = [s for s in order]
@@ -266,7 +266,7 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     assert f"#1 {t.codes[gu]}（{gu}号 {alias(gu)}）→ {target1}号 {alias(target1)}｜待审｜字数 9" in lst, lst
     shown = texts(await t.private(HOST, "/看贴 1"))
     assert f"贴{pid}号第0段" in shown and "去引用" in shown
-    assert "只有主持" in texts(await t.private(qq(keeper), "/贴单"))
+    assert "只有哨子" in texts(await t.private(qq(keeper), "/贴单"))
     assert "私聊" in texts(await t.group(HOST, "/贴单"))
     out = await t.private(HOST, "/通过 1")
     assert "#1 已通过" in texts(only(out, HOST)) and "已通过审核" in texts(only(out, qq(gu)))

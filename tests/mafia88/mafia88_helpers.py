@@ -10,7 +10,10 @@ import random
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
+from plugins.gamekit.args import SeatReason
 from plugins.gamekit.contract import (
+    KERNEL_BACK,
+    KERNEL_OUT,
     Actor,
     CancelTimer,
     Command,
@@ -24,6 +27,7 @@ from plugins.gamekit.contract import (
     Timer,
 )
 from plugins.mafia88.engine import ENGINE
+from plugins.mafia88.engine.state import Player, Step
 
 SH = ZoneInfo("Asia/Shanghai")
 T0 = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)  # 09:00 in Shanghai
@@ -49,7 +53,8 @@ class Game:
         self.seed = seed
         self.json_state = json_state  # store the state as the kernel would: through JSON
         self.check_pure = check_pure
-        self.settings = ENGINE.check_settings(settings or {})
+        self.stored = ENGINE.check_settings(settings or {})  # the plain settings the kernel stores
+        self.settings = ENGINE.settings_of(self.stored)  # what the rules read (ctx.settings)
         self.now = now
         self.seq = 0
         self.phase: Timer | None = None
@@ -69,7 +74,11 @@ class Game:
                    settings=self.settings, phase=self.phase, timers=timers)
 
     def _take(self, out: Outcome) -> list:
-        self.state = json.loads(json.dumps(out.state, ensure_ascii=False)) if self.json_state else out.state
+        if self.json_state:  # encoded as the kernel stores it, through JSON, and read back
+            self.state = ENGINE.decode(json.loads(json.dumps(ENGINE.encode(out.state), ensure_ascii=False)))
+        else:
+            out.state.version = ENGINE.STATE_VERSION  # what the kernel's encode marks on the state it holds
+            self.state = out.state
         for e in out.effects:
             if isinstance(e, SetPhase):
                 self.phase = Timer("phase", e.ends_at) if e.ends_at else None
@@ -88,8 +97,9 @@ class Game:
     def cmd(self, who: int | None, name: str, /, host: bool = False, private: bool = True, **args) -> list:
         actor = Actor(user_id=f"u{who}" if who else "host", seat=who, is_host=host, private=private)
         before = copy.deepcopy(self.state) if self.check_pure else None
+        cargs = SeatReason(**args) if name in (KERNEL_OUT, KERNEL_BACK) else args
         try:
-            out = ENGINE.apply(self.state, actor, Command(name, args), self._ctx())
+            out = ENGINE.apply(self.state, actor, Command(name, cargs), self._ctx())
         finally:
             if before is not None:
                 assert self.state == before, "the engine mutated its input state"
@@ -113,7 +123,7 @@ class Game:
     def close_round(self) -> None:
         """The vote close, then the decision window of §五/§七 if one opened (nobody chooses)."""
         self.fire("phase")
-        if self.state["step"] == "deciding":
+        if self.state.step == Step.DECIDING:
             self.fire("phase")
 
     def fire_due(self, until: datetime | None = None) -> None:
@@ -126,15 +136,14 @@ class Game:
             self.fire(due[0][1])
 
     # ---- views ----------------------------------------------------------
-    def p(self, seat: int) -> dict:
-        return self.state["players"][str(seat)]
+    def p(self, seat: int) -> Player:
+        return self.state.players[seat]
 
     def seats_of(self, role: str, living: bool = True) -> list[int]:
-        return [int(s) for s, p in sorted(self.state["players"].items(), key=lambda kv: int(kv[0]))
-                if p["role"] == role and (p["alive"] or not living)]
+        return [s for s, p in sorted(self.state.players.items()) if p.role == role and (p.alive or not living)]
 
     def alive(self) -> list[int]:
-        return [int(s) for s, p in self.state["players"].items() if p["alive"]]
+        return [s for s, p in self.state.players.items() if p.alive]
 
     def says(self, to, effects: list | None = None) -> list[str]:
         effs = effects if effects is not None else [e for batch in self.log for e in batch]
@@ -143,19 +152,19 @@ class Game:
     def first_post_names(self, seat: int) -> str:
         """§六.1: eight aliases of other players, at least one a 联合杀."""
         lh = [s for s in self.seats_of("lianhe_sha", living=False)][:1]
-        others = [s for s in sorted(self.state["players"], key=int) if int(s) != seat and int(s) not in lh]
-        named = lh + [int(s) for s in others][: 8 - len(lh)]
-        return "我点名" + "、".join(self.p(s)["alias"] for s in named) + "。"
+        others = [s for s in sorted(self.state.players) if s != seat and s not in lh]
+        named = lh + others[: 8 - len(lh)]
+        return "我点名" + "、".join(self.p(s).alias for s in named) + "。"
 
     def submit_post(self, seat: int, target: int, chars: int = 900) -> int:
-        code = self.p(seat)["code"]
+        code = self.p(seat).code
         names = ""
-        if self.p(seat)["role"] == "gu_sha" and not any(p["author"] == seat for p in self.state["posts"]):
+        if self.p(seat).role == "gu_sha" and not any(p.author == seat for p in self.state.posts):
             names = self.first_post_names(seat)
         self.cmd(seat, "post", code=code, target=target, text=names + essay(chars // 2, f"{seat}号"))
         self.cmd(seat, "text", text=essay(chars - chars // 2, f"{seat}续"))
         self.cmd(seat, "done")
-        return len(self.state["posts"])
+        return len(self.state.posts)
 
     def report_all(self) -> None:
         for s in sorted(self.alive()):

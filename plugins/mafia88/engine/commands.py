@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.gamekit.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Rejected, Say
+from plugins.gamekit.contract import Actor, ArgSpec, CommandSpec, Ctx, Effect, Say
 
-from . import rules_decide, rules_host, rules_posts, rules_reports, rules_souls, rules_start, rules_votes
-from .model import State, name
-from .rules_round import check_end
+from . import rules_decide, rules_host, rules_posts, rules_reports, rules_souls, rules_start, rules_votes, rules_window
+from .model import name
+from .state import ChoiceKind, State
 
 A = dict[str, Any]
 
@@ -118,26 +118,18 @@ def _steps(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
 
 
 def _publish_now(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    cfg = ctx.settings
-    effects: list[Effect] = []
-    rules_posts.publish_now(st, ctx, effects)
-    check_end(st, cfg, effects)
-    return effects
+    return rules_posts.publish_now(st, ctx)
 
 
-def _choose(kind: str) -> Any:
+def _choose(kind: ChoiceKind) -> Any:
     def rule(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-        effects: list[Effect] = []
-        rules_decide.choose(st, actor, kind, list(a.get("targets", [])), ctx, effects)
-        return effects
+        return rules_window.choose(st, actor, kind, list(a.get("targets", [])), ctx)
 
     return rule
 
 
 def _revive(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
-    effects: list[Effect] = []
-    rules_decide.revive(st, actor, a["target"], ctx, effects)
-    return effects
+    return rules_window.revive(st, actor, a["target"], ctx)
 
 
 def _letter(kind: str) -> Any:
@@ -181,13 +173,6 @@ def _end(st: State, actor: Actor, a: A, ctx: Ctx) -> list[Effect]:
     return effects
 
 
-def post_number(value: Any) -> int:
-    text = str(value).strip().lstrip("#＃")
-    if not text.isdigit():
-        raise Rejected(f"「{value}」不是帖号：请写数字，如 3 或 #3（/贴单 可查看帖号）。")
-    return int(text)
-
-
 COMMANDS: tuple[CommandSpec, ...] = (
     # players
     CommandSpec(("报道",), "report", (ArgSpec("text", "text"),), usage="/报道 <正文>",
@@ -213,11 +198,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec((), "text", (ArgSpec("text", "text"),), where="private", alive_only=False,
                 help="起草杀帖时私聊发送的正文", rule=_text),
     CommandSpec(("带人",), "take", (ArgSpec("targets", "players"),), where="private",
-                usage="/带人 <玩家> [<玩家>…]", help="高票出局后从票自己的线上选人陪同出局（联合蛋、独立杀、地雷，§五）", rule=_choose("take")),
+                usage="/带人 <玩家> [<玩家>…]", help="高票出局后从票自己的线上选人陪同出局（联合蛋、独立杀、地雷，§五）", rule=_choose(ChoiceKind.TAKE)),
     CommandSpec(("照出",), "reveal", (ArgSpec("targets", "players"),), where="private",
-                usage="/照出 <玩家>", help="魔镜高票出局后照出票自己的线上一人（§五黑6）", rule=_choose("reveal")),
+                usage="/照出 <玩家>", help="魔镜高票出局后照出票自己的线上一人（§五黑6）", rule=_choose(ChoiceKind.REVEAL)),
     CommandSpec(("指定追魂",), "soul", (ArgSpec("targets", "players"),), where="private",
-                usage="/指定追魂 <玩家>", help="地雷高票出局或第1轮高票出局者指定一人写追魂（§五黑5、§七.1）", rule=_choose("soul")),
+                usage="/指定追魂 <玩家>", help="地雷高票出局或第1轮高票出局者指定一人写追魂（§五黑5、§七.1）", rule=_choose(ChoiceKind.SOUL)),
     CommandSpec(("复活",), "revive", (ArgSpec("target", "player"),), where="private",
                 usage="/复活 <玩家>", help="复活：第二、四轮结果贴前复活一名高票者（§五白6）", rule=_revive),
     CommandSpec(("追魂",), "letter_soul", (ArgSpec("text", "text"),), where="private", alive_only=False,

@@ -4,7 +4,7 @@ the words players type (command choices, results) are here too. Byte for byte wh
 
 from __future__ import annotations
 
-from typing import Any
+from plugins.gamekit.textcheck import TextFigures, describe
 
 # ---- labels and the words players and hosts type -------------------------------------------------
 STEP_LABEL = {"round": "投票中", "overtime": "加时投票", "deciding": "结果前选择", "over": "已结束"}
@@ -58,6 +58,8 @@ ROLE_HOW_TO_POST = "出贴：私聊发 /出贴 <代号> <目标> 再发正文，
 
 # ---- refusals every command shares, /状态 and the /导出 sheets ---------------------------------------
 HOST_ONLY = "只有哨子可以用这个命令。"
+NOT_A_POST_NUMBER = "「{value}」不是帖号：请写数字，如 3 或 #3（/贴单 可查看帖号）。"
+POST_NUMBER_MARKS = "#＃"  # a post number may be written "#3" or "＃3"
 NOT_A_PLAYER = "你不是本局玩家。"
 OVER_SEE_STATUS = "游戏已结束，/状态 可看结果。"
 INFO_OUT = "\n你已出局：{reason}。"
@@ -487,7 +489,5 @@ WEB_BAD_INPUT = "提交的内容无法识别。"
 WEB_TITLE = "88人场 · 交贴台"
 
 
-def figures_line(fig: dict[str, Any]) -> str:
-    from plugins.gamekit.textcheck import TextFigures, describe
-
-    return describe(TextFigures(**fig))
+def figures_line(fig: TextFigures) -> str:
+    return describe(fig)
