@@ -10,7 +10,7 @@ import random
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from plugins.gamekit.args import SeatReason
+from plugins.gamekit.args import Args, SeatReason, TextIn, fields_of
 from plugins.gamekit.contract import (
     KERNEL_BACK,
     KERNEL_OUT,
@@ -45,6 +45,17 @@ def essay(chars: int, salt: str = "") -> str:
         total += len(s)
         n += 1
     return "".join(parts)
+
+
+def typed_args(name: str, args: dict) -> Args:
+    """The command's Args class, as the kernel's parser builds it from chat (a word is text)."""
+    if name in (KERNEL_OUT, KERNEL_BACK):
+        return SeatReason(**args)
+    cls = ENGINE.specs[name].args
+    if cls is TextIn:
+        return TextIn(**args)
+    words = {f.name for f in fields_of(cls) if f.kind == "word"}
+    return cls(**{k: str(v) if k in words else v for k, v in args.items()})
 
 
 class Game:
@@ -97,9 +108,8 @@ class Game:
     def cmd(self, who: int | None, name: str, /, host: bool = False, private: bool = True, **args) -> list:
         actor = Actor(user_id=f"u{who}" if who else "host", seat=who, is_host=host, private=private)
         before = copy.deepcopy(self.state) if self.check_pure else None
-        cargs = SeatReason(**args) if name in (KERNEL_OUT, KERNEL_BACK) else args
         try:
-            out = ENGINE.apply(self.state, actor, Command(name, cargs), self._ctx())
+            out = ENGINE.apply(self.state, actor, Command(name, typed_args(name, args)), self._ctx())
         finally:
             if before is not None:
                 assert self.state == before, "the engine mutated its input state"

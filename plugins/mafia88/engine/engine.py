@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins.gamekit.args import SeatReason
-from plugins.gamekit.contract import JSON, Actor, Ctx, Effect, GameEngine, Ignored, Outcome, Rejected, Seat
+from plugins.gamekit.args import Args, SeatReason
+from plugins.gamekit.contract import JSON, Actor, Ctx, Effect, GameEngine, Outcome, Rejected, Seat
 
 from . import rules_host, rules_start
 from . import texts as T
@@ -16,16 +16,12 @@ from .content import Settings as Mafia88Settings
 from .ending import result_text
 from .ending import reveal as reveal_text
 from .model import FACTION_NAME, alive, iso, rnd, role_label, role_message, row, when
-from .rules_posts import post_number
 from .rules_round import on_deadline
 from .state import PostKind, Step
 from .state import State as Mafia88State
 
-HOST_ONLY = {"posts", "show", "approve", "reject", "reject_report", "out", "back", "set_round", "vote_log", "end",
-             "override", "publish_now", "dm", "high_posts", "steps"}
-PLAYER_ONLY = {"report", "vote", "proxy", "post", "white", "rewrite", "done", "drop", "mine", "text", "check",
-               "take", "reveal", "soul", "revive", "letter_soul", "letter_thanks", "soul_move", "soul_back", "signal"}
 AFTER_OVER = ("tally", "table", "posts", "show", "vote_log", "mine", "text")
+"""The commands still answered once the game is over (who may use each is the table's ``who``)."""
 
 
 class Mafia88Engine(GameEngine[Mafia88State, Mafia88Settings]):
@@ -44,15 +40,7 @@ class Mafia88Engine(GameEngine[Mafia88State, Mafia88Settings]):
     def start(self, roster: list[Seat], ctx: Ctx[Mafia88Settings]) -> Outcome[Mafia88State]:
         return rules_start.start(roster, ctx)
 
-    def before(self, state: Mafia88State, actor: Actor, name: str, args: Any, ctx: Ctx[Mafia88Settings]) -> Any:
-        if isinstance(args, dict) and "post" in args:  # post numbers are shown as "#3": accept "#3", "＃3" and "3"
-            args = {**args, "post": post_number(args["post"])}
-        if name in HOST_ONLY and not actor.is_host:
-            raise Rejected(T.HOST_ONLY)
-        if name in PLAYER_ONLY and (actor.seat is None or actor.seat not in state.players):
-            if name == "text":
-                raise Ignored()
-            raise Rejected(T.NOT_A_PLAYER)
+    def before(self, state: Mafia88State, actor: Actor, name: str, args: Args, ctx: Ctx[Mafia88Settings]) -> Args:
         if state.step == Step.OVER and name not in AFTER_OVER:
             raise Rejected(T.OVER_SEE_STATUS)
         cur = rnd(state)

@@ -10,6 +10,7 @@ from plugins.gamekit.clock import on_day
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say, SetPhase, SetTimer
 
 from . import texts as T
+from .args import HighArgs, TextArgs
 from .checks import measure_text, post_problems
 from .content import Settings
 from .effects import vote_rule
@@ -210,9 +211,10 @@ HIGH_FROM_ROUND = 6  # §七.2: designations after round 5; due 12:00 the day af
 LETTER_MIN = 500  # §五黑5, §七.1/2: a 追魂 has at least 500 characters
 
 
-def designate_high(state: State, actor: Actor, writer: int, by: str, ctx: Ctx[Settings]) -> list[Effect]:
+def designate_high(state: State, actor: Actor, args: HighArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/高贴指定 <玩家> [指定者]: §七.2 高贴数特权, recorded by a host (post counts live on the forum)."""
     cfg = ctx.settings
+    writer, by = args.player, args.by
     r = state.round
     if r < HIGH_FROM_ROUND:
         raise Rejected(T.HIGH_TOO_EARLY.format(r=r))
@@ -252,6 +254,16 @@ def add_letter(state: State, kind: LetterKind, writer: int, for_seat: int, r: in
 
 
 SOUL_KINDS = (LetterKind.SOUL, LetterKind.FIRST_SOUL, LetterKind.HIGH)
+
+
+def letter_soul(state: State, actor: Actor, args: TextArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/追魂 <正文>: the 追魂 one was named to write (§五黑5, §七.1, §七.2)."""
+    return write_letter(state, actor, T.SOUL_LETTER, args.text, ctx)
+
+
+def letter_thanks(state: State, actor: Actor, args: TextArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/感谢信 <正文>: a revived player's thank-you letter (§五白6)."""
+    return write_letter(state, actor, T.THANKS_LETTER, args.text, ctx)
 
 
 def write_letter(state: State, actor: Actor, word: str, text: str, ctx: Ctx[Settings]) -> list[Effect]:

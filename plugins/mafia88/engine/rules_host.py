@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 
+from plugins.gamekit.args import NoArgs
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
 
 from . import texts as T
+from .args import EndArgs, MessageArgs, PlayerReason, RoundArgs, SetRoundArgs
 from .content import Settings, row_errors
 from .ending import check_end, finish
 from .model import bring_back, dt, iso, mark_out, name, rnd, row, tz
@@ -30,6 +32,24 @@ def put_out(state: State, cfg: Settings, seat: int, reason: str, announce: bool,
     if announce:
         effects.append(Say("group", T.PUT_OUT_NOTICE.format(seat=name(state, seat), reason=reason)))
     check_end(state, cfg, effects)
+
+
+def host_out(state: State, actor: Actor, args: PlayerReason, ctx: Ctx[Settings]) -> list[Effect]:
+    """/判出局 <玩家> [理由] (§十四.6): announced in the group with the reason."""
+    effects: list[Effect] = []
+    put_out(state, ctx.settings, args.player, args.reason, True, effects)
+    if actor.private:  # in the group the announcement is the answer
+        effects.insert(0, Say("reply", T.PUT_OUT_DONE.format(seat=name(state, args.player))))
+    return effects
+
+
+def host_back(state: State, actor: Actor, args: PlayerReason, ctx: Ctx[Settings]) -> list[Effect]:
+    """/判复活 <玩家> [理由]: a player who is out comes back, announced in the group."""
+    effects: list[Effect] = []
+    put_back(state, args.player, args.reason, True, effects)
+    if actor.private:
+        effects.insert(0, Say("reply", T.PUT_BACK_DONE.format(seat=name(state, args.player))))
+    return effects
 
 
 def put_back(state: State, seat: int, reason: str, announce: bool, effects: list[Effect]) -> None:
@@ -60,9 +80,10 @@ def parse_posts(text: str, gkeys: list[str]) -> dict[str, int]:
     return out
 
 
-def set_round(state: State, r: int, votes: int, out: int, posts_text: str | None, ctx: Ctx[Settings]) -> list[Effect]:
-    """§十 last line: hosts adjust the table. Past steps cannot change."""
+def set_round(state: State, actor: Actor, args: SetRoundArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/改进程 (§十 last line): hosts adjust the table. Past steps cannot change."""
     cfg = ctx.settings
+    r, votes, out, posts_text = args.round, args.votes, args.out, args.posts
     if state.step == Step.OVER:
         raise Rejected(T.GAME_OVER)
     cur = state.round
@@ -94,6 +115,11 @@ def set_round(state: State, r: int, votes: int, out: int, posts_text: str | None
     return [Say("group", text), Say("reply", T.ADJUSTED + text)]
 
 
+def show_table(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/进程: the round table."""
+    return [Say("reply", table_text(state))]
+
+
 def table_text(state: State) -> str:
     lines = [T.TABLE_HEAD]
     for i, rw in enumerate(state.table, 1):
@@ -103,8 +129,9 @@ def table_text(state: State) -> str:
     return "\n".join(lines)
 
 
-def vote_log(state: State, r: int | None) -> list[Effect]:
-    r = r or state.round
+def vote_log(state: State, actor: Actor, args: RoundArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/票记录 [轮次]: every ballot with its arrival, proxies and who has not voted."""
+    r = args.round or state.round
     rd = state.rounds.get(r)
     if rd is None:
         raise Rejected(T.NO_SUCH_ROUND.format(r=r))
@@ -123,6 +150,16 @@ def vote_log(state: State, r: int | None) -> list[Effect]:
 WINNER_WORDS = T.WINNER_WORDS
 
 
+def end(state: State, actor: Actor, args: EndArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/结束游戏 [白方|黑方|平局] [理由]: without a winner word the game ends with no winner."""
+    effects: list[Effect] = []
+    result, reason = args.result, args.reason
+    if result not in WINNER_WORDS:  # /结束 <理由>: no winner declared
+        result, reason = T.DRAW, f"{result} {reason}".strip()
+    end_game(state, ctx.settings, result, reason, effects)
+    return effects
+
+
 def end_game(state: State, cfg: Settings, result: str, reason: str, effects: list[Effect]) -> None:
     """§十二.8 / §十五.12: the hosts declare the end (and the winner)."""
     if state.step == Step.OVER:
@@ -132,9 +169,9 @@ def end_game(state: State, cfg: Settings, result: str, reason: str, effects: lis
     finish(state, cfg, Winner(WINNER_WORDS[result]), T.ENDED_BY_HOSTS.format(reason=reason.strip() or T.END_AGREED), effects)
 
 
-def private_message(state: State, actor: Actor, seat: int, text: str, ctx: Ctx[Settings]) -> list[Effect]:
+def private_message(state: State, actor: Actor, args: MessageArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/私信 <玩家> <内容>: a host writes to one player through the bot; logged in the state."""
-    text = text.strip()
+    seat, text = args.player, args.text.strip()
     if not text:
         raise Rejected(T.DM_USAGE)
     if seat not in state.players:

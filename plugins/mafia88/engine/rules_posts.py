@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from plugins.gamekit.args import NoArgs, TextIn
 from plugins.gamekit.clock import on_day
 from plugins.gamekit.contract import Actor, CancelTimer, Ctx, Effect, Ignored, Rejected, Say, SetTimer
 from plugins.gamekit.textcheck import TextFigures
 
 from . import texts as T
+from .args import OverrideArgs, PostArgs, PostRef, RejectArgs, RewriteArgs, RoundArgs, Target, WhiteArgs
 from .checks import measure_text, post_problems
 from .content import Settings
 from .ending import check_end
@@ -174,8 +176,10 @@ def author_checks(state: State, cfg: Settings, seat: int, code: str, target: int
 
 # ---- drafting --------------------------------------------------------------
 
-def open_post(state: State, actor: Actor, code: str, target: int, text: str, ctx: Ctx[Settings]) -> list[Effect]:
+def open_post(state: State, actor: Actor, args: PostArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/出贴 <代号> <目标> [正文…]: a draft, written on over private messages (§十二.4)."""
     cfg = ctx.settings
+    code, target, text = args.code, args.target, args.text
     seat = actor.seat
     assert seat is not None  # who="player"
     posting_open(state, ctx)
@@ -187,9 +191,10 @@ def open_post(state: State, actor: Actor, code: str, target: int, text: str, ctx
     return [Say("reply", T.DRAFT_STARTED.format(round=state.round, code=code.strip(), target=name(state, target), group=g, count=count))]
 
 
-def declare_white(state: State, actor: Actor, code: str, target: int, ctx: Ctx[Settings]) -> list[Effect]:
-    """§十二.4 white slip: the kill stands now, 1200 characters are due by 12:00."""
+def declare_white(state: State, actor: Actor, args: WhiteArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/白条 (§十二.4): the kill stands now, 1200 characters are due by 12:00."""
     cfg = ctx.settings
+    code, target = args.code, args.target
     seat = actor.seat
     assert seat is not None  # who="player"
     posting_open(state, ctx)
@@ -207,8 +212,10 @@ def declare_white(state: State, actor: Actor, code: str, target: int, ctx: Ctx[S
     ]
 
 
-def open_rewrite(state: State, actor: Actor, post_id: int, text: str, ctx: Ctx[Settings]) -> list[Effect]:
+def open_rewrite(state: State, actor: Actor, args: RewriteArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/重写 <帖号> [正文…]: the text of a white slip or a rejected post (§十二.4/7)."""
     cfg = ctx.settings
+    post_id, text = post_number(args.post), args.text
     seat = actor.seat
     assert seat is not None  # who="player"
     post = get_post(state, post_id)
@@ -227,22 +234,25 @@ def open_rewrite(state: State, actor: Actor, post_id: int, text: str, ctx: Ctx[S
     return [Say("reply", T.REWRITE_STARTED.format(post_id=post_id, minimum=minimum))]
 
 
-def append_text(state: State, cfg: Settings, actor: Actor, text: str, images: int = 0) -> list[Effect]:
+def append_text(state: State, actor: Actor, args: TextIn, ctx: Ctx[Settings]) -> list[Effect]:
+    """Private text while a draft is open: more of its text (anything else is not for the game)."""
+    text = args.text
     d = state.drafts.get(actor.seat) if actor.seat is not None else None
     if d is None:
         raise Ignored()
     if text.strip():
-        cap = cfg.limits.post_max
+        cap = ctx.settings.limits.post_max
         total = sum(len(x) for x in d.parts) + len(text)
         if total > cap:
             raise Rejected(T.POST_TOO_LONG.format(total=total, cap=cap))
         d.parts.append(text)
     count = measure_text("\n".join(d.parts)).chars
-    note = T.IMAGES_NOT_COUNTED if images else ""
+    note = T.IMAGES_NOT_COUNTED if args.images else ""
     return [Say("reply", T.TEXT_RECEIVED.format(note=note, count=count))]
 
 
-def drop_draft(state: State, actor: Actor) -> list[Effect]:
+def drop_draft(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/撤稿."""
     if actor.seat is None or state.drafts.pop(actor.seat, None) is None:
         raise Rejected(T.NO_DRAFT)
     return [Say("reply", T.DRAFT_DROPPED)]
@@ -283,7 +293,8 @@ def first_post_problems(state: State, cfg: Settings, seat: int, d: Draft, text: 
     return out
 
 
-def finish_draft(state: State, actor: Actor, ctx: Ctx[Settings]) -> list[Effect]:
+def finish_draft(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/完成: the draft is measured and handed in for review (§十二.2)."""
     cfg = ctx.settings
     seat = actor.seat
     assert seat is not None  # who="player"
@@ -356,7 +367,8 @@ def white_due_at(state: State, cfg: Settings, r: int) -> datetime:
     return on_day(dt(posts), cfg.times.white_due, tz(state), 1)
 
 
-def my_posts(state: State, actor: Actor) -> list[Effect]:
+def my_posts(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/我的贴."""
     mine = [p for p in state.posts if p.author == actor.seat]
     lines = [T.MY_POST_LINE.format(id=p.id, round=p.round, target=name(state, p.target), status_name=STATUS_NAME[p.status]) for p in mine]
     d = state.drafts.get(actor.seat) if actor.seat is not None else None
@@ -367,8 +379,9 @@ def my_posts(state: State, actor: Actor) -> list[Effect]:
 
 # ---- host judgement --------------------------------------------------------
 
-def list_posts(state: State, r: int | None) -> list[Effect]:
-    r = r or state.round
+def list_posts(state: State, actor: Actor, args: RoundArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/贴单 [轮次]."""
+    r = args.round or state.round
     posts = [p for p in state.posts if p.round == r]
     if not posts:
         return [Say("reply", T.NO_ROUND_POSTS.format(r=r))]
@@ -379,13 +392,16 @@ def list_posts(state: State, r: int | None) -> list[Effect]:
     return [Say("reply", "\n".join(lines))]
 
 
-def show_post(state: State, post_id: int) -> list[Effect]:
-    p = get_post(state, post_id)
+def show_post(state: State, actor: Actor, args: PostRef, ctx: Ctx[Settings]) -> list[Effect]:
+    """/看贴 <帖号>."""
+    p = get_post(state, post_number(args.post))
     fig = figures_line(p.figures) if p.figures else T.TEXT_MISSING
     return [Say("reply", T.POST_SHOW.format(id=p.id, round=p.round, code=p.code, author=name(state, p.author), target=name(state, p.target), status_name=STATUS_NAME[p.status], fig=fig, text=p.text or T.WHITE_NO_TEXT))]
 
 
-def approve(state: State, post_id: int, ctx: Ctx[Settings]) -> list[Effect]:
+def approve(state: State, actor: Actor, args: PostRef, ctx: Ctx[Settings]) -> list[Effect]:
+    """/通过 <帖号>."""
+    post_id = post_number(args.post)
     p = get_post(state, post_id)
     if p.status != PostStatus.PENDING:
         raise Rejected(T.APPROVE_WRONG_STATUS.format(post_id=post_id, status_name=STATUS_NAME[p.status]))
@@ -398,16 +414,17 @@ def approve(state: State, post_id: int, ctx: Ctx[Settings]) -> list[Effect]:
     return effects
 
 
-def reject(state: State, post_id: int, reason: str, ctx: Ctx[Settings]) -> list[Effect]:
-    """§十二.7: a rejected post must be rewritten at 1200+ characters by 12:00."""
+def reject(state: State, actor: Actor, args: RejectArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/退回 <帖号> [理由] (§十二.7): a rejected post must be rewritten at 1200+ characters by 12:00."""
     cfg = ctx.settings
+    post_id = post_number(args.post)
     p = get_post(state, post_id)
     if p.status not in (PostStatus.PENDING, PostStatus.APPROVED):
         raise Rejected(T.REJECT_WRONG_STATUS.format(post_id=post_id, status_name=STATUS_NAME[p.status]))
     due = rnd(state, p.round).due.white
     if due and ctx.now >= dt(due):
         raise Rejected(T.REJECT_LATE.format(post_id=post_id, due=when(state, due)))
-    reason = reason.strip() or T.REJECT_DEFAULT_REASON
+    reason = args.reason.strip() or T.REJECT_DEFAULT_REASON
     p.status = PostStatus.REJECTED
     p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.REJECTED, note=reason))
     due_txt = when(state, due) if due else expected_white_due(state, cfg) if p.round == state.round else T.NEXT_NOON
@@ -591,9 +608,10 @@ def record_triggered(state: State, cfg: Settings, r: int, triggered: list[Trigge
 
 # ---- host rulings on the resolution ------------------------------------------
 
-def override(state: State, actor: Actor, step: int, word: str, why: str, ctx: Ctx[Settings]) -> list[Effect]:
+def override(state: State, actor: Actor, args: OverrideArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/改判 <步骤> <结果> <理由>: replace the effect of one post step before publication."""
     cfg = ctx.settings
+    step, word = args.step, args.result
     r = state.round
     cur = rnd(state)
     if state.step != Step.ROUND or cur.published:
@@ -603,7 +621,7 @@ def override(state: State, actor: Actor, step: int, word: str, why: str, ctx: Ct
     effect = OVERRIDE_WORDS.get(word.strip())
     if effect is None:
         raise Rejected(T.OVERRIDE_BAD_WORD.format(word=word, override_words=T.LIST_SEP.join(OVERRIDE_WORDS)))
-    why = why.strip()
+    why = args.reason.strip()
     if not why:
         raise Rejected(T.OVERRIDE_NO_REASON)
     res, _ = resolve_posts(state, cfg, r, round_posts(state, r))
@@ -620,8 +638,9 @@ def override(state: State, actor: Actor, step: int, word: str, why: str, ctx: Ct
             Say("hosts", explanation(state, r, res, final=False))]
 
 
-def show_steps(state: State, cfg: Settings) -> list[Effect]:
+def show_steps(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/结算: the current round's resolution steps (after the posts are due)."""
+    cfg = ctx.settings
     r = state.round
     cur = rnd(state)
     if not cur.posts_done:
@@ -632,7 +651,7 @@ def show_steps(state: State, cfg: Settings) -> list[Effect]:
     return [Say("reply", explanation(state, r, res, final=False))]
 
 
-def publish_now(state: State, ctx: Ctx[Settings]) -> list[Effect]:
+def publish_now(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/发布: publish the round's posts now (after the posts are due)."""
     r = state.round
     cur = rnd(state)
@@ -647,9 +666,10 @@ def publish_now(state: State, ctx: Ctx[Settings]) -> list[Effect]:
     return effects
 
 
-def check_identity(state: State, actor: Actor, target: int, ctx: Ctx[Settings]) -> list[Effect]:
-    """§五黑5: a 地雷 that went out 同归 (rounds 4–5) names one player and is told their identity."""
+def check_identity(state: State, actor: Actor, args: Target, ctx: Ctx[Settings]) -> list[Effect]:
+    """/查身份 (§五黑5): a 地雷 that went out 同归 (rounds 4–5) names one player and is told their identity."""
     cfg = ctx.settings
+    target = args.target
     seat = actor.seat
     assert seat is not None  # who="player"
     chk = state.checks.get(seat)

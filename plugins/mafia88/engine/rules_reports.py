@@ -6,6 +6,7 @@ from __future__ import annotations
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
 
 from . import texts as T
+from .args import PlayerReason, TextArgs
 from .checks import measure_text, problems
 from .content import Settings
 from .model import iso, name, rnd, when
@@ -18,8 +19,10 @@ def report_open(state: State) -> None:
         raise Rejected(T.REPORT_CLOSED)
 
 
-def report(state: State, actor: Actor, text: str, ctx: Ctx[Settings]) -> list[Effect]:
+def report(state: State, actor: Actor, args: TextArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/报道 <正文>."""
     cfg = ctx.settings
+    text = args.text
     report_open(state)
     seat = actor.seat
     assert seat is not None  # who="player"
@@ -48,15 +51,16 @@ def report(state: State, actor: Actor, text: str, ctx: Ctx[Settings]) -> list[Ef
     return fx
 
 
-def reject_report(state: State, seat: int, reason: str, ctx: Ctx[Settings]) -> list[Effect]:
-    """§十一.3/4: a host rejects a report (genre etc.): redo at 601+."""
+def reject_report(state: State, actor: Actor, args: PlayerReason, ctx: Ctx[Settings]) -> list[Effect]:
+    """/退回报道 (§十一.3/4): a host rejects a report (genre etc.): redo at 601+."""
     cfg = ctx.settings
+    seat = args.player
     if state.round != 1 or rnd(state).closed:
         raise Rejected(T.REPORT_REJECT_LATE)
     p = state.players.get(seat)
     if p is None:
         raise Rejected(T.NO_SUCH_SEAT.format(seat=seat))
-    reason = reason.strip() or T.REPORT_REJECT_DEFAULT
+    reason = args.reason.strip() or T.REPORT_REJECT_DEFAULT
     minimum = cfg.limits.report_redo_min
     prev = p.report
     p.report = Report(chars=prev.chars if prev else None, ok=False, need=minimum, rejected=True,

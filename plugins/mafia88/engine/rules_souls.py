@@ -6,6 +6,7 @@ from __future__ import annotations
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
 
 from . import texts as T
+from .args import SoulBackArgs, SoulMoveArgs
 from .checks import measure_text, post_problems
 from .content import Settings, Soul
 from .model import dt, iso, name, rnd, role_message, role_name, when
@@ -42,9 +43,10 @@ def text_checks(cfg: Settings, text: str, minimum: int, word: str) -> None:
         raise Rejected(T.SOUL_TEXT_FAILED.format(word=word, bad=T.SEMI_SEP.join(bad), minimum=minimum))
 
 
-def move(state: State, actor: Actor, src: int, dst: int, text: str, ctx: Ctx[Settings]) -> list[Effect]:
+def move(state: State, actor: Actor, args: SoulMoveArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/移魂 <被贴杀者> <移到谁> <500字正文>."""
     cfg = ctx.settings
+    src, dst, text = args.src, args.dst, args.text
     ab = cfg.effects.soul_move
     seat = holder_checks(state, actor, ab, T.SOUL_MOVE, ctx)
     if seat in (src, dst):
@@ -63,9 +65,10 @@ def move(state: State, actor: Actor, src: int, dst: int, text: str, ctx: Ctx[Set
             Say("hosts", T.SOUL_MOVE_HOSTS.format(seat=name(state, seat), src=name(state, src), dst=name(state, dst), n_text=len(text)))]
 
 
-def back(state: State, actor: Actor, dst: int, text: str, ctx: Ctx[Settings]) -> list[Effect]:
+def back(state: State, actor: Actor, args: SoulBackArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/还魂 <玩家> <800字正文>."""
     cfg = ctx.settings
+    dst, text = args.target, args.text
     ab = cfg.effects.soul_back
     seat = holder_checks(state, actor, ab, T.SOUL_BACK, ctx)
     if dst == seat:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from plugins.gamekit.contract import Actor, Ctx, Effect, Outcome, Rejected, Say, Seat
 
 from . import texts as T
+from .args import TextArgs
 from .content import Settings
 from .model import FACTION_NAME, Dealt, name, new_round, role_message
 from .rules_round import schedule_round
@@ -67,7 +68,7 @@ def start(roster: list[Seat], ctx: Ctx[Settings]) -> Outcome[State]:
     return Outcome(state, effects)
 
 
-def signal(state: State, actor: Actor, text: str, ctx: Ctx[Settings]) -> list[Effect]:
+def signal(state: State, actor: Actor, args: TextArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/接头 <寻找暗号> (§五黑3, §七.3): a 暗号 holder (the three carriers and the
     孤杀) names another carrier's seek phrase; both are told privately."""
     cfg = ctx.settings
@@ -76,7 +77,7 @@ def signal(state: State, actor: Actor, text: str, ctx: Ctx[Settings]) -> list[Ef
     me = state.players[seat]
     if not me.signal and not cfg.role(me.role).signals:
         raise Rejected(T.NO_SIGNAL)
-    phrase = text.strip().strip(T.SIGNAL_QUOTES)
+    phrase = args.text.strip().strip(T.SIGNAL_QUOTES)
     owner = next((s for s, p in sorted(state.players.items()) if p.signal and phrase in (p.signal.seek, p.signal.reply)), None)
     if owner is None:
         raise Rejected(T.NO_SUCH_SIGNAL)

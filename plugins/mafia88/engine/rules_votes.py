@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
 
+from plugins.gamekit.args import NoArgs
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say, SetPhase
 
 from . import texts as T
+from .args import Targets
 from .content import Settings
 from .model import alive, dt, hhmm, iso, name, rnd, row
 from .state import POST_CAUSES, Ballot, Overtime, OvertimeBallot, State, Step
@@ -104,8 +106,10 @@ def voter_checks(state: State, actor: Actor) -> int:
     return seat
 
 
-def vote(state: State, actor: Actor, targets: list[int], ctx: Ctx[Settings]) -> list[Effect]:
+def vote(state: State, actor: Actor, args: Targets, ctx: Ctx[Settings]) -> list[Effect]:
+    """/投票 (§十三); in an overtime vote, one vote for a tied player (§十三.8)."""
     seat = voter_checks(state, actor)
+    targets = args.targets
     if state.step == Step.OVERTIME:
         return overtime_vote(state, seat, targets, ctx)
     if state.step == Step.DECIDING:
@@ -140,11 +144,12 @@ def vote(state: State, actor: Actor, targets: list[int], ctx: Ctx[Settings]) -> 
     return [Say("reply", T.VOTED.format(items=T.LIST_SEP.join(name(state, t) for t in chosen), r=r, n=b.n, seq=ctx.seq, half=half))]
 
 
-def proxy(state: State, actor: Actor, targets: list[int], ctx: Ctx[Settings]) -> list[Effect]:
+def proxy(state: State, actor: Actor, args: Targets, ctx: Ctx[Settings]) -> list[Effect]:
     """§十三.5: a proxy to the hosts until 20 minutes before the close; it
     replaces the player's own vote and can be changed until the cut-off."""
     cfg = ctx.settings
     seat = voter_checks(state, actor)
+    targets = args.targets
     if state.step == Step.OVERTIME:
         raise Rejected(T.PROXY_OVERTIME)
     if state.step == Step.DECIDING:
@@ -274,6 +279,11 @@ def resolve_overtime(state: State, ctx: Ctx[Settings]) -> list[int]:
         ctx.rng.shuffle(level)
         order = head + level
     return ot.above + order[:k]
+
+
+def show_tally(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/票型: the round's tally with each candidate's voter lines."""
+    return [Say("reply", tally_text(state))]
 
 
 def tally_text(state: State) -> str:

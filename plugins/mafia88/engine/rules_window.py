@@ -8,6 +8,7 @@ from datetime import timedelta
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
 
 from . import texts as T
+from .args import Target, Targets
 from .content import Settings
 from .model import dt, hhmm, iso, name, rnd
 from .rules_decide import KIND_WORD, choice_of, window
@@ -19,8 +20,22 @@ KINDS = {ChoiceKind.TAKE: (ChoiceKind.TAKE,), ChoiceKind.REVEAL: (ChoiceKind.REV
 RIGHT = {ChoiceKind.TAKE: T.RIGHT_TAKE, ChoiceKind.REVEAL: T.RIGHT_REVEAL, ChoiceKind.SOUL: T.RIGHT_SOUL}
 
 
+def take(state: State, actor: Actor, args: Targets, ctx: Ctx[Settings]) -> list[Effect]:
+    """/带人: voters taken along from one's own voter lines (联合蛋, 独立杀, 地雷; §五)."""
+    return choose(state, actor, ChoiceKind.TAKE, args.targets, ctx)
+
+
+def reveal(state: State, actor: Actor, args: Targets, ctx: Ctx[Settings]) -> list[Effect]:
+    """/照出: the 魔镜 reveals one of its voters (§五黑6)."""
+    return choose(state, actor, ChoiceKind.REVEAL, args.targets, ctx)
+
+
+def name_soul(state: State, actor: Actor, args: Targets, ctx: Ctx[Settings]) -> list[Effect]:
+    """/指定追魂: the 地雷 or round 1's top-voted names the writer of a 追魂 (§五黑5, §七.1)."""
+    return choose(state, actor, ChoiceKind.SOUL, args.targets, ctx)
+
+
 def choose(state: State, actor: Actor, kind: ChoiceKind, targets: list[int], ctx: Ctx[Settings]) -> list[Effect]:
-    """/带人, /照出, /指定追魂."""
     seat = actor.seat
     assert seat is not None  # who="player"
     dec = window(state)
@@ -52,9 +67,10 @@ def choose(state: State, actor: Actor, kind: ChoiceKind, targets: list[int], ctx
     return effects
 
 
-def revive(state: State, actor: Actor, target: int, ctx: Ctx[Settings]) -> list[Effect]:
+def revive(state: State, actor: Actor, args: Target, ctx: Ctx[Settings]) -> list[Effect]:
     """/复活 <玩家> (§五白6)."""
     cfg = ctx.settings
+    target = args.target
     seat = actor.seat
     assert seat is not None  # who="player"
     rv = cfg.effects.revive

@@ -50,8 +50,7 @@ class Cause(StrEnum):
     THANKS = "thanks"  # a revived player who wrote no thank-you letter (§五白6)
 
 
-POST_CAUSES = (Cause.POST, Cause.MUTUAL, Cause.MINE, Cause.SOUL)
-"""Out at the publication: a half vote in that round (§十三.3)."""
+POST_CAUSES = (Cause.POST, Cause.MUTUAL, Cause.MINE, Cause.SOUL)  # out at the publication: a half vote that round (§十三.3)
 
 
 class PostKind(StrEnum):
