@@ -3,9 +3,9 @@ letters and the 移魂/还魂 texts all use them."""
 
 from __future__ import annotations
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.textcheck import TextFigures, measure
 
-from . import texts as T
 from .content import Limits
 
 

@@ -11,10 +11,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, ValidationInfo, field_serializer, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.datafile import HHMM, Content, Data, problems, validate
 from plugins.gamekit.settings import GameSettings
-
-from . import texts as T
 
 CONTENT = Content(Path(__file__).resolve().parent.parent / "content",
                   ("roles.toml", "rounds.toml", "game.toml", "signals.toml", "effects.toml"))

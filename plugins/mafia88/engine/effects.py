@@ -6,7 +6,8 @@ role, its target's role and the round; a voted-out role acts by its
 
 from __future__ import annotations
 
-from . import texts as T
+import plugins.mafia88.engine.texts as T
+
 from .content import PostRule, Settings, VoteRule
 
 EFFECT_NAME = T.EFFECT_NAME

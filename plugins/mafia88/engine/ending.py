@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.contract import CancelTimer, Effect, Finish
 
-from . import texts as T
 from .content import Settings
 from .model import FACTION_NAME, alive, name, role_label
 from .rules_souls import tell_unions

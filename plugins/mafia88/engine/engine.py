@@ -5,18 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.args import Args, SeatReason
 from plugins.gamekit.contract import JSON, Actor, Ctx, Effect, GameEngine, Outcome, Rejected, Seat
 
-from . import rules_host, rules_start
-from . import texts as T
 from .commands import COMMANDS
 from .content import CONTENT
 from .content import Settings as Mafia88Settings
 from .ending import result_text
 from .ending import reveal as reveal_text
 from .model import FACTION_NAME, alive, iso, rnd, role_label, role_message, row, when
+from .rules_host import put_back, put_out
 from .rules_round import on_deadline
+from .rules_start import start as deal
 from .state import PostKind, Step
 from .state import State as Mafia88State
 
@@ -38,7 +39,7 @@ class Mafia88Engine(GameEngine[Mafia88State, Mafia88Settings]):
         super().__init__(COMMANDS)
 
     def start(self, roster: list[Seat], ctx: Ctx[Mafia88Settings]) -> Outcome[Mafia88State]:
-        return rules_start.start(roster, ctx)
+        return deal(roster, ctx)
 
     def before(self, state: Mafia88State, actor: Actor, name: str, args: Args, ctx: Ctx[Mafia88Settings]) -> Args:
         if state.step == Step.OVER and name not in AFTER_OVER:
@@ -51,12 +52,12 @@ class Mafia88Engine(GameEngine[Mafia88State, Mafia88Settings]):
     def kernel_out(self, state: Mafia88State, actor: Actor, args: SeatReason, ctx: Ctx[Mafia88Settings]) -> list[Effect]:
         """Kernel /出局 or a red card: announced like /判出局 (§十四.6)."""
         effects: list[Effect] = []
-        rules_host.put_out(state, ctx.settings, args.seat, args.reason, True, effects)
+        put_out(state, ctx.settings, args.seat, args.reason, True, effects)
         return effects
 
     def kernel_back(self, state: Mafia88State, actor: Actor, args: SeatReason, ctx: Ctx[Mafia88Settings]) -> list[Effect]:
         effects: list[Effect] = []
-        rules_host.put_back(state, args.seat, args.reason, True, effects)
+        put_back(state, args.seat, args.reason, True, effects)
         return effects
 
     def on_deadline(self, state: Mafia88State, key: str, ctx: Ctx[Mafia88Settings]) -> list[Effect]:

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.clock import fmt_local
 from plugins.gamekit.contract import Effect, Eliminate, Restore
 
-from . import texts as T
 from .content import Role, Settings
 from .state import Cause, Death, Due, Out, Player, Round, State, Step, TableRow
 

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.contract import Effect
 
-from . import texts as T
 from .content import PostRule, Settings
 from .effects import EFFECT_NAME, MANUAL_RULE, post_rule
 from .model import code_rank, mark_out, name, role_name

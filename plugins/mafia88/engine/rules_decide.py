@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.clock import on_day
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say, SetPhase, SetTimer
 
-from . import texts as T
 from .args import HighArgs, TextArgs
 from .checks import measure_text, post_problems
 from .content import Settings

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.args import NoArgs
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
 
-from . import texts as T
 from .args import EndArgs, MessageArgs, PlayerReason, RoundArgs, SetRoundArgs
 from .content import Settings, row_errors
 from .ending import check_end, finish

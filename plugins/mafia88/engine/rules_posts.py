@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.args import NoArgs, TextIn
 from plugins.gamekit.clock import on_day
 from plugins.gamekit.contract import Actor, CancelTimer, Ctx, Effect, Ignored, Rejected, Say, SetTimer
 from plugins.gamekit.textcheck import TextFigures
 
-from . import texts as T
 from .args import OverrideArgs, PostArgs, PostRef, RejectArgs, RewriteArgs, RoundArgs, Target, WhiteArgs
 from .checks import measure_text, post_problems
 from .content import Settings

@@ -3,9 +3,9 @@ redone before round 1 ends, or the player is out."""
 
 from __future__ import annotations
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
 
-from . import texts as T
 from .args import PlayerReason, TextArgs
 from .checks import measure_text, problems
 from .content import Settings

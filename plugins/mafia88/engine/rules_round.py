@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.clock import next_at
 from plugins.gamekit.contract import CancelTimer, Ctx, Effect, Say, SetPhase, SetTimer
 
-from . import texts as T
 from .content import Settings
 from .ending import check_end, sides_left
 from .model import alive, iso, name, new_round, rnd, role_name, row, tz, when

@@ -3,9 +3,9 @@ unions of §八 told privately."""
 
 from __future__ import annotations
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
 
-from . import texts as T
 from .args import SoulBackArgs, SoulMoveArgs
 from .checks import measure_text, post_problems
 from .content import Settings, Soul

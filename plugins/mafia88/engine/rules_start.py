@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.contract import Actor, Ctx, Effect, Outcome, Rejected, Say, Seat
 
-from . import texts as T
 from .args import TextArgs
 from .content import Settings
 from .model import FACTION_NAME, Dealt, name, new_round, role_message

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.args import NoArgs
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say, SetPhase
 
-from . import texts as T
 from .args import Targets
 from .content import Settings
 from .model import alive, dt, hhmm, iso, name, rnd, row

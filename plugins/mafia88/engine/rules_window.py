@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import plugins.mafia88.engine.texts as T
 from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
 
-from . import texts as T
 from .args import Target, Targets
 from .content import Settings
 from .model import dt, hhmm, iso, name, rnd
