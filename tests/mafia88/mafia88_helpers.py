@@ -27,7 +27,7 @@ from plugins.gamekit.contract import (
     Timer,
 )
 from plugins.mafia88.engine import ENGINE
-from plugins.mafia88.engine.state import Player, Step
+from plugins.mafia88.engine.state import Player, State, Step
 
 SH = ZoneInfo("Asia/Shanghai")
 T0 = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)  # 09:00 in Shanghai
@@ -76,6 +76,20 @@ class Game:
         self.state = None
         out = ENGINE.start(roster, self._ctx())
         self._take(out)
+
+    @classmethod
+    def resume(cls, state: State, settings: dict, now: datetime, seq: int, timers: dict[str, datetime],
+               seed: str = "resumed", json_state: bool = True) -> Game:
+        """A game already under way (e.g. a saved one, read back): its phase deadline is ``timers["phase"]``."""
+        g = cls.__new__(cls)
+        g.seed, g.json_state, g.check_pure = seed, json_state, True
+        g.stored = ENGINE.check_settings(settings)
+        g.settings = ENGINE.settings_of(g.stored)
+        g.now, g.seq = now, seq
+        g.timers = {k: v for k, v in timers.items() if k != "phase"}
+        g.phase = Timer("phase", timers["phase"]) if "phase" in timers else None
+        g.log, g.finished, g.state = [], None, state
+        return g
 
     # ---- plumbing -----------------------------------------------------
     def _ctx(self) -> Ctx:
