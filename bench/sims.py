@@ -105,18 +105,50 @@ def mafia88() -> tuple[Callable[[], str], Any, bool]:
     import test_full_game as T
     from mafia88_helpers import Game
 
+    from plugins.gamekit.state import GameState
     from plugins.mafia88.engine import ENGINE
+    from plugins.mafia88.engine.state import Step
+
+    class TypedCounted(Counted):
+        """As Counted, for a typed state: the stored form is ``engine.encode`` (as the kernel's
+        ``Txn.stored_form``), and a refused command's state is put back field by field (the
+        caller holds the object)."""
+
+        def _save(self, out: Any) -> Any:
+            from plugins.kernel.longtexts import stored
+
+            if self.store and isinstance(out.state, GameState):
+                self.saved = orjson.dumps(stored(self.engine.encode(out.state), self.engine.TEXTS, self.texts))
+                return out
+            return super()._save(out)
+
+        def apply(self, state, actor, cmd, ctx):
+            if not isinstance(state, GameState):
+                return super().apply(state, actor, cmd, ctx)
+            self.calls += 1
+            from plugins.gamekit.contract import run_rule
+            from plugins.kernel.longtexts import inflate
+
+            try:
+                return self._save(run_rule(self.engine, cmd.name, state, actor, cmd.args, ctx, copy=False))
+            except BaseException:  # the kernel reads the stored state back
+                back = self.engine.decode(inflate(orjson.loads(self.saved), self.engine.TEXTS, self.texts))
+                for name in state.__struct_fields__:
+                    setattr(state, name, getattr(back, name))
+                raise
+
+    globals()["Counted"] = TypedCounted  # main() wraps the engine with it (this process plays mafia88 only)
 
     def play() -> str:
         g = Game(88, seed="full-88", settings=T.PLAIN, json_state=False, check_pure=False)  # the scripted part-1 game
         g.report_all()
         order = T.victim_order(g)
         rounds = 0
-        while g.state["step"] != "over" and rounds < 20:
+        while g.state.step != Step.OVER and rounds < 20:
             T.play_round(g, order)
             rounds += 1
-        assert g.state["step"] == "over", "the scripted game did not end"
-        return f"88 players, {rounds} rounds, {len(g.state['posts'])} posts, final state {_kib(g.state)}"
+        assert g.state.step == Step.OVER, "the scripted game did not end"
+        return f"88 players, {rounds} rounds, {len(g.state.posts)} posts, final state {_kib(ENGINE.encode(g.state))}"
 
     return play, ENGINE, True
 
