@@ -1,4 +1,4 @@
-"""88人场 through the bot (issue 3): all 88 players on the default configuration,
+"""88人场 through the bot: all 88 players on the default configuration,
 from /创建 and private sign-ups to the reveal, through the real router and
 outbound queue. Privacy is checked on every group message as it is sent:
 roles, codes and post texts never reach the group before the rules publish
@@ -18,7 +18,7 @@ from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.order import utcnow
 from plugins.kernel.txn import forget
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 HOST = "1"
 SURVIVORS = [84, 70, 56, 42, 29, 19, 11, 5, 1]  # §十
@@ -513,7 +513,7 @@ async def test_mafia88_variant_white_slip_giveup_overtime_and_host_end(harness):
         await t.private(qq(s), f"/报名 {h.group_id} {alias(s)}")
     out = await t.group(HOST, "/开始")
     assert "人数对不上：报名 12 人，身份共 13 人" in texts(out)  # a clear refusal, nothing changed
-    assert "counts" not in texts(out)  # no setting key in what the host reads (issue 18)
+    assert "counts" not in texts(out)  # no setting key in what the host reads
     await t.private(qq(13), f"/报名 {h.group_id} {alias(13)}")
     out = await t.group(HOST, "/开始")
     for m in re.finditer(r"(\d+)号 侠客\d+：(\S+?)（(白方|黑方)）(?:｜代号 (\S+?))?(?:｜暗号 (\S+)/(\S+))?$",

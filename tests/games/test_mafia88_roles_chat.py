@@ -1,4 +1,4 @@
-"""88人场 part 2 through the bot (issue 13): a 26-player variant with every role,
+"""88人场 through the bot: a 26-player variant with every role,
 where the bot resolves the roles itself. Hosts see the numbered steps, override
 one and publish; a voted-out 独立杀 takes a voter within the decision window;
 a host writes to a player privately. No group message carries a QQ number."""
@@ -16,7 +16,7 @@ from plugins.kernel.deadlines import fire_timer
 from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.order import utcnow
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 HOST = "1"
 COUNTS = {"yin_jian": 1, "lianhe_jian": 2, "lianhe_dan": 2, "yi_hun": 1, "du_dan": 1, "fu_huo": 1, "an_dan": 1,

@@ -210,7 +210,7 @@ def later(at: datetime, minutes: int) -> datetime:
 ZERO = {k: 0 for k in ("yin_jian", "lianhe_jian", "lianhe_dan", "yi_hun", "du_dan", "fu_huo", "di_lei", "hei_dan",
                        "mo_jing", "gong_bing", "huan_hun")}
 SMALL = {
-    # part 1 flow: hosts rule special roles by hand; §五–§七 are tested in test_roles_*.py
+    # role effects off: hosts rule special roles by hand; §五–§七 are tested in test_roles_*.py
     "options": {"first_post_aliases": 0, "role_effects": False},
     "counts": {**ZERO, "you_xia": 6, "an_dan": 1, "gu_sha": 1, "lianhe_sha": 2, "du_sha": 3},
     "rounds": [

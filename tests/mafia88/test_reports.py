@@ -91,7 +91,7 @@ def test_reports_close_with_round_1_11_2():
 
 
 def test_valid_report_is_posted_in_the_group_under_the_alias_11():
-    """§十一 跟帖报道: once counted, a valid report goes to the group under the alias (issue 12)."""
+    """§十一 跟帖报道: once counted, a valid report goes to the group under the alias."""
     g = small()
     out = g.cmd(1, "report", text=essay(320, "跟帖"))
     group = [e.text for e in out if getattr(e, "to", None) == "group"]

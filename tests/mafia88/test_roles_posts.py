@@ -172,7 +172,7 @@ def test_first_gu_sha_post_names_exactly_8_aliases_with_a_lianhe_sha_section_6_1
     assert len(g.state.posts) == 1
 
 
-def test_host_overrides_a_step_before_publication_and_it_is_recorded_issue_13_8():
+def test_host_overrides_a_step_before_publication_and_it_is_recorded():
     g = at_round(3)
     du, egg = g.seats_of("du_sha")[0], g.seats_of("hei_dan")[0]
     post_in_round(g, du, egg)

@@ -1,5 +1,6 @@
 """§五白4/黑8 移魂 and 还魂 (the A/B/C example), role changes after round 3,
-unions of §八 told privately, /私信, and the fixes of issue 13 item 9."""
+unions of §八 told privately, /私信, /接头 (§七.3), the give-up line (§十二.9) and clauses
+repeated with commas (§十二.2)."""
 
 from __future__ import annotations
 
@@ -124,7 +125,7 @@ def test_unions_are_told_privately_section_8():
         assert any(("联合（§八.1）" in t and "隐剑" in t) or "联合剑" in t for t in g.says(s)), s
 
 
-def test_host_private_message_is_logged_issue_13_7():
+def test_host_private_message_is_logged():
     g = at_round(1)
     x = g.seats_of("you_xia")[0]
     out = g.host("dm", player=x, text="请注意投票时间")
@@ -132,7 +133,7 @@ def test_host_private_message_is_logged_issue_13_7():
     assert g.state.dms[-1].by == "host" and g.state.dms[-1].seat == x
 
 
-# ---- issue 13 item 9 ---------------------------------------------------------
+# ---- 暗号, the give-up line, repeated clauses ----------------------------------------
 
 
 def test_signal_carriers_find_each_other_by_code_section_5_black_3_7_3():

@@ -47,7 +47,7 @@ def test_du_sha_voted_out_takes_one_of_its_voters_section_5_black_3():
         g.cmd(du, "take", targets=[pick])
 
 
-def test_no_choice_in_time_the_bot_picks_with_the_seeded_rng_and_says_so_issue_13_4():
+def test_no_choice_in_time_the_bot_picks_with_the_seeded_rng_and_says_so():
     picks = []
     for _ in range(2):
         g = at_round(2)
