@@ -1,4 +1,4 @@
-"""88人场 through the bot (issue 3): all 88 players on the default configuration,
+"""88人场 through the bot: all 88 players on the default configuration,
 from /创建 and private sign-ups to the reveal, through the real router and
 outbound queue. Privacy is checked on every group message as it is sent:
 roles, codes and post texts never reach the group before the rules publish
@@ -18,7 +18,7 @@ from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.order import utcnow
 from plugins.kernel.held import forget
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 HOST = "1"
 SURVIVORS = [84, 70, 56, 42, 29, 19, 11, 5, 1]  # §十
@@ -233,7 +233,7 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     assert "不足 601" in texts(out)
     out = await t.private(qq(redo_one), "/报道 " + essay(620, f"{redo_one}重"))
     assert "合格" in texts(out) and "不合格" not in texts(out)
-    assert "只有主持" in texts(await t.private(qq(keeper), f"/退回报道 {redo_one}"))
+    assert "只有哨子" in texts(await t.private(qq(keeper), f"/退回报道 {redo_one}"))
 
     # ---- round 1 posts: a refused short post, then composed over several messages --
     victims = [s for s in order]
@@ -266,7 +266,7 @@ async def test_mafia88_whole_game_through_the_bot(harness):
     assert f"#1 {t.codes[gu]}（{gu}号 {alias(gu)}）→ {target1}号 {alias(target1)}｜待审｜字数 9" in lst, lst
     shown = texts(await t.private(HOST, "/看贴 1"))
     assert f"贴{pid}号第0段" in shown and "去引用" in shown
-    assert "只有主持" in texts(await t.private(qq(keeper), "/贴单"))
+    assert "只有哨子" in texts(await t.private(qq(keeper), "/贴单"))
     assert "私聊" in texts(await t.group(HOST, "/贴单"))
     out = await t.private(HOST, "/通过 1")
     assert "#1 已通过" in texts(only(out, HOST)) and "已通过审核" in texts(only(out, qq(gu)))
@@ -513,7 +513,7 @@ async def test_mafia88_variant_white_slip_giveup_overtime_and_host_end(harness):
         await t.private(qq(s), f"/报名 {h.group_id} {alias(s)}")
     out = await t.group(HOST, "/开始")
     assert "人数对不上：报名 12 人，身份共 13 人" in texts(out)  # a clear refusal, nothing changed
-    assert "counts" not in texts(out)  # no setting key in what the host reads (issue 18)
+    assert "counts" not in texts(out)  # no setting key in what the host reads
     await t.private(qq(13), f"/报名 {h.group_id} {alias(13)}")
     out = await t.group(HOST, "/开始")
     for m in re.finditer(r"(\d+)号 侠客\d+：(\S+?)（(白方|黑方)）(?:｜代号 (\S+?))?(?:｜暗号 (\S+)/(\S+))?$",

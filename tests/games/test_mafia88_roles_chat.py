@@ -1,4 +1,4 @@
-"""88人场 part 2 through the bot (issue 13): a 26-player variant with every role,
+"""88人场 through the bot: a 26-player variant with every role,
 where the bot resolves the roles itself. Hosts see the numbered steps, override
 one and publish; a voted-out 独立杀 takes a voter within the decision window;
 a host writes to a player privately. No group message carries a QQ number."""
@@ -16,7 +16,7 @@ from plugins.kernel.deadlines import fire_timer
 from plugins.kernel.models import Game, Player, Timer
 from plugins.kernel.order import utcnow
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 HOST = "1"
 COUNTS = {"yin_jian": 1, "lianhe_jian": 2, "lianhe_dan": 2, "yi_hun": 1, "du_dan": 1, "fu_huo": 1, "an_dan": 1,
@@ -146,7 +146,7 @@ async def test_mafia88_roles_resolved_by_the_bot(harness):
     steps = only(out, HOST)
     assert f"{dl}号是地雷，第2轮 → 出贴者出局，地雷不出局" in steps, steps
     assert f"{an}号是暗蛋，第2轮 → 暗蛋出局" in steps
-    assert "只有主持" in texts(await b.private(qq(yx[2]), "/改判 1 出局 我想改"))
+    assert "只有哨子" in texts(await b.private(qq(yx[2]), "/改判 1 出局 我想改"))  # the table's permission, in the game's words
     n = next(int(m.group(1)) for m in re.finditer(r"^(\d+)\. (\S+)（", steps, re.MULTILINE) if m.group(2) == codes[lj])
     out = await b.private(HOST, f"/改判 {n} 出局 哨群裁定地雷本轮失效")
     assert f"已改判第 {n} 步" in only(out, HOST) and "哨子改判" in only(out, HOST)

@@ -13,6 +13,7 @@ SHORT_GAMES = {"demo": (ROOT / "tests" / "fixtures", "demo_game.short_game"),
                "league": (ROOT / "tests" / "league", "short_game"),
                "prison": (ROOT / "tests" / "prison", "short_game")}
 """game -> (a folder put on sys.path, the module with its ``play()``)."""
+SHORT_GAMES["mafia88"] = (ROOT / "tests" / "mafia88", "short_game")
 
 SCRIPT = """
 import importlib, sys

@@ -32,7 +32,7 @@ def quiet_round(g: Game, votes_for: int | None = None) -> None:
     """Posts due, publication, everyone votes (nobody goes out: out = 0), result."""
     g.fire_due()
     target = votes_for or g.seats_of("you_xia")[0]
-    voted = {b["voter"] for b in g.state["rounds"][str(g.state["round"])]["ballots"]}
+    voted = {b.voter for b in g.state.rounds[g.state.round].ballots}
     for s in sorted(g.alive()):
         if s not in voted:
             g.cmd(s, "vote", targets=[target if s != target else g.seats_of("you_xia")[1]])
@@ -48,7 +48,7 @@ def at_round(r: int, seed: str = "roles") -> Game:
     key = (seed, r)
     if key not in _SNAPSHOTS:
         g = roles_game(seed)
-        while g.state["round"] < r:
+        while g.state.round < r:
             quiet_round(g)
         _SNAPSHOTS[key] = g
     return copy.deepcopy(_SNAPSHOTS[key])
@@ -59,8 +59,8 @@ GROUP_OF = {"yin_jian": "隐剑", "lianhe_jian": "剑", "gu_sha": "孤杀", "lia
 
 def post_in_round(g: Game, poster: int, target: int, approve: bool = True) -> int:
     """Give the poster's group one post this round (/改进程) and send it."""
-    r = g.state["round"]
-    role = g.p(poster)["role"]
+    r = g.state.round
+    role = g.p(poster).role
     if role in GROUP_OF:
         g.host("set_round", round=r, votes=1, out=0, posts=f"{GROUP_OF[role]}1")
     else:
@@ -74,7 +74,7 @@ def post_in_round(g: Game, poster: int, target: int, approve: bool = True) -> in
 def vote_out(g: Game, targets: list[int]) -> dict[int, list[int]]:
     """Posts due and publication, then everyone votes so that exactly ``targets``
     go out; the vote closes. Returns each target's voter line (arrival order)."""
-    r = g.state["round"]
+    r = g.state.round
     g.host("set_round", round=r, votes=1, out=len(targets))
     g.fire_due()
     living = sorted(g.alive())

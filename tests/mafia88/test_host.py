@@ -7,6 +7,7 @@ from mafia88_helpers import essay, small
 
 from plugins.gamekit.contract import Eliminate, Finish, Rejected, Restore, Say
 from plugins.mafia88.engine import ENGINE
+from plugins.mafia88.engine.state import TableRow
 
 
 def test_kernel_out_and_back():
@@ -30,14 +31,14 @@ def test_host_out_is_announced_with_the_reason():
 
 def test_game_ends_when_one_side_has_nobody_left_15_12():
     g = small()
-    blacks = [s for s in g.alive() if g.p(s)["role"] in ("gu_sha", "lianhe_sha", "du_sha")]
+    blacks = [s for s in g.alive() if g.p(s).role in ("gu_sha", "lianhe_sha", "du_sha")]
     for s in blacks[:-1]:
         g.host("out", player=s, reason="测试")
     assert g.finished is None
     effects = g.host("out", player=blacks[-1], reason="测试")
     fin = [e for e in effects if isinstance(e, Finish)]
     assert fin and "白方胜" in fin[0].summary
-    assert g.state["step"] == "over"
+    assert g.state.step == "over"
     with pytest.raises(Rejected, match="游戏已结束"):
         g.cmd(g.alive()[0], "vote", targets=[g.alive()[1]])
     assert "游戏已结束：白方胜" in ENGINE.status(g.state, settings=g.settings)
@@ -62,10 +63,10 @@ def test_hosts_declare_the_end_and_the_reveal_lists_roles_posts_and_votes_12_8()
 def test_change_the_round_table_mid_game_10():
     g = small()
     g.host("set_round", round=2, votes=1, out=2, posts="独3")
-    assert g.state["table"][1] == {"votes": 1, "out": 2, "posts": {"独": 3}}
+    assert g.state.table[1] == TableRow(votes=1, out=2, posts={"独": 3})
     assert "第2轮：每人 1 票，票出 2，贴杀 独3" in g.cmd(1, "table")[0].text
     g.host("set_round", round=4, votes=1, out=1, posts="杀1")  # append an overtime round
-    assert len(g.state["table"]) == 4
+    assert len(g.state.table) == 4
     with pytest.raises(Rejected, match="看不懂「魔2」"):
         g.host("set_round", round=2, votes=1, out=2, posts="魔2")
     with pytest.raises(Rejected, match="只能改已有轮次"):
@@ -73,9 +74,9 @@ def test_change_the_round_table_mid_game_10():
     # the current round: quota added before the due time lets a killer post now
     du = g.seats_of("du_sha")[0]
     with pytest.raises(Rejected, match="没有贴杀任务"):
-        g.cmd(du, "post", code=g.p(du)["code"], target=g.seats_of("you_xia")[0])
+        g.cmd(du, "post", code=g.p(du).code, target=g.seats_of("you_xia")[0])
     g.host("set_round", round=1, votes=2, out=1, posts="孤杀1 独1")
-    g.cmd(du, "post", code=g.p(du)["code"], target=g.seats_of("you_xia")[0])
+    g.cmd(du, "post", code=g.p(du).code, target=g.seats_of("you_xia")[0])
     g.cmd(2, "vote", targets=[3])
     with pytest.raises(Rejected, match="不能再改每人票数"):
         g.host("set_round", round=1, votes=1, out=1)

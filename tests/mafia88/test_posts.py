@@ -18,14 +18,14 @@ def to_round_2(g: Game) -> None:
     g.fire_due()
     g.vote_all([yx[1]], 1)
     g.fire("phase")
-    assert g.state["round"] == 2
+    assert g.state.round == 2
 
 
 def test_post_is_drafted_privately_over_several_messages_then_sent_12_4():
     g = small()
     gu = g.seats_of("gu_sha")[0]
     target = g.seats_of("you_xia")[0]
-    code = g.p(gu)["code"]
+    code = g.p(gu).code
     r1 = g.cmd(gu, "post", code=code, target=target, text=essay(400, "a"))
     assert "已收" in r1[0].text and r1[0].to == "reply"
     r2 = g.cmd(gu, "text", text=essay(450, "b"))
@@ -35,19 +35,19 @@ def test_post_is_drafted_privately_over_several_messages_then_sent_12_4():
     assert "字数" in done[0].text and "#1" in done[0].text
     assert hosts and "/通过 1" in hosts[0] and code in hosts[0]
     assert not [e for batch in g.log[1:] for e in batch if isinstance(e, Say) and e.to == "group"]
-    assert g.state["posts"][0]["status"] == "pending"
+    assert g.state.posts[0].status == "pending"
 
 
 def test_short_post_is_refused_with_the_figures_and_the_draft_stays_12_2():
     g = small()
     gu = g.seats_of("gu_sha")[0]
-    g.cmd(gu, "post", code=g.p(gu)["code"], target=g.seats_of("you_xia")[0], text=essay(700))
+    g.cmd(gu, "post", code=g.p(gu).code, target=g.seats_of("you_xia")[0], text=essay(700))
     with pytest.raises(Rejected, match="不足 801") as exc:
         g.cmd(gu, "done")
     assert "字数" in str(exc.value)
     g.cmd(gu, "text", text=essay(150, "补"))
     g.cmd(gu, "done")
-    assert len(g.state["posts"]) == 1
+    assert len(g.state.posts) == 1
 
 
 @pytest.mark.parametrize(
@@ -61,10 +61,10 @@ def test_short_post_is_refused_with_the_figures_and_the_draft_stays_12_2():
 def test_measurable_checks_refuse_a_post_12_2(text, reason):
     g = small()
     gu = g.seats_of("gu_sha")[0]
-    g.cmd(gu, "post", code=g.p(gu)["code"], target=g.seats_of("you_xia")[0], text=text)
+    g.cmd(gu, "post", code=g.p(gu).code, target=g.seats_of("you_xia")[0], text=text)
     with pytest.raises(Rejected, match=reason):
         g.cmd(gu, "done")
-    assert g.state["posts"] == []
+    assert g.state.posts == []
 
 
 def test_bad_post_commands_are_refused_12():
@@ -77,13 +77,13 @@ def test_bad_post_commands_are_refused_12():
         (gu, {"code": "别人的", "target": yx[0]}, "代号不对"),
         (yx[0], {"code": "我服了", "target": yx[2]}, "没有贴杀权"),
         (g.seats_of("an_dan")[0], {"code": "他在哪", "target": yx[2]}, "没有贴杀权"),
-        (gu, {"code": g.p(gu)["code"], "target": yx[1]}, "已出局"),
-        (du, {"code": g.p(du)["code"], "target": yx[2]}, "没有贴杀任务"),
+        (gu, {"code": g.p(gu).code, "target": yx[1]}, "已出局"),
+        (du, {"code": g.p(du).code, "target": yx[2]}, "没有贴杀任务"),
     ]
     for seat, args, msg in cases:
         with pytest.raises(Rejected, match=msg):
             g.cmd(seat, "post", **args)
-    assert g.state["drafts"] == {}
+    assert g.state.drafts == {}
 
 
 def test_quota_and_one_post_per_author_10():
@@ -94,9 +94,9 @@ def test_quota_and_one_post_per_author_10():
     g.submit_post(du[0], targets[0])
     g.submit_post(du[1], targets[1])
     with pytest.raises(Rejected, match="已满"):
-        g.cmd(du[2], "post", code=g.p(du[2])["code"], target=targets[2])
+        g.cmd(du[2], "post", code=g.p(du[2]).code, target=targets[2])
     with pytest.raises(Rejected, match="已交贴"):
-        g.cmd(du[0], "post", code=g.p(du[0])["code"], target=targets[2])
+        g.cmd(du[0], "post", code=g.p(du[0]).code, target=targets[2])
 
 
 def test_post_after_the_due_time_is_refused_12_4():
@@ -104,7 +104,7 @@ def test_post_after_the_due_time_is_refused_12_4():
     gu = g.seats_of("gu_sha")[0]
     g.now = g.timers["posts_due:1"]
     with pytest.raises(Rejected, match="交贴已截止（12:00）"):
-        g.cmd(gu, "post", code=g.p(gu)["code"], target=g.seats_of("you_xia")[0])
+        g.cmd(gu, "post", code=g.p(gu).code, target=g.seats_of("you_xia")[0])
 
 
 def test_plain_text_without_a_draft_is_ignored():
@@ -117,7 +117,7 @@ def test_missing_posts_put_silent_authors_out_in_code_name_order_12_9():
     g = small()
     to_round_2(g)
     du = g.seats_of("du_sha")
-    by_code = sorted(du, key=lambda s: g.settings["roles"][10]["codes"].index(g.p(s)["code"]))
+    by_code = sorted(du, key=lambda s: g.settings.roles[10].codes.index(g.p(s).code))
     # round 2 needs 独2: the last in code order posts, the first silent one goes out
     g.submit_post(by_code[-1], g.seats_of("you_xia")[0])
     lianhe = g.seats_of("lianhe_sha")
@@ -137,7 +137,7 @@ def test_substitute_posts_when_the_group_is_short_9_1():
         g.host("out", player=s, reason="测试")
     gu = g.seats_of("gu_sha")[0]
     g.submit_post(gu, g.seats_of("you_xia")[0])
-    assert g.state["posts"][-1]["group"] == "联"
+    assert g.state.posts[-1].group == "联"
 
 
 def test_publication_posts_the_text_with_code_and_target_and_kills_once():
@@ -152,7 +152,7 @@ def test_publication_posts_the_text_with_code_and_target_and_kills_once():
     effects = g.fire("publish:2")
     texts = g.says("group", effects)
     assert sum(1 for t in texts if t.startswith("【第2轮杀帖｜代号")) == 3
-    assert any(f"代号 {g.p(lianhe)['code']}】目标：{yx[0]}号 玩家{yx[0]}" in t for t in texts)
+    assert any(f"代号 {g.p(lianhe).code}】目标：{yx[0]}号 玩家{yx[0]}" in t for t in texts)
     kills = [e.seat for e in effects if isinstance(e, Eliminate)]
     assert sorted(kills) == sorted([yx[0], yx[1]])  # two posts on one target: one death
     # identities of round 1's dead are published with round 2 (§五)
@@ -176,7 +176,7 @@ def test_rejected_post_must_be_rewritten_by_noon_or_author_out_target_back_12_7(
     effects = g.fire("white:1")
     assert [e.seat for e in effects if isinstance(e, Eliminate)] == [gu]
     assert [e.seat for e in effects if isinstance(e, Restore)] == [target]
-    assert g.p(target)["alive"] and not g.p(gu)["alive"]
+    assert g.p(target).alive and not g.p(gu).alive
 
 
 def test_rewrite_needs_1200_and_saves_the_author_12_7():
@@ -190,23 +190,23 @@ def test_rewrite_needs_1200_and_saves_the_author_12_7():
         g.cmd(gu, "done")
     g.cmd(gu, "text", text=essay(300, "再"))
     g.cmd(gu, "done")
-    assert g.state["posts"][0]["status"] == "pending"
+    assert g.state.posts[0].status == "pending"
     g.fire("publish:1")
     g.fire("white:1")
-    assert g.p(gu)["alive"] and not g.p(target)["alive"]
+    assert g.p(gu).alive and not g.p(target).alive
 
 
 def test_white_slip_kills_now_and_its_text_is_due_next_noon_12_4():
     g = small()
     gu = g.seats_of("gu_sha")[0]
     target = g.seats_of("you_xia")[0]
-    reply = g.cmd(gu, "white", code=g.p(gu)["code"], target=target)
+    reply = g.cmd(gu, "white", code=g.p(gu).code, target=target)
     assert "12月2日 12:00" in reply[0].text
     effects = g.fire("publish:1")
     assert any(isinstance(e, Eliminate) and e.seat == target for e in effects)
     assert g.timers["white:1"].isoformat().startswith("2026-12-02T04:00")
     effects = g.fire("white:1")
-    assert not g.p(gu)["alive"] and g.p(target)["alive"]
+    assert not g.p(gu).alive and g.p(target).alive
     assert "未按时补交" in g.says("group", effects)[0]
 
 
@@ -214,21 +214,21 @@ def test_white_slip_delivered_in_time_keeps_the_kill_12_4():
     g = small()
     gu = g.seats_of("gu_sha")[0]
     target = g.seats_of("you_xia")[0]
-    g.cmd(gu, "white", code=g.p(gu)["code"], target=target)
+    g.cmd(gu, "white", code=g.p(gu).code, target=target)
     g.fire("publish:1")
     g.cmd(gu, "rewrite", post=1, text=essay(1250))
     g.cmd(gu, "done")
     effects = g.host("approve", post=1)
     assert any(t.startswith("【第1轮补发") for t in g.says("group", effects))
     g.fire("white:1")
-    assert g.p(gu)["alive"] and not g.p(target)["alive"]
+    assert g.p(gu).alive and not g.p(target).alive
 
 
 def test_no_white_slip_in_the_final_round_12_8():
     g = small(rounds=[{"votes": 2, "out": 1, "posts": {"孤杀": 1}}])
     gu = g.seats_of("gu_sha")[0]
     with pytest.raises(Rejected, match="不允许白条"):
-        g.cmd(gu, "white", code=g.p(gu)["code"], target=g.seats_of("you_xia")[0])
+        g.cmd(gu, "white", code=g.p(gu).code, target=g.seats_of("you_xia")[0])
 
 
 def test_hosts_list_show_and_judge_posts():
@@ -255,7 +255,7 @@ def test_pending_posts_are_held_when_auto_approve_is_off():
     effects = g.fire("publish:1")
     assert not any(t.startswith("【第1轮杀帖｜") for t in g.says("group", effects))
     assert "正文待哨子审核" in g.says("group", effects)[-1]
-    assert not g.p(target)["alive"]
+    assert not g.p(target).alive
     effects = g.host("approve", post=pid)
     assert any(t.startswith("【第1轮补发") for t in g.says("group", effects))
 
@@ -274,13 +274,13 @@ def test_open_drafts_lapse_at_the_due_time_and_can_be_dropped_12_4():
     gu = g.seats_of("gu_sha")[0]
     with pytest.raises(Rejected, match="没有未完成的草稿"):
         g.cmd(gu, "drop")
-    g.cmd(gu, "post", code=g.p(gu)["code"], target=g.seats_of("you_xia")[0], text=essay(100))
+    g.cmd(gu, "post", code=g.p(gu).code, target=g.seats_of("you_xia")[0], text=essay(100))
     assert "草稿已作废" in g.cmd(gu, "drop")[0].text
-    g.cmd(gu, "post", code=g.p(gu)["code"], target=g.seats_of("you_xia")[0], text=essay(100))
+    g.cmd(gu, "post", code=g.p(gu).code, target=g.seats_of("you_xia")[0], text=essay(100))
     effects = g.fire("posts_due:1")
     assert any(e.to == gu and "草稿已作废" in e.text for e in effects if isinstance(e, Say))
-    assert g.state["drafts"] == {}
-    assert not g.p(gu)["alive"]  # no post sent: giving up (§十二.9)
+    assert g.state.drafts == {}
+    assert not g.p(gu).alive  # no post sent: giving up (§十二.9)
 
 
 def test_yin_jian_posts_for_the_swords_only_when_both_are_out_9_3():
@@ -293,10 +293,10 @@ def test_yin_jian_posts_for_the_swords_only_when_both_are_out_9_3():
     g.close_round()
     yj = g.seats_of("yin_jian")[0]
     g.submit_post(yj, g.seats_of("you_xia")[0])
-    assert g.state["posts"][-1]["group"] == "隐剑"
+    assert g.state.posts[-1].group == "隐剑"
     g.host("out", player=g.seats_of("lianhe_jian")[0], reason="测试")
     with pytest.raises(Rejected):
-        g.cmd(yj, "post", code=g.p(yj)["code"], target=g.seats_of("you_xia")[1])
+        g.cmd(yj, "post", code=g.p(yj).code, target=g.seats_of("you_xia")[1])
     from plugins.mafia88.engine.rules_posts import tier_for
 
     assert tier_for(g.state, g.settings, "剑", yj, 1) is None
@@ -317,7 +317,7 @@ def test_di_lei_substitutes_only_as_the_last_black_9_2():
         g.host("out", player=s, reason="测试")
     assert tier_for(g.state, g.settings, "杀", dl, 2) is None
     g.host("out", player=others[-1], reason="测试")
-    assert g.state["step"] == "round"  # 地雷 still holds a full vote
+    assert g.state.step == "round"  # 地雷 still holds a full vote
     assert tier_for(g.state, g.settings, "杀", dl, 2) == 2
 
 
@@ -326,19 +326,19 @@ def test_rounds_beyond_the_table_are_overtime_without_white_slips_12_8():
     g.report_all()
     yx = g.seats_of("you_xia")
     gu = g.seats_of("gu_sha")[0]
-    g.cmd(gu, "white", code=g.p(gu)["code"], target=yx[0])
+    g.cmd(gu, "white", code=g.p(gu).code, target=yx[0])
     g.fire_due()
     g.vote_all([yx[1]], 1)
     g.fire("phase")
     killer = g.seats_of("lianhe_sha")[0]
     with pytest.raises(Rejected, match="不允许白条"):
-        g.cmd(killer, "white", code=g.p(killer)["code"], target=yx[2])
+        g.cmd(killer, "white", code=g.p(killer).code, target=yx[2])
     g.submit_post(killer, yx[2])
     g.fire_due()
     g.vote_all([yx[3]], 1)
     effects = g.fire("phase")
     assert "（加时决胜轮）" in g.says("group", effects)[-1]
-    assert g.state["round"] == 3
+    assert g.state.round == 3
 
 
 def test_an_early_close_runs_the_posts_due_and_publication_first():
@@ -352,4 +352,4 @@ def test_an_early_close_runs_the_posts_due_and_publication_first():
     texts = g.says("group", effects)
     assert texts[0].startswith("第1轮交贴截止") and any(t.startswith("【第1轮杀帖｜") for t in texts)
     assert texts.index(next(t for t in texts if t.startswith("【第1轮结果】"))) > 1
-    assert not g.p(target)["alive"] and g.state["round"] == 2
+    assert not g.p(target).alive and g.state.round == 2

@@ -7,9 +7,10 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mafia88_helpers import Game, essay, small  # noqa: F401
+from mafia88_helpers import Game, essay, small
 
 from plugins.gamekit.contract import Eliminate, Ignored, Rejected, Restore
+from plugins.mafia88.engine import ENGINE
 from plugins.mafia88.engine.rules_votes import decide
 
 SCRIPT_SEED = "replay-1"
@@ -20,7 +21,7 @@ def scripted(json_state: bool) -> Game:
     g.report_all()
     gu = g.seats_of("gu_sha")[0]
     yx = g.seats_of("you_xia")
-    g.cmd(gu, "white", code=g.p(gu)["code"], target=yx[0])
+    g.cmd(gu, "white", code=g.p(gu).code, target=yx[0])
     g.fire_due()
     g.cmd(yx[1], "proxy", targets=[yx[2], yx[3]])
     living = sorted(g.alive())
@@ -39,21 +40,21 @@ def test_replay_same_seed_commands_and_times_give_identical_state_and_effects():
     a, b = scripted(False), scripted(False)
     assert a.state == b.state
     assert a.log == b.log
-    assert a.state["round"] == 2 and a.state["rounds"]["1"]["overtime"] is not None
+    assert a.state.round == 2 and a.state.rounds[1].overtime is not None
     gu = a.seats_of("gu_sha", living=False)[0]
-    assert not a.p(gu)["alive"] and a.p(gu)["out"]["cause"] == "white"  # the white slip was never written
-    assert a.p(a.seats_of("you_xia", living=False)[0])["alive"]  # and its target came back
+    assert not a.p(gu).alive and a.p(gu).out.cause == "white"  # the white slip was never written
+    assert a.p(a.seats_of("you_xia", living=False)[0]).alive  # and its target came back
 
 
 def test_state_survives_json_storage_between_calls():
     a, b = scripted(False), scripted(True)
-    assert json.loads(json.dumps(a.state)) == b.state
+    assert ENGINE.decode(json.loads(json.dumps(ENGINE.encode(a.state)))) == b.state
     assert a.log == b.log
 
 
 def test_another_seed_deals_differently():
     other = small("replay-2")
-    assert [other.p(s)["role"] for s in range(1, 14)] != [small(SCRIPT_SEED).p(s)["role"] for s in range(1, 14)]
+    assert [other.p(s).role for s in range(1, 14)] != [small(SCRIPT_SEED).p(s).role for s in range(1, 14)]
 
 
 ballots = st.lists(st.lists(st.integers(1, 6), min_size=1, max_size=2), min_size=13, max_size=13)
@@ -70,11 +71,11 @@ def test_order_of_votes_does_not_change_the_result_without_a_cut_line_tie_13_8(p
 
     base = play(range(13))
     other = play(order)
-    cands = base["cands"]
-    cut_tie = len(cands) > k and cands[k - 1]["full"] == cands[k]["full"] and cands[k - 1]["half"] == cands[k]["half"]
+    cands = base.cands
+    cut_tie = len(cands) > k and cands[k - 1].full == cands[k].full and cands[k - 1].half == cands[k].half
     if not cut_tie:
-        assert sorted(base["out"]) == sorted(other["out"])
-    assert sorted(c["full"] for c in base["cands"]) == sorted(c["full"] for c in other["cands"])
+        assert sorted(base.out) == sorted(other.out)
+    assert sorted(c.full for c in base.cands) == sorted(c.full for c in other.cands)
 
 
 actions = st.lists(
@@ -95,10 +96,10 @@ def test_nobody_dies_twice_and_refusals_change_nothing(steps):
             elif kind == "back":
                 g.host("back", player=a, reason="随机")
             elif kind == "post":
-                g.cmd(a, "post", code=g.p(a)["code"] or "无", target=b, text=essay(900, str(a)))
+                g.cmd(a, "post", code=g.p(a).code or "无", target=b, text=essay(900, str(a)))
                 g.cmd(a, "done")
             elif kind == "white":
-                g.cmd(a, "white", code=g.p(a)["code"] or "无", target=b)
+                g.cmd(a, "white", code=g.p(a).code or "无", target=b)
             elif kind == "vote":
                 g.cmd(a, "vote", targets=[b])
             elif kind == "reject":
@@ -112,7 +113,7 @@ def test_nobody_dies_twice_and_refusals_change_nothing(steps):
                 g.fire(key)
         except (Rejected, Ignored):
             pass  # Game.cmd asserts the input state was left untouched
-        if g.state["step"] == "over":
+        if g.state.step == "over":
             break
     status: dict[int, bool] = {s: True for s in range(1, 14)}
     for batch in g.log:
@@ -123,4 +124,4 @@ def test_nobody_dies_twice_and_refusals_change_nothing(steps):
             elif isinstance(e, Restore):
                 assert not status[e.seat]
                 status[e.seat] = True
-    assert status == {s: g.p(s)["alive"] for s in range(1, 14)}
+    assert status == {s: g.p(s).alive for s in range(1, 14)}

@@ -91,7 +91,7 @@ def test_reports_close_with_round_1_11_2():
 
 
 def test_valid_report_is_posted_in_the_group_under_the_alias_11():
-    """§十一 跟帖报道: once counted, a valid report goes to the group under the alias (issue 12)."""
+    """§十一 跟帖报道: once counted, a valid report goes to the group under the alias."""
     g = small()
     out = g.cmd(1, "report", text=essay(320, "跟帖"))
     group = [e.text for e in out if getattr(e, "to", None) == "group"]
@@ -104,27 +104,31 @@ def test_overlong_report_is_refused_and_changes_nothing():
     g = small()
     with pytest.raises(Rejected, match="报道太长"):
         g.cmd(1, "report", text=essay(3100, "长"))
-    assert g.state["players"]["1"]["report"] is None
+    assert g.state.players[1].report is None
 
 
 def test_the_state_keeps_a_reports_length_and_verdict_not_its_text_or_figures_11_1():
-    """Issue 19 (small states): every later write of the game carries the state, so a 报道 leaves
-    only what the rules decide on (§十一.1/2: valid or not, the minimum, a host's rejection) and its
-    length for the hosts' sheet; the reply already gave the figures, the command log keeps the text."""
+    """Small states: every later write of the game carries the state, so a 报道 leaves only what
+    the rules decide on (§十一.1/2: valid or not, the minimum, a host's rejection) and its length
+    for the hosts' sheet; the reply already gave the figures, the command log keeps the text."""
     from plugins.mafia88.engine import ENGINE
 
     g = small()
     text = essay(330)
     g.cmd(1, "report", private=False, text=text)
-    rep = g.state["players"]["1"]["report"]
-    assert set(rep) == {"chars", "ok", "need", "rejected", "seq", "at", "note"}
-    assert rep["ok"] is True and rep["need"] == 301 and rep["chars"] == len(text)
+    rep = g.state.players[1].report
+    stored = ENGINE.encode(g.state)
+    assert set(stored["players"]["1"]["report"]) == {"chars", "ok", "need", "rejected", "seq", "at", "note"}
+    assert rep.ok is True and rep.need == 301 and rep.chars == len(text)
     row = ENGINE.tables(g.state, settings=g.settings)["身份"][1]
     assert row[0] == 1 and row[9] == len(text) and row[10] == "是"
     # a game stored before the change keeps the length in the report's figures: still on the sheet
-    g.state["players"]["1"]["report"] = {"text": "", "figures": {"chars": 412}, "ok": True, "need": 301,
-                                         "rejected": False, "seq": 1, "at": rep["at"], "note": ""}
-    assert ENGINE.tables(g.state, settings=g.settings)["身份"][1][9] == 412
+    stored["version"] = 2
+    stored["players"]["1"]["report"] = {"text": "", "figures": {"chars": 412}, "ok": True, "need": 301,
+                                        "rejected": False, "seq": 1, "at": rep.at, "note": ""}
+    old = ENGINE.decode(stored)
+    assert old.players[1].report.chars == 412
+    assert ENGINE.tables(old, settings=g.settings)["身份"][1][9] == 412
 
 
 def test_a_report_rejected_before_it_was_sent_has_no_length_on_the_sheet_11_3():
@@ -132,6 +136,6 @@ def test_a_report_rejected_before_it_was_sent_has_no_length_on_the_sheet_11_3():
 
     g = small()
     g.host("reject_report", player=2, reason="不是报道")
-    rep = g.state["players"]["2"]["report"]
-    assert rep["ok"] is False and rep["rejected"] is True and rep["chars"] is None
+    rep = g.state.players[2].report
+    assert rep.ok is False and rep.rejected is True and rep.chars is None
     assert ENGINE.tables(g.state, settings=g.settings)["身份"][2][9] == ""

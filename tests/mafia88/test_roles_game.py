@@ -43,7 +43,7 @@ class Script:
         self.g = roles_game("whole-game", rounds=ROUNDS, players=30, json_state=json_state)
         g = self.g
         self.S = {}
-        for key in sorted({p["role"] for p in g.state["players"].values()}):
+        for key in sorted({p.role for p in g.state.players.values()}):
             for i, s in enumerate(g.seats_of(key, living=False)):
                 self.S[("yx" if key == "you_xia" else key) + str(i)] = s
 
@@ -71,7 +71,7 @@ class Script:
 
     def outs(self, r: int) -> dict[str, str]:
         inv = {s: k for k, s in self.S.items()}
-        return {inv[o["seat"]]: o["cause"] for o in self.g.state["rounds"][str(r)]["outs"]}
+        return {inv[o.seat]: o.cause for o in self.g.state.rounds[r].outs}
 
 
 def play(json_state: bool = False) -> Script:
@@ -104,7 +104,7 @@ def play(json_state: bool = False) -> Script:
     sc.post("gong_bing0", "di_lei0")
     sc.post("lianhe_sha0", "fu_huo0")
     sc.votes(["lianhe_sha1"])
-    if g.state["step"] == "deciding":  # the 复活 is out: nothing to wait for
+    if g.state.step == "deciding":  # the 复活 is out: nothing to wait for
         g.fire("phase")
     g.cmd(S["di_lei0"], "check", target=S["huan_hun0"])
     # round 5
@@ -118,18 +118,18 @@ def test_whole_seeded_game_with_every_role_matches_the_hand_computed_table():
     g = sc.g
     for r, expected in EXPECTED.items():
         assert sc.outs(r) == expected, r
-    assert g.state["step"] == "over" and g.state["winner"] == "white"
+    assert g.state.step == "over" and g.state.winner == "white"
     # nobody went out twice; yx5 (revived) and yx4 (还魂 on the wrong player) survived
-    outs = [o["seat"] for rd in g.state["rounds"].values() for o in rd["outs"]]
+    outs = [o.seat for rd in g.state.rounds.values() for o in rd.outs]
     assert len(outs) == len(set(outs))
-    assert g.p(sc.S["yx5"])["alive"] and g.p(sc.S["yx4"])["alive"]
-    assert g.p(sc.S["yx9"])["half"] == [2, 3]
-    assert g.p(sc.S["huan_hun0"])["role"] == "lianhe_sha" and g.p(sc.S["yi_hun0"])["role"] == "you_xia"
+    assert g.p(sc.S["yx5"]).alive and g.p(sc.S["yx4"]).alive
+    assert g.p(sc.S["yx9"]).half == [2, 3]
+    assert g.p(sc.S["huan_hun0"]).role == "lianhe_sha" and g.p(sc.S["yi_hun0"]).role == "you_xia"
     # the 地雷's identity check (§五黑5) saw the 还魂 as what it had become
     assert any(t.endswith("联合杀（黑方）。") for t in g.says("reply"))
     reveal = next(e.summary for batch in g.log for e in batch if isinstance(e, Finish))
-    assert f"{sc.S['huan_hun0']}号 {g.p(sc.S['huan_hun0'])['alias']}：还魂→联合杀（黑方）" in reveal
-    assert f"{sc.S['yi_hun0']}号 {g.p(sc.S['yi_hun0'])['alias']}：移魂→游侠（白方）" in reveal
+    assert f"{sc.S['huan_hun0']}号 {g.p(sc.S['huan_hun0']).alias}：还魂→联合杀（黑方）" in reveal
+    assert f"{sc.S['yi_hun0']}号 {g.p(sc.S['yi_hun0']).alias}：移魂→游侠（白方）" in reveal
 
 
 def test_replay_of_the_whole_game_is_identical_also_through_json_storage():
@@ -153,24 +153,24 @@ def test_default_88_game_with_every_role_resolved_runs_to_its_end():
     first = [s for k in ("an_dan", "du_dan", "hei_dan", "mo_jing", "di_lei") for s in g.seats_of(k)]
     order = first + [s for s in victim_order(g) if s not in first]  # posts reach eggs, 魔镜 and 地雷 early
     for _ in range(12):
-        if g.state["step"] == "over":
+        if g.state.step == "over":
             break
-        r = g.state["round"]
-        quota = row(g.state, r)["posts"]
+        r = g.state.round
+        quota = row(g.state, r).posts
         taken: set[int] = set()
-        victims = [s for s in order if g.p(s)["alive"]]
+        victims = [s for s in order if g.p(s).alive]
         for gkey, n in quota.items():
-            roles = next(x for x in g.settings["groups"] if x["key"] == gkey)["roles"]
-            for author in [s for s in sorted(g.alive()) if g.p(s)["role"] in roles and s not in taken][:n]:
+            roles = next(x for x in g.settings.groups if x.key == gkey).roles
+            for author in [s for s in sorted(g.alive()) if g.p(s).role in roles and s not in taken][:n]:
                 taken.add(author)
                 g.host("approve", post=g.submit_post(author, victims.pop(0)))
         g.fire_due()
-        if g.state["step"] == "over":
+        if g.state.step == "over":
             break
-        k = row(g.state, r)["out"]
-        g.vote_all([s for s in order if g.p(s)["alive"]][:k], row(g.state, r)["votes"])
+        k = row(g.state, r).out
+        g.vote_all([s for s in order if g.p(s).alive][:k], row(g.state, r).votes)
         g.close_round()
-    assert g.state["step"] == "over"
+    assert g.state.step == "over"
     status = {s: True for s in range(1, 89)}
     for batch in g.log:
         for e in batch:
@@ -179,5 +179,5 @@ def test_default_88_game_with_every_role_resolved_runs_to_its_end():
                 status[e.seat] = False
             elif isinstance(e, Restore):
                 status[e.seat] = True
-    causes = {o["cause"] for rd in g.state["rounds"].values() for o in rd["outs"]}
+    causes = {o.cause for rd in g.state.rounds.values() for o in rd.outs}
     assert {"post", "vote", "mutual", "mine", "take"} <= causes, causes

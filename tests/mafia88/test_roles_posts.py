@@ -74,8 +74,8 @@ def test_post_matrix_section_5(poster_role, target_role, r):
     post_in_round(g, poster, target)
     g.fire_due(g.timers[f"publish:{r}"])
     t_out, p_out, revealed = expected(poster_role, target_role, r)
-    assert (not g.p(target)["alive"], not g.p(poster)["alive"]) == (t_out, p_out)
-    reveals = [rv["seat"] for rv in g.state["rounds"][str(r)].get("reveals", [])]
+    assert (not g.p(target).alive, not g.p(poster).alive) == (t_out, p_out)
+    reveals = [rv.seat for rv in g.state.rounds[r].reveals]
     assert (poster in reveals) == revealed
     # the explanation reached the hosts as numbered steps naming the target's role
     hosts = g.says("hosts")
@@ -86,14 +86,14 @@ def test_gong_bing_posts_only_in_rounds_2_to_4_section_5_black_7():
     g = at_round(1)
     gb = g.seats_of("gong_bing")[0]
     with pytest.raises(Rejected, match="第2至4轮出贴（§五黑7）"):
-        g.cmd(gb, "post", code=g.p(gb)["code"], target=g.seats_of("du_dan")[0])
+        g.cmd(gb, "post", code=g.p(gb).code, target=g.seats_of("du_dan")[0])
     g = at_round(5)
     with pytest.raises(Rejected, match="§五黑7"):
-        g.cmd(gb, "post", code=g.p(gb)["code"], target=g.seats_of("du_dan")[0])
+        g.cmd(gb, "post", code=g.p(gb).code, target=g.seats_of("du_dan")[0])
     g = at_round(2)  # never forced: no post from the 工兵 puts nobody out (§十二.9)
     g.host("set_round", round=2, votes=1, out=0, posts="无")
     g.fire_due(g.timers["publish:2"])
-    assert g.p(gb)["alive"]
+    assert g.p(gb).alive
 
 
 def test_mirror_hit_by_yin_jian_lives_two_rounds_then_out_section_5_white_1():
@@ -101,15 +101,15 @@ def test_mirror_hit_by_yin_jian_lives_two_rounds_then_out_section_5_white_1():
     yj, mj = g.seats_of("yin_jian")[0], g.seats_of("mo_jing")[0]
     post_in_round(g, yj, mj)
     g.fire_due(g.timers["publish:3"])
-    assert not g.p(mj)["alive"] and g.p(yj)["alive"]
+    assert not g.p(mj).alive and g.p(yj).alive
     from roles_helpers import quiet_round
 
     quiet_round(g)  # round 3 result: 隐剑 revealed with it, still alive
     res3 = [t for t in g.says("group") if t.startswith("【第3轮结果】")][0]
-    assert f"照出真身：{yj}号 {g.p(yj)['alias']} 是隐剑" in res3
-    assert g.p(yj)["alive"]
+    assert f"照出真身：{yj}号 {g.p(yj).alias} 是隐剑" in res3
+    assert g.p(yj).alive
     quiet_round(g)  # round 4 result: the second round is over, out
-    assert not g.p(yj)["alive"] and g.p(yj)["out"]["cause"] == "countdown" and g.p(yj)["out"]["round"] == 4
+    assert not g.p(yj).alive and g.p(yj).out.cause == "countdown" and g.p(yj).out.round == 4
     res4 = [t for t in g.says("group") if t.startswith("【第4轮结果】")][0]
     assert "只能活两轮" in res4
 
@@ -121,8 +121,8 @@ def test_two_posts_on_one_egg_both_posters_die_and_the_egg_once_section_5_white_
     g.host("approve", post=g.submit_post(lh, egg))
     g.host("approve", post=g.submit_post(du, egg))
     g.fire_due(g.timers["publish:3"])
-    assert not any(g.p(s)["alive"] for s in (lh, du, egg))
-    outs = [o["seat"] for o in g.state["rounds"]["3"]["outs"]]
+    assert not any(g.p(s).alive for s in (lh, du, egg))
+    outs = [o.seat for o in g.state.rounds[3].outs]
     assert sorted(outs) == sorted({lh, du, egg})
 
 
@@ -131,7 +131,7 @@ def test_di_lei_mutual_after_round_4_may_check_one_identity_section_5_black_5():
     du, dl = g.seats_of("du_sha")[0], g.seats_of("di_lei")[0]
     post_in_round(g, du, dl)
     effects = g.fire_due(g.timers["publish:4"]) or []
-    assert not g.p(dl)["alive"] and not g.p(du)["alive"]
+    assert not g.p(dl).alive and not g.p(du).alive
     assert any("/查身份" in t for t in g.says(dl))
     other = g.seats_of("gu_sha")[0]
     with pytest.raises(Rejected, match="不能查看自己"):
@@ -150,29 +150,29 @@ def test_first_gu_sha_post_names_exactly_8_aliases_with_a_lianhe_sha_section_6_1
     gu = g.seats_of("gu_sha")[0]
     lh = g.seats_of("lianhe_sha")
     yx = g.seats_of("you_xia")
-    alias = lambda s: g.p(s)["alias"]  # noqa: E731
+    alias = lambda s: g.p(s).alias  # noqa: E731
     g.host("set_round", round=1, votes=1, out=0, posts="孤杀1")
 
     def attempt(names):
-        g.cmd(gu, "post", code=g.p(gu)["code"], target=yx[0], text="、".join(alias(s) for s in names) + essay(900))
+        g.cmd(gu, "post", code=g.p(gu).code, target=yx[0], text="、".join(alias(s) for s in names) + essay(900))
         try:
             g.cmd(gu, "done")
         finally:
-            g.state["drafts"].pop(str(gu), None)
+            g.state.drafts.pop(gu, None)
 
     with pytest.raises(Rejected, match="有且只有 8 个游戏马甲（§六.1），现有 7 个"):
         attempt([lh[0]] + yx[:6])
-    others = [s for s in range(1, 27) if g.p(s)["role"] not in ("lianhe_sha", "gu_sha")]
+    others = [s for s in range(1, 27) if g.p(s).role not in ("lianhe_sha", "gu_sha")]
     with pytest.raises(Rejected, match="至少要有一个联合杀马甲"):
         attempt(others[:8])
     with pytest.raises(Rejected, match="现有 7 个"):  # its own alias does not count (§六.1 不包括孤杀自己)
         attempt([gu, lh[0]] + yx[:6])
-    assert g.state["posts"] == []
+    assert g.state.posts == []
     attempt([lh[0]] + others[:7])
-    assert len(g.state["posts"]) == 1
+    assert len(g.state.posts) == 1
 
 
-def test_host_overrides_a_step_before_publication_and_it_is_recorded_issue_13_8():
+def test_host_overrides_a_step_before_publication_and_it_is_recorded():
     g = at_round(3)
     du, egg = g.seats_of("du_sha")[0], g.seats_of("hei_dan")[0]
     post_in_round(g, du, egg)
@@ -183,7 +183,7 @@ def test_host_overrides_a_step_before_publication_and_it_is_recorded_issue_13_8(
     g.fire("posts_due:3")
     preview = g.says("hosts")[-1]
     assert g.host("steps")[0].text == preview
-    assert "第3轮杀帖结算预览" in preview and f"1. {g.p(du)['code']}（独立杀，{du}号" in preview
+    assert "第3轮杀帖结算预览" in preview and f"1. {g.p(du).code}（独立杀，{du}号" in preview
     assert "同归" in preview and "/改判" in preview
     with pytest.raises(Rejected, match="看不懂结果"):
         g.host("override", step=1, result="随便", reason="测试")
@@ -195,8 +195,8 @@ def test_host_overrides_a_step_before_publication_and_it_is_recorded_issue_13_8(
     assert "已改判第 1 步" in out[0].text
     assert "哨子改判：host，黑蛋已失效" in out[1].text
     g.host("publish_now")
-    assert not g.p(egg)["alive"] and g.p(du)["alive"]
-    assert g.state["audit"][-1]["by"] == "host" and "黑蛋已失效" in g.state["audit"][-1]["what"]
+    assert not g.p(egg).alive and g.p(du).alive
+    assert g.state.audit[-1].by == "host" and "黑蛋已失效" in g.state.audit[-1].what
     with pytest.raises(Rejected, match="已公布"):
         g.host("override", step=1, result="同归", reason="晚了")
     assert "publish:3" not in g.timers
@@ -225,10 +225,10 @@ def test_substitutes_post_as_their_own_role_section_9_1():
     gu, mj = g.seats_of("gu_sha")[0], g.seats_of("mo_jing")[0]
     g.host("set_round", round=3, votes=1, out=0, posts="联1")
     g.host("approve", post=g.submit_post(gu, mj))
-    assert g.state["posts"][-1]["group"] == "联"
+    assert g.state.posts[-1].group == "联"
     g.fire_due(g.timers["publish:3"])
-    assert not g.p(mj)["alive"] and g.p(gu)["alive"]
-    assert g.state["countdowns"][-1]["seat"] == gu
+    assert not g.p(mj).alive and g.p(gu).alive
+    assert g.state.countdowns[-1].seat == gu
 
 
 def test_hei_dan_substitute_posting_an_egg_dies_with_it_section_9_1_and_5_white_5():
@@ -239,7 +239,7 @@ def test_hei_dan_substitute_posting_an_egg_dies_with_it_section_9_1_and_5_white_
     g.host("set_round", round=3, votes=1, out=0, posts="联1")
     g.host("approve", post=g.submit_post(hd, egg))
     g.fire_due(g.timers["publish:3"])
-    assert not g.p(egg)["alive"] and not g.p(hd)["alive"]
+    assert not g.p(egg).alive and not g.p(hd).alive
 
 
 def test_a_host_variant_of_the_effects_is_validated_in_chinese():

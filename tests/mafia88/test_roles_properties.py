@@ -30,10 +30,10 @@ def _publish(r, pairs, order, souls):
     posters = _posters(g)
     chosen = [(posters[i], t) for i, t in pairs if posters[i] is not None]
     if r > 4:
-        chosen = [(a, t) for a, t in chosen if g.p(a)["role"] != "gong_bing"]
+        chosen = [(a, t) for a, t in chosen if g.p(a).role != "gong_bing"]
     quota: dict[str, int] = {}
     for a, _ in chosen:
-        gk = GROUP_OF.get(g.p(a)["role"])
+        gk = GROUP_OF.get(g.p(a).role)
         if gk:
             quota[gk] = quota.get(gk, 0) + 1
     g.host("set_round", round=r, votes=1, out=0, posts=" ".join(f"{k}{n}" for k, n in quota.items()) or "无")
@@ -46,9 +46,9 @@ def _publish(r, pairs, order, souls):
             a, t = chosen[k]
             g.submit_post(a, t)
     g.fire_due(g.timers[f"publish:{r}"])
-    outs = sorted((o["seat"], o["cause"]) for o in g.state["rounds"][str(r)]["outs"])
-    reveals = sorted(x["seat"] for x in g.state["rounds"][str(r)].get("reveals", []))
-    return sorted(g.alive()), outs, reveals, sorted(map(str, g.state.get("countdowns", [])))
+    outs = sorted((o.seat, o.cause) for o in g.state.rounds[r].outs)
+    reveals = sorted(x.seat for x in g.state.rounds[r].reveals)
+    return sorted(g.alive()), outs, reveals, sorted(map(str, g.state.countdowns))
 
 
 targets = st.integers(1, 26)
@@ -89,7 +89,7 @@ def test_nobody_dies_twice_with_every_role_acting(start, steps):
     for kind, a, b, c in steps:
         try:
             if kind == "post":
-                g.cmd(a, "post", code=g.p(a)["code"] or "无", target=b, text=essay(900, str(a)))
+                g.cmd(a, "post", code=g.p(a).code or "无", target=b, text=essay(900, str(a)))
                 g.cmd(a, "done")
             elif kind == "vote":
                 g.cmd(a, "vote", targets=[b])
@@ -114,7 +114,7 @@ def test_nobody_dies_twice_with_every_role_acting(start, steps):
                 g.fire(key)
         except (Rejected, Ignored):
             pass  # Game.cmd asserts the input state was left untouched
-        if g.state["step"] == "over":
+        if g.state.step == "over":
             break
     status = {s: True for s in range(1, 27)}
     for batch in g.log:
@@ -125,4 +125,4 @@ def test_nobody_dies_twice_with_every_role_acting(start, steps):
             elif isinstance(e, Restore):
                 assert not status[e.seat]
                 status[e.seat] = True
-    assert status == {s: g.p(s)["alive"] for s in range(1, 27)}
+    assert status == {s: g.p(s).alive for s in range(1, 27)}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-from mafia88_helpers import Game, small
+import random
 
-from plugins.gamekit.contract import Rejected, Say
+import pytest
+from mafia88_helpers import SH, T0, Game, small
+
+from plugins.gamekit.contract import Ctx, Rejected, Say, Seat
 from plugins.mafia88.engine import COMMANDS, ENGINE
 
 COUNTS = {"yin_jian": 1, "lianhe_jian": 2, "lianhe_dan": 2, "yi_hun": 1, "du_dan": 2, "fu_huo": 1, "an_dan": 1,
@@ -16,16 +18,16 @@ COUNTS = {"yin_jian": 1, "lianhe_jian": 2, "lianhe_dan": 2, "yi_hun": 1, "du_dan
 def test_deal_matches_the_counts_of_section_4():
     g = Game()
     dealt: dict[str, int] = {}
-    for p in g.state["players"].values():
-        dealt[p["role"]] = dealt.get(p["role"], 0) + 1
+    for p in g.state.players.values():
+        dealt[p.role] = dealt.get(p.role, 0) + 1
     assert dealt == COUNTS
-    whites = sum(1 for p in g.state["players"].values() if p["role"] in list(COUNTS)[:8])
+    whites = sum(1 for p in g.state.players.values() if p.role in list(COUNTS)[:8])
     assert whites == 66
 
 
 def test_deal_follows_the_seed():
     a, b, c = Game(seed="x"), Game(seed="x"), Game(seed="y")
-    roles = lambda g: [g.p(s)["role"] for s in range(1, 89)]  # noqa: E731
+    roles = lambda g: [g.p(s).role for s in range(1, 89)]  # noqa: E731
     assert roles(a) == roles(b)
     assert roles(a) != roles(c)
 
@@ -68,14 +70,14 @@ def test_gu_sha_knows_lianhe_list_and_the_three_signals_7_3():
     text = ENGINE.private_info(g.state, gu, settings=g.settings)
     for s in g.seats_of("lianhe_sha"):
         assert f"{s}号 玩家{s}" in text
-    carriers = [s for s in g.seats_of("du_sha") if g.p(s)["signal"]]
+    carriers = [s for s in g.seats_of("du_sha") if g.p(s).signal]
     assert len(carriers) == 3
     for s in carriers:
-        seek, reply = g.p(s)["signal"]
+        seek, reply = g.p(s).signal.seek, g.p(s).signal.reply
         assert f"「{seek}」" in text and f"「{reply}」" in text
         mine = ENGINE.private_info(g.state, s, settings=g.settings)
         assert f"寻找暗号「{seek}」，接头暗号「{reply}」" in mine
-    plain = [s for s in g.seats_of("du_sha") if not g.p(s)["signal"]]
+    plain = [s for s in g.seats_of("du_sha") if not g.p(s).signal]
     assert len(plain) == 7
     assert all("暗号" not in ENGINE.private_info(g.state, s, settings=g.settings) for s in plain)
 
@@ -83,16 +85,16 @@ def test_gu_sha_knows_lianhe_list_and_the_three_signals_7_3():
 def test_host_set_signals_are_used_7_3():
     pairs = [["甲一", "乙一"], ["甲二", "乙二"], ["甲三", "乙三"]]
     g = Game(settings={"signals": pairs})
-    assert sorted(g.p(s)["signal"] for s in g.seats_of("du_sha") if g.p(s)["signal"]) == sorted(pairs)
+    assert sorted([p.seek, p.reply] for s in g.seats_of("du_sha") if (p := g.p(s).signal)) == sorted(pairs)
 
 
 def test_post_capable_roles_get_their_code_name_16():
     g = Game()
     for key in ("yin_jian", "lianhe_jian", "gu_sha", "lianhe_sha", "du_sha"):
         for s in g.seats_of(key):
-            code = g.p(s)["code"]
+            code = g.p(s).code
             assert code and f"你的代号：{code}。" in ENGINE.private_info(g.state, s, settings=g.settings)
-    codes = sorted(g.p(s)["code"] for s in g.seats_of("lianhe_sha"))
+    codes = sorted(g.p(s).code for s in g.seats_of("lianhe_sha"))
     assert codes == sorted(["你逗我", "你恨我", "你骗我", "你吼我", "你笑我", "你管我"])
 
 
@@ -169,9 +171,15 @@ def test_command_table_is_well_formed():
 
 
 def test_kernel_timezone_setting_is_accepted_at_start():
-    cfg = ENGINE.check_settings({"timezone": "Asia/Shanghai"})
-    g = Game(settings={**cfg, "timezone": "Asia/Shanghai"})
-    assert g.state["round"] == 1
+    """/创建 stores the kernel's own keys (timezone, anon_*) beside the game's settings: the typed
+    settings leave them out, and the game starts."""
+    cfg = ENGINE.check_settings({})
+    stored = {**cfg, "timezone": "Asia/Shanghai", "anon_speech": True}
+    settings = ENGINE.settings_of(stored)
+    assert settings == ENGINE.settings_of(cfg)
+    roster = [Seat(i, f"玩家{i}", f"u{i}") for i in range(1, 89)]
+    out = ENGINE.start(roster, Ctx(T0, random.Random("tz:1"), 1, SH, settings))
+    assert out.state.round == 1
 
 
 def test_host_toml_variant_is_validated():
@@ -197,25 +205,27 @@ posts = { "孤杀" = 1 }
 
 
 def test_the_state_holds_no_copy_of_the_settings_and_the_rules_leave_them_alone():
-    """Issue 11 item 3: the rules read ctx.settings; the live round table is game state."""
+    """The rules read ctx.settings; the live round table is game state."""
     import copy
 
     g = small()
     before = copy.deepcopy(g.settings)
-    assert "cfg" not in g.state and "v" not in g.state
-    assert g.state["table"] == g.settings["rounds"]
+    stored = ENGINE.encode(g.state)
+    assert "cfg" not in stored and "v" not in stored
+    assert stored["table"] == g.stored["rounds"]
     g.host("set_round", round=1, votes=3, out=2, posts="无")
     g.close_round()
-    assert "cfg" not in g.state and g.state["version"] == ENGINE.STATE_VERSION
+    assert "cfg" not in ENGINE.encode(g.state) and g.state.version == ENGINE.STATE_VERSION
     assert g.settings == before  # a host's change of the table stays in the state
-    assert g.state["table"] != g.settings["rounds"]
+    assert ENGINE.encode(g.state)["table"] != g.stored["rounds"]
 
 
 def test_an_older_state_with_a_settings_copy_is_upgraded():
     g = small()
-    old = {**g.state, "version": 1, "v": 1, "cfg": g.settings, "table": [dict(r) for r in g.state["table"]]}
+    old = {**ENGINE.encode(g.state), "version": 1, "v": 1, "cfg": g.stored}
     new = ENGINE.load(old)
-    assert "cfg" not in new and "v" not in new and new["table"] == g.state["table"]
-    g.state = old
+    assert new.table == g.state.table
+    assert ENGINE.encode(new) == ENGINE.encode(g.state)  # no "cfg", no "v"
+    g.state = new
     g.host("set_round", round=1, votes=3, out=2, posts="无")
-    assert "cfg" not in g.state and g.state["version"] == ENGINE.STATE_VERSION
+    assert "cfg" not in ENGINE.encode(g.state) and g.state.version == ENGINE.STATE_VERSION

@@ -36,7 +36,7 @@ def test_a_cast_vote_is_final_13_2():
 def test_two_votes_on_the_same_player_count_as_one_13_2():
     g = small()
     g.cmd(1, "vote", targets=[2, 2])
-    assert g.state["rounds"]["1"]["ballots"][0]["targets"] == [2]
+    assert g.state.rounds[1].ballots[0].targets == [2]
 
 
 def test_too_many_votes_refused():
@@ -52,7 +52,7 @@ def test_bad_votes_are_refused_and_change_nothing():
                                (1, [], "请写出")):
         with pytest.raises(Rejected, match=msg):
             g.cmd(seat, "vote", targets=targets)
-    assert g.state["rounds"]["1"]["ballots"] == []
+    assert g.state.rounds[1].ballots == []
 
 
 def test_vote_after_the_deadline_is_refused_13_6():
@@ -91,13 +91,13 @@ def test_tie_at_the_cut_line_later_arrival_is_out_13_8():
         g.cmd(s, "vote", targets=[a] if i % 2 == 0 else [b])
     from plugins.mafia88.engine.rules_votes import tally
 
-    t = {c["seat"]: c for c in tally(g.state, 1)}
-    assert t[a]["full"] == t[b]["full"]
-    assert t[b]["last"] > t[a]["last"]
+    t = {c.seat: c for c in tally(g.state, 1)}
+    assert t[a].full == t[b].full
+    assert t[b].last > t[a].last
     effects = g.fire("phase")
     out = [e.seat for e in effects if isinstance(e, Eliminate) and e.reason == "第1轮高票出局"]
     assert out == [b]
-    assert f"高票出局：{b}号 玩家{b}（{t[b]['full']} 票）" in g.says("group", effects)[0]
+    assert f"高票出局：{b}号 玩家{b}（{t[b].full} 票）" in g.says("group", effects)[0]
 
 
 def test_simultaneous_tie_goes_to_a_15_minute_overtime_13_8():
@@ -124,7 +124,7 @@ def test_simultaneous_tie_goes_to_a_15_minute_overtime_13_8():
     effects = g.fire("phase")
     out = [e.seat for e in effects if isinstance(e, Eliminate) and e.reason == "第1轮高票出局"]
     assert out == [b]
-    assert g.state["round"] == 2
+    assert g.state.round == 2
 
 
 def test_post_killed_players_vote_half_and_only_for_ties_13_3():
@@ -136,7 +136,7 @@ def test_post_killed_players_vote_half_and_only_for_ties_13_3():
     pid = g.submit_post(gu, target)
     g.host("approve", post=pid)
     g.fire_due()
-    assert not g.p(target)["alive"]
+    assert not g.p(target).alive
     # the post-killed player may still vote, at half weight
     reply = g.cmd(target, "vote", targets=[living[2]])
     assert "半票" in reply[0].text
@@ -150,11 +150,11 @@ def test_post_killed_players_vote_half_and_only_for_ties_13_3():
         g.cmd(s, "vote", targets=[a])
     rest = voters[half * 2:]
     for s in rest + [a, b]:
-        g.cmd(s, "vote", targets=[s == a and b or a] if s in (a, b) else [living[3]])
+        g.cmd(s, "vote", targets=[(s == a and b) or a] if s in (a, b) else [living[3]])
     from plugins.mafia88.engine.rules_votes import tally
 
-    t = {c["seat"]: c for c in tally(g.state, 1)}
-    assert t[a]["full"] == t[b]["full"] and t[b]["half"] == 1
+    t = {c.seat: c for c in tally(g.state, 1)}
+    assert t[a].full == t[b].full and t[b].half == 1
     effects = g.fire("phase")
     out = [e.seat for e in effects if isinstance(e, Eliminate) and e.reason == "第1轮高票出局"]
     assert out == [b]
@@ -170,7 +170,7 @@ def test_half_votes_do_not_count_without_a_tie_13_3():
     g.fire_due()
     g.cmd(living[0], "vote", targets=[living[1]])  # half
     g.cmd(living[2], "vote", targets=[living[3]])  # full
-    assert decide(g.state, 1)["out"] == [living[3]]
+    assert decide(g.state, 1).out == [living[3]]
     assert pid == 1
 
 
@@ -180,8 +180,8 @@ def test_proxy_until_20_minutes_before_close_13_5():
     with pytest.raises(Rejected, match="已托票"):
         g.cmd(1, "vote", targets=[3])
     g.cmd(1, "proxy", targets=[3])  # a proxy can be changed
-    ballots = [b for b in g.state["rounds"]["1"]["ballots"] if b["voter"] == 1]
-    assert len(ballots) == 1 and ballots[0]["targets"] == [3] and ballots[0]["proxy"]
+    ballots = [b for b in g.state.rounds[1].ballots if b.voter == 1]
+    assert len(ballots) == 1 and ballots[0].targets == [3] and ballots[0].proxy
     g.now = g.phase.ends_at - timedelta(minutes=20)
     with pytest.raises(Rejected, match="托票已截止（20:40）"):
         g.cmd(1, "proxy", targets=[4])
@@ -226,6 +226,6 @@ def test_proxy_cutoff_follows_a_moved_deadline_13_5():
     g.now = g.phase.ends_at - timedelta(minutes=30)
     g.phase = Timer("phase", g.phase.ends_at + timedelta(hours=1))  # a host used /延时 60
     g.cmd(1, "proxy", targets=[2])
-    assert g.state["rounds"]["1"]["due"]["close"] == g.phase.ends_at.isoformat()
+    assert g.state.rounds[1].due.close == g.phase.ends_at.isoformat()
     # /状态: the kernel prints the phase deadline; the engine's line does not repeat a stale copy
     assert "投票截止" not in ENGINE.status(g.state, settings=g.settings)

@@ -1,23 +1,23 @@
-"""Default game data (TOML under ``plugins/mafia88/content``), a host's
-variant merged over it, and the typed model every variant must fit (one
-Chinese line per mistake)."""
+"""The game's settings as one typed model (:class:`Settings`): the TOML files under
+``plugins/mafia88/content`` merged in order, a host's /配置 over them, checked with one Chinese
+line per mistake (``gamekit.datafile``), then read by the rules as ``ctx.settings``."""
 
 from __future__ import annotations
 
-import copy
-from functools import lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, ValidationInfo, field_serializer, field_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_serializer, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from plugins.gamekit.datafile import HHMM, Data, check, load_toml, merged, problems, validate
+import plugins.mafia88.engine.texts as T
+from plugins.gamekit.datafile import HHMM, Content, Data, problems, validate
+from plugins.gamekit.settings import GameSettings
 
-from . import texts as T
-
-CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
-KERNEL_KEYS = ("timezone",)
+CONTENT = Content(Path(__file__).resolve().parent.parent / "content",
+                  ("roles.toml", "rounds.toml", "game.toml", "signals.toml", "effects.toml"))
+"""Where the default settings live: the files merged in this order."""
 
 Count = Annotated[int, Field(ge=0)]
 PosInt = Annotated[int, Field(ge=1)]
@@ -172,9 +172,10 @@ def posts_problems(posts: dict[str, int], gkeys: list[str], label: str) -> list[
     return [T.CFG_UNKNOWN_GROUP.format(label=label, group=g, available=T.LIST_SEP.join(gkeys)) for g in posts if g not in gkeys]
 
 
-class Mafia88(Data):
-    """Everything a mafia88 variant holds: roles (§四, §十六), post groups (§九),
-    the round table (§十), times, limits, options, 暗号 (§七.3), effects (§五)."""
+class Settings(GameSettings):
+    """Everything a mafia88 game's settings hold: roles (§四, §十六), post groups (§九),
+    the round table (§十), times, limits, options, 暗号 (§七.3), effects (§五). ``counts``
+    is applied to the roles' ``count`` when the settings are read."""
 
     roles: list[Role]
     counts: dict[str, Count] = {}
@@ -186,6 +187,17 @@ class Mafia88(Data):
     signal_pool: list[Pair]
     signals: list[Pair] = []
     effects: Effects
+
+    @model_validator(mode="before")
+    @classmethod
+    def _counts_into_roles(cls, data: Any) -> Any:
+        """``counts`` overrides each role's ``count`` (the stored settings carry the result)."""
+        if not isinstance(data, dict) or not isinstance(data.get("counts"), dict) or not isinstance(data.get("roles"), list):
+            return data
+        counts = {k: n for k, n in data["counts"].items() if type(n) is int and n >= 0}  # a bad count is reported once, under counts
+        roles = [{**r, "count": counts[r["key"]]} if isinstance(r, dict) and isinstance(r.get("key"), str) and r["key"] in counts
+                 else r for r in data["roles"]]
+        return {**data, "roles": roles}
 
     @field_validator("roles")
     @classmethod
@@ -296,23 +308,36 @@ class Mafia88(Data):
         problems(errors)
         return eff
 
+    # ---- look-ups (computed once per settings object: settings never change) ----------------
 
-@lru_cache(maxsize=1)
-def _defaults() -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in ("roles", "rounds", "game", "signals", "effects"):
-        data = load_toml(CONTENT_DIR / f"{name}.toml")
-        if name == "signals":
-            out["signal_pool"] = data["pool"]
-        elif name == "effects":
-            out["effects"] = data
-        else:
-            out.update(data)
-    return out
+    @cached_property
+    def role_of(self) -> dict[str, Role]:
+        return {r.key: r for r in self.roles}
 
+    @cached_property
+    def group_of(self) -> dict[str, Group]:
+        return {g.key: g for g in self.groups}
 
-def defaults() -> dict[str, Any]:
-    return copy.deepcopy(_defaults())
+    @cached_property
+    def role_keys(self) -> list[str]:
+        """Role keys in role order (§十六's code-name order starts here)."""
+        return [r.key for r in self.roles]
+
+    @cached_property
+    def posting(self) -> frozenset[str]:
+        """The roles that post for a group, or stand in for one (§九)."""
+        keys: set[str] = set()
+        for g in self.groups:
+            keys.update(g.roles)
+            for tier in g.substitutes:
+                keys.update(tier.roles)
+        return frozenset(keys)
+
+    def role(self, key: str) -> Role:
+        return self.role_of[key]
+
+    def group(self, key: str) -> Group:
+        return self.group_of[key]
 
 
 def row_errors(row: dict[str, Any], gkeys: list[str], label: str) -> list[str]:
@@ -324,15 +349,3 @@ def row_errors(row: dict[str, Any], gkeys: list[str], label: str) -> list[str]:
         row.setdefault("posts", {})
         lines += posts_problems(parsed.posts, gkeys, label)
     return lines
-
-
-def check_settings(settings: dict[str, Any] | None) -> dict[str, Any]:
-    """Host overrides over the defaults (tables merge key by key, lists are
-    replaced), checked against :class:`Mafia88`. The result is a plain dict
-    with every default filled in and ``counts`` applied to the roles."""
-    over = {k: v for k, v in (settings or {}).items() if k not in KERNEL_KEYS}  # ctx.tz comes from "timezone"
-    cfg = check(Mafia88, merged(_defaults(), over)).model_dump()
-    for role in cfg["roles"]:
-        role["count"] = cfg["counts"].get(role["key"], role["count"])
-    return cfg
-

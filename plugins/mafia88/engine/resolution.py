@@ -2,7 +2,7 @@
 
 Publication of a round's posts:
   1. judge every post against the board as it was when posts closed, in
-     code-name order (§六.2), by the first matching ``[[post]]`` rule
+     code-name order (§六.2), by the first matching ``[[effects.post]]`` rule
      (effects.toml) — a host's ``/改判`` replaces a step's effect;
   2. redirects and counters: 移魂 moves one post death to another player,
      还魂 cancels that move (§五白4, 黑8);
@@ -19,22 +19,43 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
-from . import texts as T
-from .effects import EFFECT_NAME, post_rule
-from .model import Settings, State, code_rank, mark_out, name, role_name
+import plugins.mafia88.engine.texts as T
+from plugins.gamekit.contract import Effect
 
-POST_CAUSES = ("post", "mutual", "mine", "soul")  # out at the publication: half vote this round (§十三.3)
+from .content import PostRule, Settings
+from .effects import EFFECT_NAME, MANUAL_RULE, post_rule
+from .model import code_rank, mark_out, name, role_name
+from .state import Cause, Death, Override, Post, PostEffect, SoulBack, SoulMove, State, Take
 
 
 @dataclass
 class Mark:
     seat: int
-    cause: str  # "post" | "mutual" | "mine" | "soul" | "vote" | "take" | "novote" | "report" | "giveup" | ...
+    cause: Cause
     reason: str  # Chinese, shown in the result and the export
     post: int | None = None
     cancelled: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    """One numbered step of the explanation for hosts."""
+
+    n: int
+    post: int | None
+    kind: Literal["post", "move", "back"]
+    text: str
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A triggered effect, recorded once the deaths are applied (step 4), or a soul text to publish."""
+
+    kind: Literal["reveal", "countdown", "check", "moved", "backed"]
+    seat: int = 0
+    code: str = ""
 
 
 @dataclass
@@ -42,9 +63,9 @@ class Resolution:
     round: int
     marks: list[Mark] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # extra lines for the announcement
-    steps: list[dict[str, Any]] = field(default_factory=list)  # the explanation for hosts
+    steps: list[Step] = field(default_factory=list)  # the explanation for hosts
 
-    def mark(self, seat: int, cause: str, reason: str, post: int | None = None) -> None:
+    def mark(self, seat: int, cause: Cause, reason: str, post: int | None = None) -> None:
         """Mark a death; a seat already marked keeps its first (higher-priority) mark."""
         if any(m.seat == seat and not m.cancelled for m in self.marks):
             return
@@ -59,7 +80,7 @@ class Resolution:
             if m.seat == seat:
                 m.cancelled = True
 
-    def apply(self, state: State, effects: list) -> list[Mark]:
+    def apply(self, state: State, effects: list[Effect]) -> list[Mark]:
         """Apply the marks once each; returns the marks that took effect."""
         done: list[Mark] = []
         for m in self.marks:
@@ -70,97 +91,107 @@ class Resolution:
 
 # ---- publication -------------------------------------------------------------
 
-def plan_posts(state: State, cfg: Settings, r: int, posts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class PostItem:
+    post: int
+    author: int
+    target: int
+    code: str
+    effect: PostEffect
+    rule: PostRule
+    override: Override | None
+
+
+Item = PostItem | SoulMove | SoulBack
+
+
+def plan_posts(state: State, cfg: Settings, r: int, posts: list[Post]) -> list[PostItem]:
     """Step 1: one numbered step per post, in code-name order. Pure."""
-    overrides = state.setdefault("overrides", {})
     items = []
-    for p in sorted(posts, key=lambda p: (code_rank(state, cfg, p["author"]), p["id"])):
-        a, t = p["author"], p["target"]
-        ak, tk = state["players"][str(a)]["role"], state["players"][str(t)]["role"]
-        if cfg["options"]["role_effects"]:
-            rule = post_rule(cfg, ak, tk, r)
-        else:
-            rule = {"effect": "kill", "clause": T.MANUAL_MODE_CLAUSE, "check": False}
-        ov = overrides.get(str(p["id"]))
-        effect = ov["effect"] if ov else rule["effect"]
-        items.append({"kind": "post", "post": p["id"], "author": a, "target": t, "code": p["code"],
-                      "effect": effect, "rule": rule, "override": ov})
+    for p in sorted(posts, key=lambda p: (code_rank(state, cfg, p.author), p.id)):
+        a, t = p.author, p.target
+        ak, tk = state.players[a].role, state.players[t].role
+        rule = post_rule(cfg, ak, tk, r) if cfg.options.role_effects else MANUAL_RULE
+        ov = state.overrides.get(p.id)
+        effect = ov.effect if ov else PostEffect(rule.effect)
+        items.append(PostItem(p.id, a, t, p.code, effect, rule, ov))
     return items
 
 
-def plan_souls(state: State, r: int, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def plan_souls(state: State, r: int) -> list[SoulMove | SoulBack]:
     """Step 2: 移魂 and 还魂 of this round (rounds 2–3), after the posts."""
-    souls = state.get("souls", {}).get(str(r), {})
-    out = []
-    if "move" in souls:
-        out.append({"kind": "move", **souls["move"]})
-    if "back" in souls:
-        out.append({"kind": "back", **souls["back"]})
-    return out
+    souls = state.souls.get(r)
+    if souls is None:
+        return []
+    return [x for x in (souls.move, souls.back) if x is not None]
 
 
-def step_text(state: State, cfg: Settings, r: int, n: int, item: dict[str, Any]) -> str:
-    if item["kind"] == "post":
-        a, t = item["author"], item["target"]
+def step_text(state: State, cfg: Settings, r: int, n: int, item: Item) -> str:
+    if isinstance(item, PostItem):
+        a, t = item.author, item.target
         tr = role_name(state, cfg, t)
-        rule = item["rule"]
-        line = (T.STEP_POST.format(n=n, code=item["code"], poster_role=role_name(state, cfg, a), poster=name(state, a), target=name(state, t), target_seat=t, target_role=tr, r=r, effect=EFFECT_NAME[item["effect"]].replace(T.TARGET_WORD, tr)))
-        if item["override"]:
-            ov = item["override"]
-            line += T.STEP_OVERRIDDEN.format(by=ov["by"], why=ov["why"], effect_name=EFFECT_NAME[rule["effect"]])
-        elif rule.get("clause"):
-            line += T.STEP_CLAUSE.format(clause=rule["clause"])
-        if rule.get("check") and item["effect"] == "mutual" and not item["override"]:
+        rule = item.rule
+        line = (T.STEP_POST.format(n=n, code=item.code, poster_role=role_name(state, cfg, a), poster=name(state, a), target=name(state, t), target_seat=t, target_role=tr, r=r, effect=EFFECT_NAME[item.effect].replace(T.TARGET_WORD, tr)))
+        if item.override:
+            ov = item.override
+            line += T.STEP_OVERRIDDEN.format(by=ov.by, why=ov.why, effect_name=EFFECT_NAME[rule.effect])
+        elif rule.clause:
+            line += T.STEP_CLAUSE.format(clause=rule.clause)
+        if rule.check and item.effect == PostEffect.MUTUAL and not item.override:
             line += T.STEP_MAY_CHECK.format(seat=t)
         return line
-    if item["kind"] == "move":
-        return (T.STEP_SOUL_MOVE.format(n=n, by=name(state, item["by"]), source=name(state, item["from"]), to=name(state, item["to"]), source_seat=item["from"], to_seat=item["to"]))
-    return (T.STEP_SOUL_BACK.format(n=n, by=name(state, item["by"]), to=name(state, item["to"])))
+    if isinstance(item, SoulMove):
+        return (T.STEP_SOUL_MOVE.format(n=n, by=name(state, item.by), source=name(state, item.from_), to=name(state, item.to), source_seat=item.from_, to_seat=item.to))
+    return (T.STEP_SOUL_BACK.format(n=n, by=name(state, item.by), to=name(state, item.to)))
 
 
-def resolve_posts(state: State, cfg: Settings, r: int, posts: list[dict[str, Any]]) -> tuple[Resolution, list[dict[str, Any]]]:
+KILLS = (PostEffect.KILL, PostEffect.MUTUAL, PostEffect.REVEAL_KILL, PostEffect.COUNTDOWN)
+REVEALS = (PostEffect.REVEAL, PostEffect.REVEAL_KILL, PostEffect.COUNTDOWN)
+
+
+def resolve_posts(state: State, cfg: Settings, r: int, posts: list[Post]) -> tuple[Resolution, list[Trigger]]:
     """Steps 1–3 without applying anything: the Resolution to apply and the
     triggered effects (step 4) to record once it is applied."""
     res = Resolution(r)
-    items = plan_posts(state, cfg, r, posts)
-    items += plan_souls(state, r, items)
-    triggered: list[dict[str, Any]] = []
+    items: list[Item] = [*plan_posts(state, cfg, r, posts), *plan_souls(state, r)]
+    triggered: list[Trigger] = []
     for n, item in enumerate(items, 1):
-        res.steps.append({"n": n, "post": item.get("post"), "kind": item["kind"], "text": step_text(state, cfg, r, n, item)})
-        if item["kind"] != "post":
+        kind: Literal["post", "move", "back"] = "post" if isinstance(item, PostItem) else "move" if isinstance(item, SoulMove) else "back"
+        res.steps.append(Step(n, item.post if isinstance(item, PostItem) else None, kind, step_text(state, cfg, r, n, item)))
+        if not isinstance(item, PostItem):
             continue
-        a, t, e, pid = item["author"], item["target"], item["effect"], item["post"]
-        code = item["code"]
-        if e in ("kill", "mutual", "reveal_kill", "countdown"):
-            res.mark(t, "post", T.OUT_POSTED.format(r=r, code=code), post=pid)
-        if e == "mutual":
-            res.mark(a, "mutual", T.OUT_MUTUAL.format(r=r, target=name(state, t)))
-        if e == "poster_dies":
-            res.mark(a, "mine", T.OUT_MINE.format(r=r))
-        if e in ("reveal", "reveal_kill", "countdown"):
-            triggered.append({"kind": "reveal", "seat": a, "code": code, "by": t})
-        if e == "countdown":
-            triggered.append({"kind": "countdown", "seat": a, "code": code})
-        if e == "mutual" and item["rule"].get("check") and not item["override"]:
-            triggered.append({"kind": "check", "seat": t})
+        a, t, e, pid = item.author, item.target, item.effect, item.post
+        code = item.code
+        if e in KILLS:
+            res.mark(t, Cause.POST, T.OUT_POSTED.format(r=r, code=code), post=pid)
+        if e == PostEffect.MUTUAL:
+            res.mark(a, Cause.MUTUAL, T.OUT_MUTUAL.format(r=r, target=name(state, t)))
+        if e == PostEffect.POSTER_DIES:
+            res.mark(a, Cause.MINE, T.OUT_MINE.format(r=r))
+        if e in REVEALS:
+            triggered.append(Trigger("reveal", a, code))
+        if e == PostEffect.COUNTDOWN:
+            triggered.append(Trigger("countdown", a, code))
+        if e == PostEffect.MUTUAL and item.rule.check and not item.override:
+            triggered.append(Trigger("check", t))
     # step 2: redirects, then counters
+    moved: SoulMove | None = None
     for item in items:
-        if item["kind"] == "move":
-            m = res.marked(item["from"])
-            if m is not None and m.cause == "post" and state["players"][str(item["to"])]["alive"]:
-                res.spare(item["from"])
-                res.mark(item["to"], "soul", T.OUT_SOUL_MOVED.format(r=r, source=name(state, item["from"])))
-                item["done"] = True
-                triggered.append({"kind": "moved", "from": item["from"], "to": item["to"]})
+        if isinstance(item, SoulMove):
+            m = res.marked(item.from_)
+            if m is not None and m.cause == Cause.POST and state.players[item.to].alive:
+                res.spare(item.from_)
+                res.mark(item.to, Cause.SOUL, T.OUT_SOUL_MOVED.format(r=r, source=name(state, item.from_)))
+                moved = moved or item
+                triggered.append(Trigger("moved"))
             else:
                 res.notes.append(T.SOUL_MOVE_VOID)
-    moved = next((i for i in items if i["kind"] == "move" and i.get("done")), None)
     for item in items:
-        if item["kind"] == "back":
-            if moved is not None and item["to"] == moved["to"]:
-                res.spare(item["to"])
-                res.mark(moved["from"], "post", T.OUT_POSTED_MOVE_UNDONE.format(r=r))
-                triggered.append({"kind": "backed", "to": item["to"], "from": moved["from"]})
+        if isinstance(item, SoulBack):
+            if moved is not None and item.to == moved.to:
+                res.spare(item.to)
+                res.mark(moved.from_, Cause.POST, T.OUT_POSTED_MOVE_UNDONE.format(r=r))
+                triggered.append(Trigger("backed"))
             else:
                 res.notes.append(T.SOUL_BACK_VOID)
     return res, triggered
@@ -168,34 +199,42 @@ def resolve_posts(state: State, cfg: Settings, r: int, posts: list[dict[str, Any
 
 # ---- the vote result -------------------------------------------------------
 
-Step = Callable[[State, Resolution, dict[str, Any]], None]
+@dataclass(frozen=True)
+class ResultInput:
+    voted_out: list[int]
+    marks: list[Death]  # pending: non-voters, reports, countdowns, unwritten letters
+    takes: list[Take]
+    revived: list[int]
 
 
-def vote_outs(state: State, res: Resolution, data: dict[str, Any]) -> None:
+ResultStep = Callable[[State, Resolution, ResultInput], None]
+
+
+def vote_outs(state: State, res: Resolution, data: ResultInput) -> None:
     """The top-voted go out (§十三); a player the 复活 chose is spared (§五白6)."""
-    for s in data["voted_out"]:
-        if s in data.get("revived", []):
+    for s in data.voted_out:
+        if s in data.revived:
             continue
-        res.mark(s, "vote", T.OUT_VOTED.format(round=res.round))
+        res.mark(s, Cause.VOTE, T.OUT_VOTED.format(round=res.round))
 
 
-def take_alongs(state: State, res: Resolution, data: dict[str, Any]) -> None:
+def take_alongs(state: State, res: Resolution, data: ResultInput) -> None:
     """Voters taken along by a voted-out 联合蛋/独立杀/地雷 (§五白3, 黑3, 黑5)."""
-    for t in data.get("takes", []):
-        for s in t["seats"]:
-            res.mark(s, "take", T.OUT_TAKEN.format(round=res.round, seat=name(state, t["seat"]), clause=t["clause"]))
+    for t in data.takes:
+        for s in t.seats:
+            res.mark(s, Cause.TAKE, T.OUT_TAKEN.format(round=res.round, seat=name(state, t.seat), clause=t.clause))
 
 
-def pending_marks(state: State, res: Resolution, data: dict[str, Any]) -> None:
+def pending_marks(state: State, res: Resolution, data: ResultInput) -> None:
     """Non-voters (§十三.2), failed reports (§十一.2), countdowns (§五白1/黑1), unwritten letters."""
-    for m in data["marks"]:
-        res.mark(m["seat"], m["cause"], m["reason"])
+    for m in data.marks:
+        res.mark(m.seat, m.cause, m.reason)
 
 
-RESULT_STEPS: list[Step] = [vote_outs, take_alongs, pending_marks]
+RESULT_STEPS: list[ResultStep] = [vote_outs, take_alongs, pending_marks]
 
 
-def run(state: State, r: int, steps: list[Step], data: dict[str, Any], effects: list) -> tuple[Resolution, list[Mark]]:
+def run(state: State, r: int, steps: list[ResultStep], data: ResultInput, effects: list[Effect]) -> tuple[Resolution, list[Mark]]:
     res = Resolution(r)
     for step in steps:
         step(state, res, data)

@@ -4,7 +4,7 @@ the words players type (command choices, results) are here too. Byte for byte wh
 
 from __future__ import annotations
 
-from typing import Any
+from plugins.gamekit.textcheck import TextFigures, describe
 
 # ---- labels and the words players and hosts type -------------------------------------------------
 STEP_LABEL = {"round": "投票中", "overtime": "加时投票", "deciding": "结果前选择", "over": "已结束"}
@@ -58,6 +58,8 @@ ROLE_HOW_TO_POST = "出贴：私聊发 /出贴 <代号> <目标> 再发正文，
 
 # ---- refusals every command shares, /状态 and the /导出 sheets ---------------------------------------
 HOST_ONLY = "只有哨子可以用这个命令。"
+NOT_A_POST_NUMBER = "「{value}」不是帖号：请写数字，如 3 或 #3（/贴单 可查看帖号）。"
+POST_NUMBER_MARKS = "#＃"  # a post number may be written "#3" or "＃3"
 NOT_A_PLAYER = "你不是本局玩家。"
 OVER_SEE_STATUS = "游戏已结束，/状态 可看结果。"
 INFO_OUT = "\n你已出局：{reason}。"
@@ -140,7 +142,6 @@ REVEAL_OVERTIME_VOTES = "第{key}轮加时（{n_ot} 票）："
 VOTE_NO_SUCH_SEAT = "没有 {seat} 号玩家，请核对后重投。"
 VOTE_TARGET_OUT = "{target} 已出局，不能投，请改投在场玩家。"
 VOTE_GAME_OVER = "游戏已结束，不能再投票。"
-VOTE_NOT_PLAYER = "你不是本局玩家，不能投票。"
 VOTE_ROUND_CLOSED = "第{round}轮投票已截止，结果贴稍后公布；下一轮开始后再投。"
 VOTE_CLOSED = "投票已截止（{close}），本轮不能再投。"
 VOTE_VOTER_OUT = "你已出局，不能投票。"
@@ -183,7 +184,6 @@ NONE_YET = "暂无"
 
 # ---- reports (§十一) -------------------------------------------------------------------------------
 REPORT_CLOSED = "报道已截止（第1轮结束前有效，§十一.2）。"
-REPORT_NOT_PLAYER = "你不是本局玩家，不能报道。"
 REPORT_TOO_LONG = "报道太长：{n_text} 字，最多 {report_max} 字。请删短后重新 /报道。"
 REPORT_FAILED = "报道已统计：{line}。不合格：{bad}。请在第1轮投票截止（{close}）前重新 /报道，否则出局（§十一.2）。"
 REPORT_OK = "报道已统计：{line}。合格。"
@@ -372,6 +372,7 @@ HIGH_TELL_WRITER = "你被指定写 500 字情书或追魂（§七.2 高贴数�
 HIGH_RECORDED = "已记录：{writer} 须在 {due} 前交 500 字（§七.2）。"
 LETTER_DUE_TELL = "你须在 {due} 前私聊 /{word} <正文> 交 {minimum} 字以上的{word}（{clause}）。"
 SOUL_LETTER = "追魂"
+THANKS_LETTER = "感谢信"
 NO_LETTER = "你没有要写的{word}。"
 LETTER_LATE = "{word}期限已过（{due}）。"
 LETTER_FAILED = "{word}未通过：{bad}。请改好后重新 /{word} <正文>。"
@@ -427,6 +428,9 @@ ALREADY_OUT = "{seat} 已经出局。"
 HOST_PENALTY = "哨子判罚"
 OUT_BY_HOST = "判出局：{reason}"
 PUT_OUT_NOTICE = "{seat} 被哨子判出局：{reason}。"
+PUT_OUT_DONE = "已判 {seat} 出局，已在群里公布。"
+PUT_BACK_DONE = "已让 {seat} 回到场上，已在群里公布。"
+DRAW = "平局"  # /结束游戏 without a winner word
 NOT_OUT = "{seat} 还在场上，不需要复活。"
 HOST_RULING = "哨子判定"
 BACK_BY_HOST = "判复活：{reason}"
@@ -487,7 +491,5 @@ WEB_BAD_INPUT = "提交的内容无法识别。"
 WEB_TITLE = "88人场 · 交贴台"
 
 
-def figures_line(fig: dict[str, Any]) -> str:
-    from plugins.gamekit.textcheck import TextFigures, describe
-
-    return describe(TextFigures(**fig))
+def figures_line(fig: TextFigures) -> str:
+    return describe(fig)
