@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BLOCKED = ("nonebot", "tortoise", "aiosqlite", "asyncpg", "fastapi", "uvicorn", "apscheduler", "pypika")
 SHORT_GAMES = {"demo": (ROOT / "tests" / "fixtures", "demo_game.short_game")}
 """game -> (a folder put on sys.path, the module with its ``play()``)."""
+SHORT_GAMES["royale"] = (ROOT / "tests" / "royale", "short_game")
 
 SCRIPT = """
 import importlib, sys
