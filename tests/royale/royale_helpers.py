@@ -14,7 +14,7 @@ import pytest
 from plugins.gamekit.args import Args, SeatReason
 from plugins.gamekit.contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Outcome, Rejected, Say, Seat, SetPhase, Timer
 from plugins.royale.engine import ENGINE, Settings, State
-from plugins.royale.engine.content import Catalog, defaults
+from plugins.royale.engine.content import CONTENT, Catalog
 from plugins.royale.engine.model import new_item
 from plugins.royale.engine.state import Item, ItemKind, Player, Slot
 
@@ -25,7 +25,7 @@ T0 = datetime(2026, 11, 30, 4, 0, tzinfo=timezone.utc)
 
 def empty_world() -> dict[str, Any]:
     """Settings override: nothing scattered at start, no air drops."""
-    d = defaults()
+    d = CONTENT.defaults()
     over: dict[str, Any] = {"weapons": {}, "armours": {}, "airdrops": []}
     for section in ("weapons", "armours"):
         for grade in d[section]:

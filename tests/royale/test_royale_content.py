@@ -8,7 +8,7 @@ import pytest
 
 from plugins.gamekit.contract import Rejected
 from plugins.royale.engine import ENGINE
-from plugins.royale.engine.content import Catalog, defaults
+from plugins.royale.engine.content import CONTENT, Catalog, defaults
 from plugins.royale.engine.rules_cycle import roll_weather
 
 CFG = ENGINE.settings_of(ENGINE.check_settings({}))
@@ -153,7 +153,7 @@ def test_an_unknown_key_and_a_dangling_item_are_one_line_each():
 
 
 def test_duplicate_item_names_refused():
-    d = defaults()
+    d = CONTENT.defaults()
     names = d["weapons"]["blue"]["names"] + ["竹制长矛"]
     with pytest.raises(Rejected, match="道具重名：竹制长矛"):
         ENGINE.check_settings({"weapons": {"blue": {"names": names}}})
@@ -209,3 +209,17 @@ def test_message_templates_are_simplified_chinese():
     for t in templates:
         assert measure(t).traditional == 0, t
     assert sum(measure(t).simplified for t in templates) >= len(templates) - 3
+
+
+def test_the_settings_are_stored_as_the_files_give_them():
+    """check_settings keeps what the content files and a host wrote (gamekit's loader, the typed
+    model checking it): no defaults filled in and no nulls, so /配置 shows and reads back the same;
+    the typed settings fill the defaults in."""
+    assert ENGINE.check_settings({}) == CONTENT.defaults() == defaults()
+    stored = ENGINE.check_settings({"rules": {"test_mode": True}})
+    wanted = stored["events"]["list"][0]
+    assert wanted["key"] == "wanted" and "public_place" not in wanted and "fixed_day" not in wanted
+    assert stored["rules"]["test_mode"] is True and ENGINE.check_settings(stored) == stored
+    typed = ENGINE.settings_of(stored)
+    assert typed.test_mode and typed.event("wanted").fixed_day is None and typed.event("wanted").count == 3
+    assert Catalog(stored).items.keys() == typed.catalog.items.keys()  # also from settings as stored

@@ -10,7 +10,7 @@ from PIL import Image
 
 from plugins.gamekit.contract import Picture, Rejected
 from plugins.royale.engine import ENGINE
-from plugins.royale.engine.content import defaults
+from plugins.royale.engine.content import CONTENT
 from plugins.royale.engine.rules_cycle import map_layout
 from plugins.royale.picture import font_path, render_state
 
@@ -28,7 +28,7 @@ def test_every_place_on_the_grid_adjacency_symmetric():
 
 
 def test_map_mistakes_are_named():
-    d = defaults()
+    d = CONTENT.defaults()
     places = [dict(e) for e in d["map"]["places"]]
     places[0]["adjacent"] = ["火星"]
     places[1]["x"] = 99

@@ -541,7 +541,7 @@ def test_unsold_stock_carries_over():
 
 def test_sell_by_day_two_greens_one_coin_blue_one_coin():
     """商店: 2绿色装备=1货币, 1蓝色及以上=1货币; by day. Variant rules.sell_which = "unequipped"
-    (part 1's reading: only gear not in hand)."""
+    (the other reading: only gear not in hand)."""
     g = Game(4, settings=merge(calm(), {"rules": {"sell_which": "unequipped"}}))
     g.born({1: PLACE, 2: PLACE})
     g.give(1, "木棍")

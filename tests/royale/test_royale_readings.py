@@ -1,5 +1,5 @@
-"""Rules part 1 read differently from the seed (出售, 心跳探测仪, 使用): the seed's reading is
-the default, the other one a setting. Also the automatic speech cards."""
+"""Rules read two ways (出售, 心跳探测仪, 使用): the seed's reading is the default, the
+other one a setting. Also the automatic speech cards."""
 
 from __future__ import annotations
 

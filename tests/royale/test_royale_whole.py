@@ -162,7 +162,7 @@ def play(seed: str, n: int = 60) -> Checked:
 
 
 def test_whole_seeded_sixty_player_game_with_events_keeps_the_invariants():
-    g = play("royale-part2")
+    g = play("royale-events")
     assert g.state.phase == "over"
     keys = {x.key for x in g.state.event_log}
     assert len(keys) >= 8, sorted(keys)

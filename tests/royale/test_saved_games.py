@@ -2,7 +2,7 @@
 
 ``fixtures/saved-v1.json`` is ``engine.encode(state)`` of the engine before its state was typed
 (what the bot stored): eight players (甲…辛, seats 1–8) of a game with the default settings and
-seed "saved-v1", stopped in the middle of night 4 (2026-12-03 21:13 in Shanghai, the night ends
+seed "saved-v1", stopped in the middle of night 4 (21:13 on the game's clock; the night ends
 at 21:25): two players out (a closure and an attack), the witch and a werewolf alive and hurt,
 a 生命启示 waiting for the morning, 丁 with two rewards to claim (通缉令), 甲 bleeding, 乙 resting,
 庚 holding a 绷带 in hand, the host's plan for day 5 (排行榜 forced, 凛冬已至 forbidden).

@@ -19,7 +19,7 @@ import plugins.royale.engine.texts as T
 from plugins.gamekit.datafile import HHMM, Content, Data, problems
 from plugins.gamekit.settings import GameSettings
 
-from .state import GRADES, EventKey, Grade, ItemKind
+from .state import EventKey, Grade, ItemKind
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 CONTENT_FILES = ("world.toml", "items.toml", "shop.toml", "events.toml", "map.toml")
@@ -385,8 +385,8 @@ class Settings(GameSettings):
         return Catalog(self)
 
     @cached_property
-    def event_defs(self) -> dict[EventKey, Event]:
-        return {e.event: e for e in self.events.list}
+    def event_defs(self) -> dict[str, Event]:
+        return {e.key: e for e in self.events.list}
 
     @cached_property
     def place_keys(self) -> dict[str, str]:
@@ -403,7 +403,7 @@ class Settings(GameSettings):
         return self.rules.test_mode
 
     def event(self, key: str) -> Event | None:
-        return self.event_defs.get(EventKey(key)) if key in EventKey.__members__.values() else None
+        return self.event_defs.get(key)
 
     def find_place(self, text: str) -> str | None:
         return self.place_keys.get(place_key(text or ""))
@@ -413,7 +413,8 @@ class Settings(GameSettings):
 
 
 def defaults() -> dict[str, Any]:
-    """The default settings as stored (plain JSON, gamekit's loader)."""
+    """The default settings as stored (plain JSON): ``CONTENT.defaults()``, kept under this name
+    for the tests' leak scan (tests/fixtures/leakscan.py reads the place and item names here)."""
     return CONTENT.defaults()
 
 
@@ -452,7 +453,7 @@ class Catalog:
     """Item definitions by name, built from settings (``settings.catalog``)."""
 
     def __init__(self, settings: Settings | dict[str, Any]) -> None:
-        if isinstance(settings, dict):  # settings as stored (plain JSON)
+        if isinstance(settings, dict):  # settings as stored (plain JSON; the tests' leak scan builds one so)
             settings = Settings.model_validate(settings, strict=False)
         self.settings = settings
         self.items: dict[str, ItemDef] = {}
@@ -485,4 +486,4 @@ class Catalog:
         return self.settings.grade_label(grade)
 
 
-__all__ = ["CONTENT", "GRADES", "Catalog", "ItemDef", "Settings", "defaults", "place_key"]
+__all__ = ["CONTENT", "Catalog", "ItemDef", "Settings", "defaults", "place_key"]
