@@ -12,7 +12,19 @@ import msgspec
 import pytest
 
 from plugins.gamekit.args import Args, SeatReason
-from plugins.gamekit.contract import KERNEL_BACK, KERNEL_OUT, Actor, Command, Ctx, Outcome, Rejected, Say, Seat, SetPhase, Timer
+from plugins.gamekit.contract import (
+    KERNEL_BACK,
+    KERNEL_OUT,
+    Actor,
+    Command,
+    Ctx,
+    Outcome,
+    Rejected,
+    Say,
+    Seat,
+    SetPhase,
+    Timer,
+)
 from plugins.royale.engine import ENGINE, Settings, State
 from plugins.royale.engine.content import CONTENT, Catalog
 from plugins.royale.engine.model import new_item

@@ -17,7 +17,19 @@ from hypothesis import given, settings, strategies as st
 from plugins.gamekit.contract import Actor, Command, Eliminate, Finish, Rejected
 from plugins.royale.engine import ENGINE
 from plugins.royale.engine.events import held_somewhere
-from plugins.royale.engine.state import SLOTS, EventKey, LoggedEvent, FoundItem, FoundNpc, FoundPlayer, Grade, ItemKind, NpcKind, Slot, WitchClaim
+from plugins.royale.engine.state import (
+    SLOTS,
+    EventKey,
+    FoundItem,
+    FoundNpc,
+    FoundPlayer,
+    Grade,
+    ItemKind,
+    LoggedEvent,
+    NpcKind,
+    Slot,
+    WitchClaim,
+)
 
 from royale_helpers import Game, args_of
 

@@ -1,8 +1,8 @@
-"""The royale state's types (msgspec), stored as JSON with today's keys.
+"""The royale state's types (msgspec), stored as JSON with the keys the plain-dict engine wrote.
 
-Seats are ``dict[int, Player]`` (string keys in JSON). Every key the plain-dict engine wrote
-is written again (what a player or an NPC carries first: ``Hands``); keys it wrote only sometimes (``Item.temp``, an event's data) are omitted
-while they hold their default, as it did.
+Seats are ``dict[int, Player]`` (string keys in JSON). Every key that engine wrote is written
+again (what a player or an NPC carries first: ``Hands``); keys it wrote only sometimes
+(``Item.temp``, an event's data) are left out while they hold their default, as it did.
 """
 
 from __future__ import annotations
