@@ -223,3 +223,19 @@ def test_the_settings_are_stored_as_the_files_give_them():
     typed = ENGINE.settings_of(stored)
     assert typed.test_mode and typed.event("wanted").fixed_day is None and typed.event("wanted").count == 3
     assert Catalog(stored).items.keys() == typed.catalog.items.keys()  # also from settings as stored
+
+
+@pytest.mark.parametrize("name,logged", [
+    ("birth", {"place": "Atelier of Tales"}), ("rest", {}), ("rest", {"place": "果园"}), ("search", {}),
+    ("equip", {"item": "木棍"}), ("equip", {"item": "木棍", "swap": "麻布头带"}), ("use", {"item": "手持式雷达", "target": "甲 2"}),
+    ("buy", {"item": "绿色武器"}), ("claim", {"text": "生命 2"}), ("event", {}), ("grant", {"player": 2, "item": "蓝色武器"}),
+    ("airdrop", {"items": "红花丹 金币"}), ("speak", {"text": "早", "images": 0}),
+])
+def test_logged_arguments_of_the_plain_engine_replay(name, logged):
+    """The command log keeps each command's arguments as JSON with the plain engine's keys: they
+    read back as the command's Args class and are logged the same again."""
+    from plugins.gamekit.args import as_dict, from_dict
+
+    spec = ENGINE.specs[name]
+    args = from_dict(spec.args, logged)
+    assert isinstance(args, spec.args) and {k: v for k, v in as_dict(args).items() if k in logged} == logged
