@@ -131,20 +131,27 @@ def royale() -> tuple[Callable[[], str], Any, bool]:
 
     # The state is typed, and Counted's write path stores and restores plain dicts only: the kernel's
     # path for a typed state is given here (as txn.step does it): the table's permission, the rule on
-    # the held state itself, then the stored form (engine.encode, orjson); a deadline on a copy.
-    # (Royale's rules refuse before they change anything: a refused command leaves nothing to restore.)
+    # the held state itself (a rule that raises is undone from the last stored form), then the stored
+    # form (engine.encode, orjson); a deadline on a copy.
     texts = Texts()
+    saved = [b""]
     deadline, start = ENGINE.deadline, ENGINE.start
 
     def save(out: Any) -> Any:
-        orjson.dumps(stored(ENGINE.encode(out.state), ENGINE.TEXTS, texts))
+        saved[0] = orjson.dumps(stored(ENGINE.encode(out.state), ENGINE.TEXTS, texts))
         return out
 
     def held(state, actor, cmd, ctx):
         spec = ENGINE.specs.get(cmd.name)
         if spec is not None:
             check_who(spec, actor, ENGINE)
-        return save(run_rule(ENGINE, cmd.name, state, actor, cmd.args, ctx, copy=False))
+        try:
+            return save(run_rule(ENGINE, cmd.name, state, actor, cmd.args, ctx, copy=False))
+        except BaseException:  # the kernel reads the stored state back
+            back = ENGINE.decode(orjson.loads(saved[0]))
+            for name in state.__struct_fields__:
+                setattr(state, name, getattr(back, name))
+            raise
 
     ENGINE.apply = held
     ENGINE.deadline = lambda state, key, ctx: save(deadline(state, key, ctx))
