@@ -1,5 +1,5 @@
-"""The map picture (issue 14 item 5): the places on their grid (``content/map.toml``),
-drawn with Pillow from the state the kernel hands the renderer.
+"""The map picture: the places on their grid (``content/map.toml``), drawn with Pillow
+from the state the kernel hands the renderer.
 
 Not part of the pure engine: the engine returns ``Picture(to, "map", caption)``;
 the kernel calls ``render_state`` with the new state, stores the PNG and sends it.
@@ -18,9 +18,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from plugins.kernel import pictures
 
+from .engine import ENGINE
 from .engine import texts as T
-from .engine.content import defaults
+from .engine.content import Settings
 from .engine.rules_cycle import map_layout
+from .engine.state import NpcKind, State
 
 BG = (250, 248, 242)
 INK = (33, 37, 41)
@@ -71,41 +73,33 @@ def _hatch() -> Image.Image:
     return tile
 
 
-def _layout(state: dict[str, Any], settings: dict[str, Any] | None) -> dict[str, Any]:
-    """The board from the game's settings (a state of an older version may carry its own copy)."""
-    if settings:
-        return map_layout(settings)
-    return state.get("map") or map_layout(defaults())
-
-
-def render_map_png(state: dict[str, Any], settings: dict[str, Any] | None = None) -> bytes:
-    m = _layout(state, settings)
-    cols, rows = m["columns"], m["rows"]
-    closed, closing = set(state.get("closed", [])), set(state.get("closing", []))
+def render_map_png(state: State, settings: Settings) -> bytes:
+    m = map_layout(settings)
+    cols, rows = m.columns, m.rows
+    closed, closing = set(state.closed), set(state.closing)
     marks: dict[str, list[tuple[str, tuple[int, int, int]]]] = {}
-    for n in state.get("npcs", []):
-        if not n["alive"]:
+    for n in state.npcs:
+        if not n.alive:
             continue
-        if n["kind"] == "witch" and m.get("witch_public", True):
-            marks.setdefault(n["place"], []).append((T.MAP_WITCH, WITCH))
-        if n["kind"] == "werewolf" and m.get("wolf_public", False):
-            marks.setdefault(n["place"], []).append((T.MAP_WOLF, WOLF))
-    if state.get("holy"):
-        marks.setdefault(state["holy"], []).append((T.MAP_HOLY, HOLY))
+        if n.kind == NpcKind.WITCH and m.witch_public:
+            marks.setdefault(n.place, []).append((T.MAP_WITCH, WITCH))
+        if n.kind == NpcKind.WEREWOLF and m.wolf_public:
+            marks.setdefault(n.place, []).append((T.MAP_WOLF, WOLF))
+    if state.holy:
+        marks.setdefault(state.holy, []).append((T.MAP_HOLY, HOLY))
     title_h, legend_h = 70, 96
     width = MARGIN * 2 + cols * CELL_W + (cols - 1) * GAP
     height = MARGIN * 2 + title_h + rows * CELL_H + (rows - 1) * GAP + legend_h
     img = Image.new("RGB", (width, height), BG)
     d = ImageDraw.Draw(img)
-    day = state.get("day", 1)
-    title = T.MAP_TITLE.format(day=day, weather=state.get("weather") or "-")
+    title = T.MAP_TITLE.format(day=state.day, weather=state.weather or "-")
     d.text((MARGIN, MARGIN), title, font=load_font(34), fill=INK)
     top = MARGIN + title_h
-    for name, (x, y) in sorted(m["pos"].items(), key=lambda kv: (kv[1][1], kv[1][0])):
+    for name, (x, y) in sorted(m.pos.items(), key=lambda kv: (kv[1][1], kv[1][0])):
         x0 = MARGIN + x * (CELL_W + GAP)
         y0 = top + y * (CELL_H + GAP)
         box = [x0, y0, x0 + CELL_W, y0 + CELL_H]
-        safe = name == m.get("safe")
+        safe = name == m.safe
         if name in closed:
             d.rectangle(box, fill=CLOSED_BG, outline=CLOSED_X, width=2)
         elif name in closing:
@@ -137,27 +131,28 @@ def render_map_png(state: dict[str, Any], settings: dict[str, Any] | None = None
                 tx += w + 6
     ly = top + rows * CELL_H + (rows - 1) * GAP + 20
     small = load_font(22)
-    x = MARGIN
+    lx: float = MARGIN
     for label, fill, outline in ((T.MAP_LEGEND_SAFE, SAFE_BG, SAFE_LINE), (T.MAP_LEGEND_OPEN, OPEN_BG, OPEN_LINE),
                                  (T.MAP_LEGEND_CLOSING, CLOSING_BG, CLOSING_HATCH),
                                  (T.MAP_LEGEND_CLOSED, CLOSED_BG, CLOSED_X)):
-        d.rectangle([x, ly, x + 34, ly + 28], fill=fill, outline=outline, width=3)
-        d.text((x + 42, ly + 14), label, font=small, fill=INK, anchor="lm")
-        x += 42 + small.getlength(label) + 30
+        d.rectangle([lx, ly, lx + 34, ly + 28], fill=fill, outline=outline, width=3)
+        d.text((lx + 42, ly + 14), label, font=small, fill=INK, anchor="lm")
+        lx += 42 + small.getlength(label) + 30
     shown = [(t, c) for t, c in ((T.MAP_WITCH, WITCH), (T.MAP_WOLF, WOLF), (T.MAP_HOLY, HOLY))
              if any(t == tag for tags in marks.values() for tag, _ in tags)]
     for text, colour in shown:
         w = load_font(20).getlength(text) + 16
-        d.rounded_rectangle([x, ly + 1, x + w, ly + 27], radius=8, fill=colour)
-        d.text((x + w / 2, ly + 14), text, font=load_font(20), fill=(255, 255, 255), anchor="mm")
-        x += w + 12
-    note = T.MAP_NOTE.format(open=len([p for p in m["pos"] if p not in closed]), closing=len(closing))
+        d.rounded_rectangle([lx, ly + 1, lx + w, ly + 27], radius=8, fill=colour)
+        d.text((lx + w / 2, ly + 14), text, font=load_font(20), fill=(255, 255, 255), anchor="mm")
+        lx += w + 12
+    note = T.MAP_NOTE.format(open=len([p for p in m.pos if p not in closed]), closing=len(closing))
     d.text((MARGIN, ly + 48), note, font=small, fill=MUTED)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=True)
     return buf.getvalue()
 
 
-def render_state(state: dict[str, Any], settings: dict[str, Any] | None = None) -> bytes:
-    """The renderer the kernel calls for ``Picture(..., "map")``."""
-    return render_map_png(state, settings)
+def render_state(state: State, settings: Settings | dict[str, Any]) -> bytes:
+    """The renderer the kernel calls for ``Picture(..., "map")``: the game's typed state and
+    its settings (``ENGINE.settings_of``; as stored, plain JSON, they are read as typed first)."""
+    return render_map_png(state, ENGINE.settings_of(settings) if isinstance(settings, dict) else settings)

@@ -5,57 +5,57 @@ night action, sent through the kernel as commands with source "web"."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from plugins.kernel.web.page import View, WebPage, register_page
 
 from .engine import texts as T
-from .engine.content import catalog
+from .engine.content import Settings
 from .engine.events import claims_text
-from .engine.model import equipped, is_equipped
+from .engine.model import item_line
+from .engine.state import GEAR, FoundItem, ItemKind, Player, Slot, State
 
-SCOUT = ("gps", "radar")
+SCOUT = (ItemKind.GPS, ItemKind.RADAR)
 
 
-def _search(p: dict[str, Any]) -> dict[str, Any] | None:
+def _search(p: Player) -> dict[str, Any] | None:
     """What the last search found, as the answer told it (never who a shadow was)."""
-    s = p.get("search")
-    if not s:
+    s = p.search
+    if s is None:
         return None
-    if s["kind"] == "item":
-        return {"kind": "item", "name": s["name"]}
+    if isinstance(s, FoundItem):
+        return {"kind": "item", "name": s.name}
     return {"kind": "someone"}
 
 
 def view(v: View) -> dict[str, Any]:
-    st = v.state
-    cfg = v.settings
-    cat = catalog(cfg)
-    rules = cfg["rules"]
-    closed = st["closed"]
+    st: State = v.state
+    settings = cast(Settings, v.settings)  # the kernel hands the engine's typed settings (``settings_of``)
+    cat = settings.catalog
+    rules = settings.rules
+    closed = st.closed
     out: dict[str, Any] = {
-        "day": st["day"], "phase": st["phase"], "weather": st["weather"],
-        "places": [p for p in cfg["places"]["names"] if p not in closed],
-        "closing": list(st["closing"]),
-        "shop": [{"name": n, "price": price, "left": st["shop"].get(n, 0)} for n, price in cfg["shop"]["prices"].items()],
-        "search_interval": rules["search_interval_s"], "max_hp": rules["max_hp"], "max_st": rules["max_stamina"],
-        "night": f"{rules['night_start']}–{rules['night_end']}",
+        "day": st.day, "phase": str(st.phase), "weather": st.weather,
+        "places": [p for p in settings.places.names if p not in closed],
+        "closing": list(st.closing),
+        "shop": [{"name": n, "price": price, "left": st.shop.get(n, 0)} for n, price in settings.shop.prices.items()],
+        "search_interval": rules.search_interval_s, "max_hp": rules.max_hp, "max_st": rules.max_stamina,
+        "night": f"{rules.night_start}–{rules.night_end}",
         "me": None,
     }
-    if v.seat is None or str(v.seat) not in st["players"]:
+    p = st.players.get(v.seat) if v.seat is not None else None
+    if p is None:
         return out
-    p = st["players"][str(v.seat)]
-    w, a = equipped(p, "weapon"), equipped(p, "armour")
+    w, a = p.equipped(Slot.WEAPON), p.equipped(Slot.ARMOUR)
     items = []
-    for it in p["items"]:
-        slot = "weapon" if it is w else "armour" if it is a else "held" if is_equipped(p, it) else None
-        items.append({"id": it["id"], "name": it["name"], "kind": it["kind"], "label": T.item_line(cat, it),
-                      "slot": slot, "scout": it["kind"] in SCOUT,
-                      "sellable": it["kind"] in ("weapon", "armour")})
+    for it in p.items:
+        slot = "weapon" if it is w else "armour" if it is a else "held" if p.is_equipped(it) else None
+        items.append({"id": it.id, "name": it.name, "kind": str(it.kind), "label": item_line(cat, it),
+                      "slot": slot, "scout": it.kind in SCOUT, "sellable": it.kind in GEAR})
     out["me"] = {
-        "alive": p["alive"], "hp": p["hp"], "st": p["st"], "money": p["money"], "place": p["place"],
-        "bleed": p["bleed"], "rest": p["rest"], "items": items, "search": _search(p), "search_at": p["search_at"],
-        "claims": claims_text(p) if p.get("claims") else "",
+        "alive": p.alive, "hp": p.hp, "st": p.st, "money": p.money, "place": p.place,
+        "bleed": p.bleed, "rest": p.rest, "items": items, "search": _search(p), "search_at": p.search_at,
+        "claims": claims_text(p) if p.claims else "",
     }
     return out
 

@@ -1,4 +1,4 @@
-"""Royale through the bot (issue 5): sign-up, start, a night by private
+"""Royale through the bot: sign-up, start, a night by private
 message, the morning post; night deaths stay off /名单 until morning."""
 
 import pytest
@@ -6,7 +6,7 @@ from harness import texts
 
 from plugins.kernel.models import Game, Player
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 
 async def test_royale_night_through_the_bot(harness):
@@ -38,8 +38,8 @@ async def test_royale_night_through_the_bot(harness):
     assert "3号 丙（出局）" in roster
 
 
-async def test_royale_part2_through_the_bot(harness):
-    """Issue 14 through the bot: the morning map picture and /地图, /事件 in private (host),
+async def test_royale_map_events_test_mode_and_speech_cards_through_the_bot(harness):
+    """Through the bot: the morning map picture and /地图, /事件 in private (host),
     test mode set with /配置 (/申请 → hosts, /发放 → the bag, every post marked), group
     posts counted for the speech cards (白天发言不足1帖: blue)."""
     from pathlib import Path

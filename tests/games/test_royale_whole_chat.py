@@ -1,4 +1,4 @@
-"""A whole seeded royale game through the bot (issue 12 item 6): /创建, six
+"""A whole seeded royale game through the bot: /创建, six
 sign-ups in the group, four nights of private actions (/出生 /移动 /搜索 /攻击
 /拾取 /装备 /使用 /静养, /商店 and /购买), the host's /推进, a yellow card and an
 /出局, until one survivor is left and the game ends by its own rules. The leak
@@ -14,7 +14,7 @@ from harness import texts
 
 from plugins.kernel.models import Card, Game, Player
 
-pytestmark = pytest.mark.usefixtures("leak_scan")  # issue 12: every group message checked against the game's secrets
+pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked against the game's secrets
 
 HOST = "1"
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]

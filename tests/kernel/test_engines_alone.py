@@ -9,11 +9,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BLOCKED = ("nonebot", "tortoise", "aiosqlite", "asyncpg", "fastapi", "uvicorn", "apscheduler", "pypika")
-SHORT_GAMES = {"demo": (ROOT / "tests" / "fixtures", "demo_game.short_game"),
-               "league": (ROOT / "tests" / "league", "short_game"),
-               "prison": (ROOT / "tests" / "prison", "short_game")}
+SHORT_GAMES = {"demo": (ROOT / "tests" / "fixtures", "demo_game.short_game")} | {
+    game: (ROOT / "tests" / game, "short_game") for game in ("mafia88", "prison", "royale", "league")}
 """game -> (a folder put on sys.path, the module with its ``play()``)."""
-SHORT_GAMES["mafia88"] = (ROOT / "tests" / "mafia88", "short_game")
 
 SCRIPT = """
 import importlib, sys

@@ -8,12 +8,27 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import msgspec
 import pytest
 
-from plugins.gamekit.contract import Actor, Command, Ctx, Outcome, Rejected, Say, Seat, SetPhase, Timer
-from plugins.royale.engine import ENGINE
-from plugins.royale.engine.content import Catalog, defaults
+from plugins.gamekit.args import Args, SeatReason
+from plugins.gamekit.contract import (
+    KERNEL_BACK,
+    KERNEL_OUT,
+    Actor,
+    Command,
+    Ctx,
+    Outcome,
+    Rejected,
+    Say,
+    Seat,
+    SetPhase,
+    Timer,
+)
+from plugins.royale.engine import ENGINE, Settings, State
+from plugins.royale.engine.content import CONTENT, Catalog
 from plugins.royale.engine.model import new_item
+from plugins.royale.engine.state import Item, ItemKind, Player, Slot
 
 TZ = ZoneInfo("Asia/Shanghai")
 # 12:00 in Shanghai: day 1 runs until 21:10.
@@ -22,7 +37,7 @@ T0 = datetime(2026, 11, 30, 4, 0, tzinfo=timezone.utc)
 
 def empty_world() -> dict[str, Any]:
     """Settings override: nothing scattered at start, no air drops."""
-    d = defaults()
+    d = CONTENT.defaults()
     over: dict[str, Any] = {"weapons": {}, "armours": {}, "airdrops": []}
     for section in ("weapons", "armours"):
         for grade in d[section]:
@@ -38,12 +53,21 @@ def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def args_of(name: str, args: dict[str, Any]) -> Args:
+    """A command's typed arguments, as the kernel's parser (or the command log) gives them."""
+    if name in (KERNEL_OUT, KERNEL_BACK):
+        return SeatReason(**args)
+    spec = ENGINE.specs.get(name)
+    assert spec is not None, name
+    return msgspec.convert(args, spec.args)
+
+
 class Game:
     def __init__(self, n: int = 4, seed: str = "seed", settings: dict[str, Any] | None = None,
                  now: datetime = T0, aliases: list[str] | None = None) -> None:
         self.seed = seed
-        self.cfg = ENGINE.check_settings(settings or {})
-        self.cat = Catalog(self.cfg)
+        self.cfg: Settings = ENGINE.settings_of(ENGINE.check_settings(settings or {}))
+        self.cat: Catalog = self.cfg.catalog
         self.seq = 0
         self.now = now
         self.phase_end: datetime | None = None
@@ -55,34 +79,34 @@ class Game:
         self._take(out)
 
     # -- plumbing
-    def ctx(self) -> Ctx:
+    def ctx(self) -> Ctx[Settings]:
         self.seq += 1
         phase = Timer("phase", self.phase_end) if self.phase_end else None
         return Ctx(now=self.now, rng=random.Random(f"{self.seed}:{self.seq}"), seq=self.seq, tz=TZ,
                    settings=self.cfg, phase=phase)
 
-    def _take(self, out: Outcome) -> Outcome:
-        self.state = out.state
+    def _take(self, out: Outcome[State]) -> Outcome[State]:
+        self.state: State = out.state
         self.all_effects.extend(out.effects)
         for e in out.effects:
             if isinstance(e, SetPhase):
                 self.phase_end = e.ends_at
         return out
 
-    def cmd(self, seat: int | None, name: str, /, host: bool = False, **args: Any) -> Outcome:
+    def cmd(self, seat: int | None, name: str, /, host: bool = False, **args: Any) -> Outcome[State]:
         actor = Actor(f"u{seat}", seat, host, True)
         self.log.append(("cmd", seat, name, args, self.now))
-        return self._take(ENGINE.apply(self.state, actor, Command(name, args), self.ctx()))
+        return self._take(ENGINE.apply(self.state, actor, Command(name, args_of(name, args)), self.ctx()))
 
     def reject(self, seat: int | None, name: str, /, host: bool = False, **args: Any) -> str:
         before = copy.deepcopy(self.state)
         actor = Actor(f"u{seat}", seat, host, True)
         with pytest.raises(Rejected) as exc:
-            ENGINE.apply(self.state, actor, Command(name, args), self.ctx())
+            ENGINE.apply(self.state, actor, Command(name, args_of(name, args)), self.ctx())
         assert self.state == before
         return str(exc.value)
 
-    def advance(self) -> Outcome:
+    def advance(self) -> Outcome[State]:
         """The phase deadline passes (time jumps there)."""
         assert self.phase_end is not None
         self.now = max(self.now, self.phase_end)
@@ -93,38 +117,37 @@ class Game:
         self.now += timedelta(seconds=seconds)
 
     # -- shortcuts
-    def p(self, seat: int) -> dict[str, Any]:
-        return self.state["players"][str(seat)]
+    def p(self, seat: int) -> Player:
+        return self.state.players[seat]
 
-    def item(self, seat: int, ident: int) -> dict[str, Any]:
+    def item(self, seat: int, ident: int) -> Item:
         """The current version of an item the player holds (states are copied per command)."""
-        return next(it for it in self.p(seat)["items"] if it["id"] == ident)
+        return next(it for it in self.p(seat).items if it.id == ident)
 
-    def give(self, seat: int, name: str, equip: bool = False) -> dict[str, Any]:
+    def give(self, seat: int, name: str, equip: bool = False) -> Item:
         item = new_item(self.state, self.cat, name)
-        self.p(seat)["items"].append(item)
+        self.p(seat).items.append(item)
         if equip:
-            slot = {"weapon": "weapon", "armour": "armour"}.get(item["kind"], "held")
-            self.p(seat)[slot] = item["id"]
+            slot = {ItemKind.WEAPON: Slot.WEAPON, ItemKind.ARMOUR: Slot.ARMOUR}.get(item.kind, Slot.HELD)
+            self.p(seat).set_hand(slot, item.id)
         return item
 
-    def use(self, seat: int, item: str, **args: Any) -> Outcome:
+    def use(self, seat: int, item: str, **args: Any) -> Outcome[State]:
         """【使用】只能用手中的道具: take it in hand first (/装备, free), then /使用."""
         p = self.p(seat)
-        hands = (p["weapon"], p["armour"], p.get("held"))
-        if not any(it["name"] == item and it["id"] in hands for it in p["items"]):
+        if not any(it.name == item and p.is_equipped(it) for it in p.items):
             self.cmd(seat, "equip", item=item)
         return self.cmd(seat, "use", item=item, **args)
 
-    def put(self, place: str, name: str) -> dict[str, Any]:
+    def put(self, place: str, name: str) -> Item:
         item = new_item(self.state, self.cat, name)
-        self.state["ground"][place].append(item)
+        self.state.ground[place].append(item)
         return item
 
     def night(self) -> None:
-        if self.state["phase"] == "day":
+        if self.state.phase == "day":
             self.advance()
-        assert self.state["phase"] == "night"
+        assert self.state.phase == "night"
 
     def born(self, places: dict[int, str]) -> None:
         self.night()
@@ -132,15 +155,15 @@ class Game:
             self.cmd(seat, "birth", place=place)
 
 
-def texts(out: Outcome, to: Any = "reply") -> list[str]:
+def texts(out: Outcome[State], to: Any = "reply") -> list[str]:
     return [e.text for e in out.effects if isinstance(e, Say) and e.to == to]
 
 
-def text(out: Outcome, to: Any = "reply") -> str:
+def text(out: Outcome[State], to: Any = "reply") -> str:
     return "\n".join(texts(out, to))
 
 
-def all_item_ids(state: dict[str, Any]) -> list[int]:
-    ids = [it["id"] for items in state["ground"].values() for it in items]
-    ids += [it["id"] for p in state["players"].values() for it in p["items"]]
+def all_item_ids(state: State) -> list[int]:
+    ids = [it.id for items in state.ground.values() for it in items]
+    ids += [it.id for p in state.players.values() for it in p.items]
     return sorted(ids)

@@ -1,4 +1,4 @@
-"""The map (issue 14 item 5): layout and adjacency in content/map.toml, a picture in
+"""The map: layout and adjacency in content/map.toml, a picture in
 every morning post and on /地图."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from PIL import Image
 
 from plugins.gamekit.contract import Picture, Rejected
 from plugins.royale.engine import ENGINE
-from plugins.royale.engine.content import defaults
+from plugins.royale.engine.content import CONTENT
 from plugins.royale.engine.rules_cycle import map_layout
 from plugins.royale.picture import font_path, render_state
 
@@ -18,17 +18,17 @@ from royale_helpers import Game
 
 
 def test_every_place_on_the_grid_adjacency_symmetric():
-    cfg = ENGINE.check_settings({})
-    entries = {e["name"]: e for e in cfg["map"]["places"]}
-    assert sorted(entries) == sorted(cfg["places"]["names"])
+    cfg = ENGINE.settings_of(ENGINE.check_settings({}))
+    entries = {e.name: e for e in cfg.map.places}
+    assert sorted(entries) == sorted(cfg.places.names)
     for name, e in entries.items():
-        assert e["adjacent"], name
-        for other in e["adjacent"]:
-            assert name in entries[other]["adjacent"]
+        assert e.adjacent, name
+        for other in e.adjacent:
+            assert name in entries[other].adjacent
 
 
 def test_map_mistakes_are_named():
-    d = defaults()
+    d = CONTENT.defaults()
     places = [dict(e) for e in d["map"]["places"]]
     places[0]["adjacent"] = ["火星"]
     places[1]["x"] = 99
@@ -50,7 +50,7 @@ def test_picture_is_a_png_phone_sized():
     g = Game(3, seed="map2")
     g.born({1: "果园", 2: "果园", 3: "果园"})
     g.advance()
-    png = render_state(g.state)
+    png = render_state(g.state, g.cfg)
     img = Image.open(io.BytesIO(png))
     assert img.format == "PNG" and 900 <= img.width <= 1600 and img.height < 1200
     assert font_path() is not None  # Chinese place names need a CJK font
@@ -64,26 +64,29 @@ def test_closed_and_closing_places_are_drawn_differently():
     g.born({1: "雾雨小镇", 2: "雾雨小镇", 3: "雾雨小镇"})
     g.advance()
     img = Image.open(io.BytesIO(render_state(g.state, g.cfg))).convert("RGB")
-    pos = map_layout(g.cfg)["pos"]  # the board comes from the game's settings, not a copy in the state
-    assert "map" not in g.state
+    pos = map_layout(g.cfg).pos  # the board comes from the game's settings, not a copy in the state
+    assert "map" not in ENGINE.encode(g.state)
 
     def corner(name):
         x, y = pos[name]
         return img.getpixel((MARGIN + x * (CELL_W + GAP) + 12, MARGIN + 70 + y * (CELL_H + GAP) + 30))
 
-    closed, closing = g.state["closed"][0], g.state["closing"][0]
+    closed, closing = g.state.closed[0], g.state.closing[0]
     assert corner(closed) == CLOSED_BG
     assert corner(closing) in (CLOSING_BG, (230, 130, 30))
-    assert corner("果园") not in (CLOSED_BG, CLOSING_BG) or "果园" in g.state["closing"] + g.state["closed"]
+    assert corner("果园") not in (CLOSED_BG, CLOSING_BG) or "果园" in g.state.closing + g.state.closed
 
 
 def test_the_picture_follows_the_hosts_board():
-    """A host's own board (settings) is what the picture draws; an older state that still
-    carries its copy of the layout draws that one when no settings are given."""
+    """A host's own board (settings) is what the picture draws; a state stored before versioning
+    that still carries its own copy of a (wider) layout is read without it: the settings say it."""
     g = Game(3, seed="map4")
-    mine = map_layout(g.cfg) | {"columns": g.cfg["map"]["columns"] + 1}
-    wide = Image.open(io.BytesIO(render_state({**g.state, "map": mine}))).size
     normal = Image.open(io.BytesIO(render_state(g.state, g.cfg))).size
-    hosts = {**g.cfg, "map": {**g.cfg["map"], "columns": g.cfg["map"]["columns"] + 1}}
+    hosts = ENGINE.settings_of(ENGINE.check_settings({"map": {"columns": g.cfg.map.columns + 1}}))
     theirs = Image.open(io.BytesIO(render_state(g.state, hosts))).size
-    assert wide[0] > normal[0] and theirs[0] > normal[0]
+    layout = map_layout(g.cfg)
+    copy = {"columns": layout.columns + 1, "rows": layout.rows, "safe": layout.safe,
+            "pos": {name: list(xy) for name, xy in layout.pos.items()}}
+    older = ENGINE.decode({**ENGINE.encode(g.state), "map": copy, "version": 0})
+    kept = Image.open(io.BytesIO(render_state(older, g.cfg))).size
+    assert theirs[0] > normal[0] and kept == normal

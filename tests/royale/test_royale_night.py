@@ -1,10 +1,11 @@
-"""Night actions, each settled at once (rules: 角色行动 · 游戏日夜晚 / 行动状态; issue 5 §3, §4, Bad input)."""
+"""Night actions, each settled at once (rules: 角色行动 · 游戏日夜晚 / 行动状态), and bad input refused."""
 
 from __future__ import annotations
 
 import pytest
 
 from plugins.gamekit.contract import Eliminate, Say
+from plugins.royale.engine.state import Death, FoundPlayer, Grade, ItemKind
 
 from royale_helpers import Game, empty_world, merge, text, texts
 
@@ -26,11 +27,12 @@ def two(seed: str = "s", **kw) -> Game:
 
 def found(g: Game, seat: int, target: int) -> None:
     """Search until ``seat`` finds player ``target`` (time moves 31 s per try)."""
-    g.state["see"] = 100
+    g.state.see = 100
     for _ in range(40):
-        g.p(seat)["st"] = 100
+        g.p(seat).st = 100
         g.cmd(seat, "search")
-        if g.p(seat)["search"] and g.p(seat)["search"].get("seat") == target:
+        s = g.p(seat).search
+        if isinstance(s, FoundPlayer) and s.seat == target:
             return
         g.tick(31)
     raise AssertionError("never found")
@@ -43,7 +45,7 @@ def test_birth_on_first_night_choose_place():
     g = Game(3, settings=empty_world())
     g.night()
     out = g.cmd(1, "birth", place="atelier of  tales")
-    assert g.p(1)["place"] == "Atelier of Tales" and "出生" in text(out)
+    assert g.p(1).place == "Atelier of Tales" and "出生" in text(out)
     assert "已经出生" in g.reject(1, "birth", place=PLACE)
     assert "没有「火星」" in g.reject(2, "birth", place="火星")
 
@@ -52,7 +54,7 @@ def test_birth_refused_in_day_and_on_closed_place():
     g = Game(3, settings=empty_world())
     assert "不是夜间行动时间（21:10–21:25）" in g.reject(1, "birth", place=PLACE)
     g.night()
-    g.state["closed"].append(OTHER)
+    g.state.closed.append(OTHER)
     assert "已经缩圈" in g.reject(1, "birth", place=OTHER)
 
 
@@ -69,17 +71,17 @@ def test_move_costs_5_stamina():
     """行动状态【移动】: −5 stamina."""
     g = two()
     out = g.cmd(1, "move", place=OTHER)
-    assert g.p(1)["place"] == OTHER and g.p(1)["st"] == 95 and "剩余体力 95" in text(out)
+    assert g.p(1).place == OTHER and g.p(1).st == 95 and "剩余体力 95" in text(out)
 
 
 def test_move_bad_input_changes_nothing():
     """Bad input: closed or unknown place, not enough stamina — refused, no stamina spent."""
     g = two()
-    g.state["closed"].append(OTHER)
+    g.state.closed.append(OTHER)
     assert "已经缩圈" in g.reject(1, "move", place=OTHER)
     assert "没有「月球」" in g.reject(1, "move", place="月球")
     assert "已经在「果园」" in g.reject(1, "move", place=PLACE)
-    g.p(1)["st"] = 4
+    g.p(1).st = 4
     assert "体力不足" in g.reject(1, "move", place="吠舞罗")
 
 
@@ -89,18 +91,18 @@ def test_search_costs_5_and_needs_30_seconds_between():
     """【搜索】−5 stamina; 两次【搜索】之间必须间隔30秒以上."""
     g = two()
     g.cmd(1, "search")
-    assert g.p(1)["st"] == 95
+    assert g.p(1).st == 95
     g.tick(29.5)
     msg = g.reject(1, "search")
     assert "30 秒" in msg and "1 秒后" in msg
     g.tick(0.5)
     g.cmd(1, "search")
-    assert g.p(1)["st"] == 90
+    assert g.p(1).st == 90
 
 
 def test_search_with_too_little_stamina_refused():
     g = two()
-    g.p(1)["st"] = 4
+    g.p(1).st = 4
     assert "体力不足：搜索需要 5 点体力，你只有 4 点" in g.reject(1, "search")
 
 
@@ -109,7 +111,7 @@ def test_search_empty_place_finds_nothing():
     g = two()
     g.cmd(2, "move", place=OTHER)
     out = g.cmd(1, "search")
-    assert "什么也没找到" in text(out) and g.p(1)["search"] is None
+    assert "什么也没找到" in text(out) and g.p(1).search is None
 
 
 def test_search_returns_the_item_or_person_there():
@@ -117,16 +119,16 @@ def test_search_returns_the_item_or_person_there():
     g.cmd(2, "move", place=OTHER)
     item = g.put(PLACE, "木棍")
     out = g.cmd(1, "search")
-    assert "木棍" in text(out) and g.p(1)["search"]["id"] == item["id"]
+    assert "木棍" in text(out) and g.p(1).search.id == item.id
 
 
 def test_cloudy_weather_shows_who_half_the_time():
     """天气 阴天: 有50%的概率看不清搜索到的幸存者是谁."""
     g = two()
-    g.state["see"] = 50
+    g.state.see = 50
     seen = 0
     for _ in range(200):
-        g.p(1)["st"] = 100
+        g.p(1).st = 100
         g.tick(31)
         out = text(g.cmd(1, "search"))
         seen += "P2" in out
@@ -136,10 +138,10 @@ def test_cloudy_weather_shows_who_half_the_time():
 def test_search_sight_follows_weather():
     """天气: 晴 100% see who was found, 雾 0%."""
     g = two()
-    g.state["see"] = 0
+    g.state.see = 0
     assert "看不清" in text(g.cmd(1, "search"))
     g.tick(31)
-    g.state["see"] = 100
+    g.state.see = 100
     assert "P2" in text(g.cmd(1, "search"))
 
 
@@ -149,9 +151,9 @@ def test_fists_do_5_and_victim_learns_damage_not_source():
     """【攻击】没武器时挥拳伤害为5; 被攻击者得知伤害值但不知道来源; attacker learns nothing."""
     g = two()
     found(g, 1, 2)
-    st = g.p(1)["st"]
+    st = g.p(1).st
     out = g.cmd(1, "attack")
-    assert g.p(2)["hp"] == 95 and g.p(1)["st"] == st
+    assert g.p(2).hp == 95 and g.p(1).st == st
     assert texts(out, 2) == ["你受到了 5 点伤害，剩余生命 95。"]
     assert text(out).startswith("攻击已发动") and "95" not in text(out)
     assert "P1" not in texts(out, 2)[0]
@@ -163,9 +165,9 @@ def test_weapon_damage_minus_armour():
     g.give(1, "竹制长矛", equip=True)
     g.give(2, "麻布头带", equip=True)
     found(g, 1, 2)
-    st = g.p(1)["st"]
+    st = g.p(1).st
     g.cmd(1, "attack")
-    assert g.p(2)["hp"] == 90 and g.p(1)["st"] == st
+    assert g.p(2).hp == 90 and g.p(1).st == st
 
 
 def test_attack_needs_fresh_search_and_only_once_per_search():
@@ -192,9 +194,9 @@ def test_attack_in_safe_zone_fails_but_bomb_works():
     assert "安全区" in g.reject(1, "attack")
     g.give(1, "遥控地雷")
     out = g.use(1, item="遥控地雷")
-    assert g.p(2)["hp"] == 70 and g.p(3)["hp"] == 70 and g.p(1)["hp"] == 100
+    assert g.p(2).hp == 70 and g.p(3).hp == 70 and g.p(1).hp == 100
     assert "遥控地雷已引爆" in text(out)
-    assert not any(it["name"] == "遥控地雷" for it in g.p(1)["items"])
+    assert not any(it.name == "遥控地雷" for it in g.p(1).items)
 
 
 def test_bomb_ignores_armour_and_kills_drop_items():
@@ -202,12 +204,12 @@ def test_bomb_ignores_armour_and_kills_drop_items():
     g = two()
     g.give(2, "厄运羽衣", equip=True)
     g.give(2, "木棍")
-    g.p(2)["hp"] = 30
+    g.p(2).hp = 30
     g.give(1, "遥控地雷")
     out = g.use(1, item="遥控地雷")
-    assert not g.p(2)["alive"] and g.p(2)["items"] == []
-    assert sorted(i["name"] for i in g.state["ground"][PLACE]) == ["厄运羽衣", "木棍"]
-    assert g.state["deaths"][-1]["cause"] == "炸药"
+    assert not g.p(2).alive and g.p(2).items == []
+    assert sorted(i.name for i in g.state.ground[PLACE]) == ["厄运羽衣", "木棍"]
+    assert g.state.deaths[-1].cause == "炸药"
     assert Eliminate(2, "炸药") in out.effects and "P2" in text(out)
 
 
@@ -221,22 +223,22 @@ def test_orange_weapon_splash_bleed_and_5_uses():
     g.give(3, "厄运羽衣", equip=True)
     found(g, 1, 2)
     out = g.cmd(1, "attack")
-    assert g.p(2)["hp"] == 55 and g.p(3)["hp"] == 80 and g.p(4)["hp"] == 100 and g.p(1)["hp"] == 100
-    assert g.p(2)["bleed"] == 10 and g.p(3)["bleed"] == 10 and g.p(1)["bleed"] == 0
+    assert g.p(2).hp == 55 and g.p(3).hp == 80 and g.p(4).hp == 100 and g.p(1).hp == 100
+    assert g.p(2).bleed == 10 and g.p(3).bleed == 10 and g.p(1).bleed == 0
     assert "流血" in texts(out, 3)[0]
-    weapon = g.p(1)["items"][0]
-    assert weapon["uses"] == 4
+    weapon = g.p(1).items[0]
+    assert weapon.uses == 4
     for _ in range(3):
-        g.p(2)["hp"] = g.p(3)["hp"] = 100
+        g.p(2).hp = g.p(3).hp = 100
         g.tick(31)
         found(g, 1, 2)
         g.cmd(1, "attack")
-    assert g.p(2)["bleed"] == 10  # does not stack
-    g.p(2)["hp"] = g.p(3)["hp"] = 100
+    assert g.p(2).bleed == 10  # does not stack
+    g.p(2).hp = g.p(3).hp = 100
     g.tick(31)
     found(g, 1, 3)
     out = g.cmd(1, "attack")
-    assert g.p(1)["items"] == [] and g.p(1)["weapon"] is None
+    assert g.p(1).items == [] and g.p(1).weapon is None
     assert "损坏" in text(out)
 
 
@@ -246,12 +248,12 @@ def test_limited_armour_breaks_after_its_uses(armour, uses):
     g = two()
     g.give(2, armour, equip=True)
     for i in range(uses):
-        assert g.p(2)["armour"] is not None
+        assert g.p(2).armour is not None
         g.tick(31)
         found(g, 1, 2)
         out = g.cmd(1, "attack")
-    assert g.p(2)["hp"] == 100  # fists 5 − 15 or 25 = 0
-    assert g.p(2)["armour"] is None and g.p(2)["items"] == []
+    assert g.p(2).hp == 100  # fists 5 − 15 or 25 = 0
+    assert g.p(2).armour is None and g.p(2).items == []
     assert "损坏" in text(out, 2)
 
 
@@ -261,13 +263,13 @@ def test_kill_gives_killer_all_items_if_they_fit():
     g.give(1, "预言之瞳", equip=True)
     g.give(2, "木棍", equip=True)
     g.give(2, "矿泉水")
-    g.p(2)["hp"] = 50
+    g.p(2).hp = 50
     found(g, 1, 2)
     out = g.cmd(1, "attack")
-    assert not g.p(2)["alive"]
-    assert sorted(i["name"] for i in g.p(1)["items"]) == ["木棍", "矿泉水", "预言之瞳"]
+    assert not g.p(2).alive
+    assert sorted(i.name for i in g.p(1).items) == ["木棍", "矿泉水", "预言之瞳"]
     assert "你击杀了 P2" in text(out) and Eliminate(2, "攻击") in out.effects
-    assert g.state["deaths"][-1] == {"seat": 2, "night": 1, "cause": "攻击", "killer": 1, "batch": g.state["batch"], "place": PLACE}
+    assert g.state.deaths[-1] == Death(seat=2, night=1, cause="攻击", killer=1, batch=g.state.batch, place=PLACE)
 
 
 def test_kill_with_full_bag_takes_random_part_rest_drops():
@@ -278,12 +280,12 @@ def test_kill_with_full_bag_takes_random_part_rest_drops():
         g.give(1, n)
     for n in ("绷带", "银币", "金币"):
         g.give(2, n)
-    g.p(2)["hp"] = 1
+    g.p(2).hp = 1
     found(g, 1, 2)
     g.cmd(1, "attack")
-    assert len(g.p(1)["items"]) == 6
-    dropped = [i["name"] for i in g.state["ground"][PLACE]]
-    got = [i["name"] for i in g.p(1)["items"][5:]]
+    assert len(g.p(1).items) == 6
+    dropped = [i.name for i in g.state.ground[PLACE]]
+    got = [i.name for i in g.p(1).items[5:]]
     assert len(dropped) == 2 and sorted(dropped + got) == ["绷带", "金币", "银币"]
 
 
@@ -293,10 +295,10 @@ def test_kill_with_six_items_takes_nothing():
     for n in ("木棍", "石块", "矿泉水", "鸟蛋", "绷带"):
         g.give(1, n)
     g.give(2, "银币")
-    g.p(2)["hp"] = 1
+    g.p(2).hp = 1
     found(g, 1, 2)
     g.cmd(1, "attack")
-    assert len(g.p(1)["items"]) == 6 and [i["name"] for i in g.state["ground"][PLACE]] == ["银币"]
+    assert len(g.p(1).items) == 6 and [i.name for i in g.state.ground[PLACE]] == ["银币"]
 
 
 # ---- 拾取 / 装备 / 丢弃 ---------------------------------------------------------
@@ -307,10 +309,10 @@ def test_pickup_what_the_search_found():
     g.cmd(2, "move", place=OTHER)
     g.put(PLACE, "木棍")
     g.cmd(1, "search")
-    st = g.p(1)["st"]
+    st = g.p(1).st
     out = g.cmd(1, "pickup")
-    assert [i["name"] for i in g.p(1)["items"]] == ["木棍"] and g.state["ground"][PLACE] == []
-    assert g.p(1)["st"] == st and "背包 1/6" in text(out)
+    assert [i.name for i in g.p(1).items] == ["木棍"] and g.state.ground[PLACE] == []
+    assert g.p(1).st == st and "背包 1/6" in text(out)
     assert "请先 /搜索" in g.reject(1, "pickup")
 
 
@@ -322,7 +324,7 @@ def test_pickup_gone_item_and_full_bag_refused():
     for n in ("石块", "矿泉水", "鸟蛋", "绷带", "银币", "金币"):
         g.give(1, n)
     assert "背包已满" in g.reject(1, "pickup")
-    g.state["ground"][PLACE] = []
+    g.state.ground[PLACE] = []
     assert "已经不在原地" in g.reject(1, "pickup")
 
 
@@ -336,25 +338,25 @@ def test_equip_one_weapon_one_armour_swap_back_to_bag():
     g.cmd(1, "equip", item="木棍")
     g.cmd(1, "equip", item="麻布头带")
     out = g.cmd(1, "equip", item="双发射手")
-    assert g.p(1)["weapon"] == b["id"] and g.p(1)["armour"] == c["id"]
-    assert "木棍" in text(out) and len(g.p(1)["items"]) == 4
+    assert g.p(1).weapon == b.id and g.p(1).armour == c.id
+    assert "木棍" in text(out) and len(g.p(1).items) == 4
     assert "已经拿在手上" in g.reject(1, "equip", item="双发射手")
     # a third item in hand: the armour goes back to the bag unless another is named
     out = g.cmd(1, "equip", item="矿泉水")
-    assert g.p(1)["held"] == water["id"] and g.p(1)["armour"] is None and "麻布头带" in text(out)
+    assert g.p(1).held == water.id and g.p(1).armour is None and "麻布头带" in text(out)
     g.cmd(1, "equip", item="麻布头带", swap="双发射手")
-    assert g.p(1)["armour"] == c["id"] and g.p(1)["weapon"] is None and g.p(1)["held"] == water["id"]
+    assert g.p(1).armour == c.id and g.p(1).weapon is None and g.p(1).held == water.id
     assert "换下哪一件" in g.reject(1, "equip", item="木棍", swap="石块")
     assert "你没有「石块」" in g.reject(1, "equip", item="石块")
-    assert a in g.p(1)["items"]
+    assert a in g.p(1).items
 
 
 def test_drop_puts_item_on_the_ground():
     g = two()
     w = g.give(1, "木棍", equip=True)
     g.cmd(1, "drop", item="木棍")
-    assert g.p(1)["items"] == [] and g.p(1)["weapon"] is None
-    assert g.state["ground"][PLACE] == [w]
+    assert g.p(1).items == [] and g.p(1).weapon is None
+    assert g.state.ground[PLACE] == [w]
 
 
 # ---- 使用 -------------------------------------------------------------------
@@ -366,24 +368,24 @@ def test_supplies_restore_and_cap_at_100():
         ("矿泉水", "st", 10, 30), ("能量饮料", "st", 10, 60), ("肾上腺素", "st", 10, 100), ("矿泉水", "st", 90, 100),
         ("鸟蛋", "hp", 10, 20), ("绷带", "hp", 10, 40), ("急救包", "hp", 10, 70), ("红花丹", "hp", 10, 100),
     ]:
-        g.p(1)[field] = before
+        setattr(g.p(1), field, before)
         g.give(1, name)
         g.use(1, item=name)
-        assert g.p(1)[field] == after, name
-    assert g.p(1)["items"] == []
+        assert getattr(g.p(1), field) == after, name
+    assert g.p(1).items == []
 
 
 def test_egg_and_bandage_stop_bleeding_instead_of_healing():
     """【7】鸟蛋和绷带: 若有持续伤害, 优先抵消, 不再增加生命值; 急救包/红花丹 both."""
     g = two()
-    g.p(1).update(hp=50, bleed=10, bleed_by=2)
+    g.p(1).hp, g.p(1).bleed, g.p(1).bleed_by = 50, 10, 2
     g.give(1, "绷带")
     g.use(1, item="绷带")
-    assert g.p(1)["hp"] == 50 and g.p(1)["bleed"] == 0
-    g.p(1)["bleed"] = 10
+    assert g.p(1).hp == 50 and g.p(1).bleed == 0
+    g.p(1).bleed = 10
     g.give(1, "急救包")
     g.use(1, item="急救包")
-    assert g.p(1)["hp"] == 100 and g.p(1)["bleed"] == 0
+    assert g.p(1).hp == 100 and g.p(1).bleed == 0
 
 
 def test_money_items():
@@ -393,7 +395,7 @@ def test_money_items():
     g.give(1, "金币")
     g.use(1, item="银币")
     g.use(1, item="金币")
-    assert g.p(1)["money"] == 3 and g.p(1)["items"] == []
+    assert g.p(1).money == 3 and g.p(1).items == []
 
 
 def test_using_item_not_held_or_gear_refused():
@@ -407,24 +409,24 @@ def test_using_item_not_held_or_gear_refused():
 def test_artificial_upgrader_up_to_purple_natural_any():
     """【3】人造升级器最多升级到紫色; 自然升级器可进行任何升级."""
     g = two()
-    ident = g.give(1, "木棍", equip=True)["id"]
+    ident = g.give(1, "木棍", equip=True).id
     g.give(1, "人造升级器")
     g.use(1, item="人造升级器", target="木棍")
     w = g.item(1, ident)
-    assert w["grade"] == "blue" and w["name"] in g.cat.names("weapon", "blue")
+    assert w.grade == "blue" and w.name in g.cat.names(ItemKind.WEAPON, Grade.BLUE)
     g.give(1, "人造升级器")
-    g.use(1, item="人造升级器", target=w["name"])
+    g.use(1, item="人造升级器", target=w.name)
     w = g.item(1, ident)
-    assert w["grade"] == "purple"
+    assert w.grade == "purple"
     g.give(1, "人造升级器", equip=True)
-    assert "最多只能升级到紫色" in g.reject(1, "use", item="人造升级器", target=w["name"])
+    assert "最多只能升级到紫色" in g.reject(1, "use", item="人造升级器", target=w.name)
     g.give(1, "自然升级器")
-    g.use(1, item="自然升级器", target=w["name"])
+    g.use(1, item="自然升级器", target=w.name)
     w = g.item(1, ident)
-    assert w["grade"] == "orange" and w["uses"] == 5 and g.p(1)["weapon"] == w["id"]
+    assert w.grade == "orange" and w.uses == 5 and g.p(1).weapon == w.id
     g.give(1, "自然升级器", equip=True)
-    assert "最高等级" in g.reject(1, "use", item="自然升级器", target=w["name"])
-    assert [i["name"] for i in g.p(1)["items"]] == [w["name"], "人造升级器", "自然升级器"]
+    assert "最高等级" in g.reject(1, "use", item="自然升级器", target=w.name)
+    assert [i.name for i in g.p(1).items] == [w.name, "人造升级器", "自然升级器"]
 
 
 def test_gps_once_per_night_finds_item_or_holder():
@@ -459,7 +461,7 @@ def test_loudspeaker_publishes_next_morning():
     g.give(2, "银币")
     g.give(1, "生命启示")
     g.use(1, item="生命启示", target="果园 P2")
-    assert g.p(1)["items"] == []
+    assert g.p(1).items == []
     out = g.advance()
     post = "\n".join(texts(out, "group"))
     assert "【生命启示】「果园」：角色 P1、P2；道具 木棍" in post
@@ -480,15 +482,15 @@ def test_loudspeaker_same_player_not_twice_in_three_days():
 def test_rest_one_move_then_nothing_else_and_recovery():
     """【静养】最多进行一次移动, 当夜不进行任何其他行动; 次日体力100并回复25生命."""
     g = two()
-    g.p(1).update(hp=50, st=10)
+    g.p(1).hp, g.p(1).st = 50, 10
     g.cmd(1, "rest", place=OTHER)
-    assert g.p(1)["place"] == OTHER
+    assert g.p(1).place == OTHER
     assert "静养" in g.reject(1, "search")
     assert "静养" in g.reject(1, "move", place=PLACE)
     g.give(1, "木棍")
     assert "静养" in g.reject(1, "equip", item="木棍")
     g.advance()
-    assert g.p(1)["st"] == 100 and g.p(1)["hp"] == 75
+    assert g.p(1).st == 100 and g.p(1).hp == 75
 
 
 def test_rest_after_acting_refused():
@@ -508,7 +510,7 @@ def test_actions_outside_the_night_window_refused():
     """时限: actions only in the night window (21:10–21:25)."""
     g = two()
     g.advance()
-    assert g.state["phase"] == "day"
+    assert g.state.phase == "day"
     for name, args in [("search", {}), ("move", {"place": OTHER}), ("attack", {}), ("use", {"item": "x"}),
                        ("buy", {"item": "矿泉水"})]:
         assert "不是夜间行动时间" in g.reject(1, name, **args)
@@ -519,12 +521,12 @@ def test_actions_outside_the_night_window_refused():
 def test_buy_at_night_with_money_from_daily_stock():
     """商店: 1货币=矿泉水, 绿色武器 gives a random green weapon; sold out = refused."""
     g = two()
-    g.p(1)["money"] = 3
+    g.p(1).money = 3
     g.cmd(1, "buy", item="矿泉水")
     g.cmd(1, "buy", item="矿泉水")
-    assert g.p(1)["money"] == 1 and "已售罄" in g.reject(1, "buy", item="矿泉水")
+    assert g.p(1).money == 1 and "已售罄" in g.reject(1, "buy", item="矿泉水")
     g.cmd(1, "buy", item="绿色武器")
-    assert g.p(1)["items"][-1]["grade"] == "green" and g.p(1)["items"][-1]["kind"] == "weapon"
+    assert g.p(1).items[-1].grade == Grade.GREEN and g.p(1).items[-1].kind == ItemKind.WEAPON
     assert "货币不足" in g.reject(1, "buy", item="红花丹")
     assert "商店没有" in g.reject(1, "buy", item="预言之瞳")
 
@@ -532,14 +534,14 @@ def test_buy_at_night_with_money_from_daily_stock():
 def test_unsold_stock_carries_over():
     """商店: 未售罄的物品可以延续到下一日."""
     g = two()
-    assert g.state["shop"]["红花丹"] == 1
+    assert g.state.shop["红花丹"] == 1
     g.advance()
-    assert g.state["shop"]["红花丹"] == 2
+    assert g.state.shop["红花丹"] == 2
 
 
 def test_sell_by_day_two_greens_one_coin_blue_one_coin():
     """商店: 2绿色装备=1货币, 1蓝色及以上=1货币; by day. Variant rules.sell_which = "unequipped"
-    (part 1's reading: only gear not in hand)."""
+    (the other reading: only gear not in hand)."""
     g = Game(4, settings=merge(calm(), {"rules": {"sell_which": "unequipped"}}))
     g.born({1: PLACE, 2: PLACE})
     g.give(1, "木棍")
@@ -550,11 +552,11 @@ def test_sell_by_day_two_greens_one_coin_blue_one_coin():
     g.give(1, "麻布头带", equip=True)
     g.give(1, "矿泉水")
     g.cmd(1, "sell", item="木棍")
-    assert g.p(1)["money"] == 0
+    assert g.p(1).money == 0
     g.cmd(1, "sell", item="石块")
-    assert g.p(1)["money"] == 1
+    assert g.p(1).money == 1
     g.cmd(1, "sell", item="双发射手")
-    assert g.p(1)["money"] == 2
+    assert g.p(1).money == 2
     assert "正拿在手上" in g.reject(1, "sell", item="麻布头带")
     assert "只能出售武器和防具" in g.reject(1, "sell", item="矿泉水")
 
@@ -578,7 +580,8 @@ def test_bag_and_shop_replies():
 
 
 def test_web_action_entry_point_matches_chat_rules():
-    """The next issue's web page calls ``act``: same results and refusals, input untouched."""
+    """``act`` (a night action by seat, as a web page would send it): the chat command's results
+    and refusals, the state handed in untouched."""
     import copy
 
     from plugins.gamekit.contract import Rejected
@@ -587,7 +590,7 @@ def test_web_action_entry_point_matches_chat_rules():
     g = two()
     frozen = copy.deepcopy(g.state)
     out = act(g.state, 1, "move", {"place": OTHER}, g.ctx())
-    assert out.state["players"]["1"]["place"] == OTHER and g.state == frozen
+    assert out.state.players[1].place == OTHER and g.state == frozen
     try:
         act(g.state, 1, "attack", {}, g.ctx())
     except Rejected as exc:

@@ -1,4 +1,4 @@
-"""Concurrency and invariants: 按照提交时间的先后（手速）决定行动顺序 (rules: 时限; issue 5 §8)."""
+"""Concurrency and invariants: 按照提交时间的先后（手速）决定行动顺序 (rules: 时限)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 from plugins.gamekit.contract import Actor, Command, Eliminate, Rejected
 from plugins.royale.engine import ENGINE
+from plugins.royale.engine.state import FoundItem, FoundPlayer, Slot
 
-from royale_helpers import Game, all_item_ids, empty_world, merge
+from royale_helpers import Game, all_item_ids, args_of, empty_world, merge
 
 CALM = merge(empty_world(), {"places": {"closures": [0]}})
 PLACE = "果园"
@@ -23,8 +24,8 @@ def duel() -> Game:
     for s, o in ((1, 2), (2, 1)):
         g.give(s, "双发射手", equip=True)
         g.give(s, "矿泉水")
-        g.p(s)["hp"] = 20
-        g.p(s)["search"] = {"kind": "player", "seat": o, "place": PLACE}
+        g.p(s).hp = 20
+        g.p(s).search = FoundPlayer(seat=o, place=PLACE)
     return g
 
 
@@ -36,8 +37,8 @@ def test_mutual_attack_first_arrival_kills_second_is_refused():
         out = g.cmd(first, "attack")
         assert Eliminate(second, "攻击") in out.effects
         assert "你已出局" in g.reject(second, "attack")
-        assert g.p(first)["alive"] and g.p(first)["hp"] == 20
-        assert len(g.p(first)["items"]) == 4 and all_item_ids(g.state) == ids
+        assert g.p(first).alive and g.p(first).hp == 20
+        assert len(g.p(first).items) == 4 and all_item_ids(g.state) == ids
 
 
 def pickup_race() -> Game:
@@ -45,7 +46,7 @@ def pickup_race() -> Game:
     g.born({1: PLACE, 2: PLACE, 3: "动物园"})
     item = g.put(PLACE, "预言之瞳")
     for s in (1, 2):
-        g.p(s)["search"] = {"kind": "item", "id": item["id"], "name": item["name"], "place": PLACE}
+        g.p(s).search = FoundItem(id=item.id, name=item.name, place=PLACE)
     return g
 
 
@@ -56,7 +57,7 @@ def test_same_item_picked_by_the_first_arrival_only():
         ids = all_item_ids(g.state)
         g.cmd(first, "pickup")
         assert "已经不在原地" in g.reject(second, "pickup")
-        assert [i["name"] for i in g.p(first)["items"]] == ["预言之瞳"] and g.p(second)["items"] == []
+        assert [i.name for i in g.p(first).items] == ["预言之瞳"] and g.p(second).items == []
         assert all_item_ids(g.state) == ids
 
 
@@ -73,9 +74,9 @@ def run(g: Game, steps) -> list:
         p = g.p(seat)
         args = {}
         if name in ("drop", "equip"):
-            if not p["items"]:
+            if not p.items:
                 continue
-            args["item"] = p["items"][k % len(p["items"])]["name"]
+            args["item"] = p.items[k % len(p.items)].name
         if name == "move":
             args["place"] = [PLACE, "动物园"][k % 2]
         try:
@@ -97,7 +98,7 @@ def loaded_game(seed: int) -> Game:
         else:
             g.give(1 + i % 4, n, equip=n in ("预言之瞳", "厄运羽衣"))
     for s in (1, 2, 3, 4):
-        g.p(s)["hp"] = 30
+        g.p(s).hp = 30
     return g
 
 
@@ -107,8 +108,8 @@ def test_items_are_conserved_by_searches_pickups_drops_and_kills(seed, steps):
     """出局 loot rules: no item is lost or duplicated (orange weapons may wear out)."""
     g = loaded_game(seed)
     before = all_item_ids(g.state)
-    worn = {it["id"] for items in g.state["ground"].values() for it in items if it["uses"] is not None}
-    worn |= {it["id"] for p in g.state["players"].values() for it in p["items"] if it["uses"] is not None}
+    worn = {it.id for items in g.state.ground.values() for it in items if it.uses is not None}
+    worn |= {it.id for p in g.state.players.values() for it in p.items if it.uses is not None}
     run(g, steps)
     after = all_item_ids(g.state)
     assert len(after) == len(set(after))
@@ -117,11 +118,11 @@ def test_items_are_conserved_by_searches_pickups_drops_and_kills(seed, steps):
     assert broken <= worn  # only gear with limited uses may wear out
     for s in range(1, 5):
         p = g.p(s)
-        assert len(p["items"]) <= 6
-        if not p["alive"]:
-            assert p["items"] == []
-        for slot in ("weapon", "armour"):
-            assert p[slot] is None or any(it["id"] == p[slot] for it in p["items"])
+        assert len(p.items) <= 6
+        if not p.alive:
+            assert p.items == []
+        for slot in (Slot.WEAPON, Slot.ARMOUR):
+            assert p.hand(slot) is None or any(it.id == p.hand(slot) for it in p.items)
 
 
 @settings(max_examples=30, deadline=None)
@@ -135,18 +136,18 @@ def test_nobody_dies_twice(seed, steps, nights):
     effects = list(g.all_effects)
     for _ in range(nights):
         effects += run(g, steps)
-        if g.state["phase"] == "over":
+        if g.state.phase == "over":
             break
         effects += g.advance().effects
-        if g.state["phase"] == "over":
+        if g.state.phase == "over":
             break
         effects += g.advance().effects
-    dead = [d["seat"] for d in g.state["deaths"]]
+    dead = [d.seat for d in g.state.deaths]
     assert len(dead) == len(set(dead))
     elim = [e.seat for e in g.all_effects if isinstance(e, Eliminate)]
     assert sorted(elim) == sorted(dead)
-    assert all(not g.p(s)["alive"] for s in dead)
-    assert all(g.p(s)["alive"] for s in range(1, 5) if s not in dead)
+    assert all(not g.p(s).alive for s in dead)
+    assert all(g.p(s).alive for s in range(1, 5) if s not in dead)
 
 
 @settings(max_examples=30, deadline=None)
@@ -160,7 +161,7 @@ def test_night_end_does_not_depend_on_submission_order_of_independent_actions(or
         g = Game(5, seed="order", settings=CALM)
         g.born({s: PLACE for s in range(1, 6)})
         for s in range(1, 6):
-            g.p(s).update(hp=50, st=30)
+            g.p(s).hp, g.p(s).st = 50, 30
         for s in seq:
             name, args = plans[s]
             g.cmd(s, name, **args)
@@ -180,7 +181,7 @@ def test_refusals_never_change_the_state():
     for seat, name, args in [(2, "search", {}), (3, "search", {}), (3, "use", {"item": "x"}),
                              (1, "attack", {}), (1, "pickup", {}), (1, "move", {"place": "火星"})]:
         try:
-            ENGINE.apply(g.state, Actor("u", seat, False, True), Command(name, args), g.ctx())
+            ENGINE.apply(g.state, Actor("u", seat, False, True), Command(name, args_of(name, args)), g.ctx())
         except Rejected:
             pass
         else:

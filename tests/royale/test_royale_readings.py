@@ -1,9 +1,13 @@
-"""Rules part 1 read differently from the seed (issue 14 item 4): the seed's reading is
-the default, the old one a setting. Also the automatic speech cards."""
+"""Rules read two ways (出售, 心跳探测仪, 使用): the seed's reading is the default, the
+other one a setting. Also the automatic speech cards."""
 
 from __future__ import annotations
 
-from plugins.gamekit.contract import GiveCard
+import pytest
+
+from plugins.gamekit.args import TextIn
+from plugins.gamekit.contract import Actor, Command, GiveCard, Ignored
+from plugins.royale.engine import ENGINE
 
 from royale_helpers import Game, empty_world, merge, text
 
@@ -31,8 +35,8 @@ def test_equipped_gear_is_sold_to_the_director_by_default():
     msg = g.reject(1, "sell", item="木棍")
     assert "没有拿在手上" in msg and "自行交易" in msg
     g.cmd(1, "sell", item="双发射手")
-    assert g.p(1)["money"] == 1 and g.p(1)["weapon"] is None
-    assert [it["name"] for it in g.p(1)["items"]] == ["木棍"]
+    assert g.p(1).money == 1 and g.p(1).weapon is None
+    assert [it.name for it in g.p(1).items] == ["木棍"]
 
 
 def test_sell_any_setting_takes_both():
@@ -42,7 +46,7 @@ def test_sell_any_setting_takes_both():
     g.advance()
     g.cmd(1, "sell", item="双发射手")
     g.cmd(1, "sell", item="西风剑")
-    assert g.p(1)["money"] == 2
+    assert g.p(1).money == 2
 
 
 # ---- 心跳探测仪 -------------------------------------------------------------------------
@@ -72,20 +76,20 @@ def test_use_only_an_item_in_hand_by_default():
     """【使用】: 「使用一件手中的道具」; 【更换】 takes it from the bag into a hand first (free)."""
     g = two()
     g.give(1, "绷带")
-    g.p(1)["hp"] = 50
+    g.p(1).hp = 50
     msg = g.reject(1, "use", item="绷带")
     assert "不在手上" in msg and "/装备 绷带" in msg
     g.cmd(1, "equip", item="绷带")
     g.cmd(1, "use", item="绷带")
-    assert g.p(1)["hp"] == 80 and g.p(1)["held"] is None and g.p(1)["items"] == []
+    assert g.p(1).hp == 80 and g.p(1).held is None and g.p(1).items == []
 
 
 def test_use_any_setting_uses_from_the_bag():
     g = two(use_from="any")
     g.give(1, "绷带")
-    g.p(1)["hp"] = 50
+    g.p(1).hp = 50
     g.cmd(1, "use", item="绷带")
-    assert g.p(1)["hp"] == 80
+    assert g.p(1).hp == 80
     g.give(1, "矿泉水")
     assert "不能装备" in g.reject(1, "equip", item="矿泉水")
 
@@ -116,11 +120,7 @@ def test_no_post_by_day_blue_card_first_then_yellow():
 def test_posts_at_night_or_by_the_dead_do_not_count_and_setting_turns_cards_off():
     g = Game(3, seed="talk2", settings=calm())
     g.advance()
-    import pytest
-    from plugins.gamekit.contract import Ignored, Actor, Command
-    from plugins.royale.engine import ENGINE
-
     with pytest.raises(Ignored):  # night: not counted
-        ENGINE.apply(g.state, Actor("u1", 1, False, False), Command("speak", {"text": "x"}), g.ctx())
+        ENGINE.apply(g.state, Actor("u1", 1, False, False), Command("speak", TextIn(text="x")), g.ctx())
     g2 = Game(3, seed="talk3", settings=calm(speech_cards=False))
     assert cards(g2.advance()) == []

@@ -1,39 +1,51 @@
-"""Game data: the default TOML files, a host's variant merged over them, and
-the typed model every variant must fit (one Chinese line per mistake).
+"""The game's settings: the typed model every variant must fit (one Chinese line per mistake).
 
-Settings are one JSON-compatible dict with the top-level sections of the
-content files: ``rules``, ``places``, ``weather``, ``airdrops`` (world.toml),
-``grades``, ``weapons``, ``armours``, ``others`` (items.toml), ``shop``
-(shop.toml), ``events`` (events.toml) and ``map`` (map.toml).
+The default settings are the content files merged (``CONTENT``, loaded by gamekit's one
+loader): ``rules``, ``places``, ``weather``, ``airdrops`` (world.toml), ``grades``, ``weapons``,
+``armours``, ``others`` (items.toml), ``shop`` (shop.toml), ``events`` (events.toml) and ``map``
+(map.toml). A host's /配置 is merged over them and the whole is checked by :class:`Settings`.
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, ValidationInfo, field_validator, model_serializer, model_validator
 
-from plugins.gamekit.datafile import HHMM, Data, load_files, merged, problems
-from plugins.gamekit.datafile import check as check_data
-from plugins.gamekit.settings import per_settings
+import plugins.royale.engine.texts as T
+from plugins.gamekit.datafile import HHMM, Content, Data, problems
+from plugins.gamekit.settings import GameSettings
 
-from . import texts as T
+from .state import EventKey, Grade, ItemKind
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 CONTENT_FILES = ("world.toml", "items.toml", "shop.toml", "events.toml", "map.toml")
-
-GRADES = ("green", "blue", "purple", "orange")
-OTHER_KINDS = ("upgrader", "gps", "radar", "broadcast", "bomb", "supply", "money")
+CONTENT = Content(CONTENT_DIR, CONTENT_FILES)
 
 Count = Annotated[int, Field(ge=0)]
 PosInt = Annotated[int, Field(ge=1)]
 Name = Annotated[str, Field(min_length=1)]
 
 
-class Rules(Data):
+def as_given(model: Data | GameSettings, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    """The fields a model was given, serialised (what the kernel stores is then what the content
+    files and the host wrote, as before: no defaults, no nulls, read back the same from TOML)."""
+    data = handler(model)
+    return {k: v for k, v in data.items() if k in model.model_fields_set}
+
+
+class Section(Data):
+    """A part of the settings (stored as given)."""
+
+    @model_serializer(mode="wrap")
+    def _as_given(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return as_given(self, handler)
+
+
+class Rules(Section):
     """场所与区域, 生命与体力, 公示, 时限 (world.toml [rules])."""
 
     night_start: HHMM
@@ -58,7 +70,7 @@ class Rules(Data):
     test_mode: bool
 
 
-class Places(Data):
+class Places(Section):
     safe_zone: str = ""
     safe_zone_closes_after_night: PosInt
     names: Annotated[list[Annotated[str, Field(pattern=r"\S")]], Field(min_length=1)]
@@ -75,23 +87,23 @@ class Places(Data):
         return self
 
 
-class Weather(Data):
+class Weather(Section):
     name: str
     weight: Count
     see: Annotated[int, Field(ge=0, le=100)]  # % chance a search shows who it found
 
 
-class Airdrop(Data):
+class Airdrop(Section):
     day: PosInt
     items: list[str] = []
 
 
-class Grades(Data):
+class Grades(Section):
     order: list[str]
     labels: dict[str, str]
 
 
-class Weapon(Data):
+class Weapon(Section):
     damage: Count
     uses: Count
     votes: Count
@@ -104,7 +116,7 @@ class OrangeWeapon(Weapon):
     bleed: Count  # per night end
 
 
-class Armour(Data):
+class Armour(Section):
     reduce: Count
     uses: Count
     votes: Count
@@ -112,21 +124,27 @@ class Armour(Data):
     names: Annotated[list[Name], Field(min_length=1)]
 
 
-class Weapons(Data):
+class Weapons(Section):
     green: Weapon
     blue: Weapon
     purple: Weapon
     orange: OrangeWeapon
 
+    def by_grade(self) -> dict[Grade, Weapon]:
+        return {Grade.GREEN: self.green, Grade.BLUE: self.blue, Grade.PURPLE: self.purple, Grade.ORANGE: self.orange}
 
-class Armours(Data):
+
+class Armours(Section):
     green: Armour
     blue: Armour
     purple: Armour
     orange: Armour
 
+    def by_grade(self) -> dict[Grade, Armour]:
+        return {Grade.GREEN: self.green, Grade.BLUE: self.blue, Grade.PURPLE: self.purple, Grade.ORANGE: self.orange}
 
-class Other(Data):
+
+class Other(Section):
     name: Name
     kind: Literal["upgrader", "gps", "radar", "broadcast", "bomb", "supply", "money"]
     votes: Count = 0
@@ -153,17 +171,17 @@ class Other(Data):
         return self
 
 
-class Sell(Data):
+class Sell(Section):
     green_per_coin: PosInt
     better_price: PosInt
 
 
-class Grant(Data):
+class Grant(Section):
     day: Count
     amount: Count
 
 
-class Shop(Data):
+class Shop(Section):
     prices: dict[str, PosInt] = {}
     daily: dict[str, Count] = {}
     sell: Sell
@@ -175,28 +193,31 @@ class Shop(Data):
         return self
 
 
-class Event(Data):
+class Event(Section):
+    """One of the ten events (``key`` names its rules in events.py). Each event reads the
+    fields of its own rule; ``post`` is the line of the morning post."""
+
     key: Literal["wanted", "comeback", "change", "pilgrimage", "witch", "wind", "leaderboard", "winter", "war", "moon"]
     name: Name
     weight: Count = 0
     min_day: Count = 0
     fixed_day: PosInt | None = None
     post: str = ""
-    public_place: bool = False
-    hp: PosInt | None = None
-    count: PosInt | None = None
-    money: Count | None = None
-    penalty: Count | None = None
-    effect: Count | None = None
-    reward_per: PosInt | None = None
-    reward: Count | None = None
-    top: PosInt | None = None
-    crowd: Count | None = None
-    bottom_percent: Count | None = None
-    over_hp: int | None = None
-    under_hp: int | None = None
-    exact_hp: int | None = None
-    exact_st: int | None = None
+    public_place: bool | None = None  # witch (default true), moon (default false): is the place posted
+    hp: PosInt = 1
+    count: PosInt = 1
+    money: Count = 0
+    penalty: Count = 0
+    effect: Count = 30
+    reward_per: PosInt = 25
+    reward: Count = 5
+    top: PosInt = 1
+    crowd: Count = 0
+    bottom_percent: Count = 0
+    over_hp: int = 0
+    under_hp: int = 0
+    exact_hp: int = 0
+    exact_st: int = 0
     rewards: list[str] = []
     items: list[str] = []
     item: str | None = None
@@ -205,12 +226,16 @@ class Event(Data):
     weather: str | None = None
     first_weather: str | None = None
 
+    @property
+    def event(self) -> EventKey:
+        return EventKey(self.key)
+
     def item_names(self) -> list[str]:
         one = [self.item, self.morning_item, self.evening_item]
         return self.rewards + self.items + [n for n in one if n is not None]
 
 
-class Events(Data):
+class Events(Section):
     per_day: Count
     prefer_new: bool
     no_repeat: bool
@@ -225,22 +250,22 @@ class Events(Data):
         return self
 
 
-class MapPlace(Data):
+class MapPlace(Section):
     name: str
     x: int
     y: int
     adjacent: list[str] = []
 
 
-class Map(Data):
+class Map(Section):
     columns: PosInt
     rows: PosInt
     places: list[MapPlace]
 
 
-class Royale(Data):
-    """Everything a royale variant holds; cross-references are checked once
-    the sections they point into are valid."""
+class Settings(GameSettings):
+    """Everything a royale game is set up with (a variant over the defaults); cross-references
+    are checked once the sections they point into are valid."""
 
     rules: Rules
     places: Places
@@ -254,6 +279,10 @@ class Royale(Data):
     map: Map
     airdrops: list[Airdrop] = []
 
+    @model_serializer(mode="wrap")
+    def _as_given(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return as_given(self, handler)
+
     @field_validator("weather")
     @classmethod
     def _weights(cls, weather: list[Weather]) -> list[Weather]:
@@ -264,12 +293,13 @@ class Royale(Data):
     @staticmethod
     def _items(info: ValidationInfo, others: list[Other] | None = None) -> list[str] | None:
         """Every item name (None while a section of them is invalid)."""
-        weapons, armours = info.data.get("weapons"), info.data.get("armours")
+        weapons: Weapons | None = info.data.get("weapons")
+        armours: Armours | None = info.data.get("armours")
         others = others if others is not None else info.data.get("others")
         if weapons is None or armours is None or others is None:
             return None
-        return ([n for g in GRADES for n in getattr(weapons, g).names]
-                + [n for g in GRADES for n in getattr(armours, g).names] + [o.name for o in others])
+        return ([n for w in weapons.by_grade().values() for n in w.names]
+                + [n for a in armours.by_grade().values() for n in a.names] + [o.name for o in others])
 
     @field_validator("others")
     @classmethod
@@ -348,24 +378,44 @@ class Royale(Data):
             problems(T.DATA_AIRDROP_ITEM.format(day=d.day, name=n) for d in drops for n in d.items if n not in items)
         return drops
 
+    # ---- derived once per game's settings (the kernel hands the same object to every command) ----
 
-def load_defaults() -> dict[str, Any]:
-    return load_files(CONTENT_DIR, CONTENT_FILES)
+    @cached_property
+    def catalog(self) -> Catalog:
+        return Catalog(self)
 
+    @cached_property
+    def event_defs(self) -> dict[str, Event]:
+        return {e.key: e for e in self.events.list}
 
-_DEFAULTS = load_defaults()
+    @cached_property
+    def place_keys(self) -> dict[str, str]:
+        """place_key(name) -> name."""
+        return {place_key(n): n for n in self.places.names}
+
+    @cached_property
+    def grid(self) -> dict[str, MapPlace]:
+        return {e.name: e for e in self.map.places}
+
+    @property
+    def test_mode(self) -> bool:
+        """A 测试赛 (rules.test_mode, fixed at /开始 like every setting)."""
+        return self.rules.test_mode
+
+    def event(self, key: str) -> Event | None:
+        return self.event_defs.get(key)
+
+    def find_place(self, text: str) -> str | None:
+        return self.place_keys.get(place_key(text or ""))
+
+    def grade_label(self, grade: str) -> str:
+        return self.grades.labels.get(grade, grade)
 
 
 def defaults() -> dict[str, Any]:
-    return copy.deepcopy(_DEFAULTS)
-
-
-def check(over: dict[str, Any] | None) -> dict[str, Any]:
-    """The defaults with the host's variant over them, checked against
-    :class:`Royale`; the engine keeps working on the plain dict."""
-    cfg = merged(_DEFAULTS, over)
-    check_data(Royale, cfg)
-    return cfg
+    """The default settings as stored (plain JSON): ``CONTENT.defaults()``, kept under this name
+    for the tests' leak scan (tests/fixtures/leakscan.py reads the place and item names here)."""
+    return CONTENT.defaults()
 
 
 def place_key(name: str) -> str:
@@ -375,43 +425,65 @@ def place_key(name: str) -> str:
 
 @dataclass(frozen=True)
 class ItemDef:
+    """An item's definition (its row of items.toml); numbers a kind does not use are 0."""
+
     name: str
-    kind: str  # weapon, armour or one of OTHER_KINDS
-    grade: str | None  # for weapons and armours
-    data: dict[str, Any]  # the TOML row (damage, reduce, uses, votes, ...)
+    kind: ItemKind
+    grade: Grade | None = None  # weapons and armours
+    damage: int = 0  # weapons, bombs
+    reduce: int = 0  # armours
+    limit: int = 0  # uses of gear (0: unlimited)
+    votes: int = 0
+    count: int = 0  # scattered at the start
+    splash: int = 0  # orange weapons
+    bleed: int = 0
+    max_grade: Grade = Grade.ORANGE  # upgraders
+    money: int = 0
+    hp: int = 0  # supplies
+    stamina: int = 0
+    cure: str = "none"  # supplies: "none", "instead" (of healing) or "also"
 
     @property
     def uses(self) -> int | None:
-        n = self.data.get("uses", 0)
-        return n or None
+        """Uses of a new one (None: unlimited)."""
+        return self.limit or None
 
 
 class Catalog:
-    """Item definitions by name, built from settings."""
+    """Item definitions by name, built from settings (``settings.catalog``)."""
 
-    def __init__(self, cfg: dict[str, Any]) -> None:
-        self.cfg = cfg
+    def __init__(self, settings: Settings | dict[str, Any]) -> None:
+        if isinstance(settings, dict):  # settings as stored (plain JSON; the tests' leak scan builds one so)
+            settings = Settings.model_validate(settings, strict=False)
+        self.settings = settings
         self.items: dict[str, ItemDef] = {}
-        for section, kind in (("weapons", "weapon"), ("armours", "armour")):
-            for grade in GRADES:
-                row = cfg[section][grade]
-                data = {k: v for k, v in row.items() if k != "names"}
-                for n in row["names"]:
-                    self.items[n] = ItemDef(n, kind, grade, data)
-        for row in cfg["others"]:
-            self.items[row["name"]] = ItemDef(row["name"], row["kind"], None, dict(row))
+        self._names: dict[tuple[ItemKind, Grade], list[str]] = {}
+        for grade, w in settings.weapons.by_grade().items():
+            extra = w if isinstance(w, OrangeWeapon) else None
+            for n in w.names:
+                self.items[n] = ItemDef(n, ItemKind.WEAPON, grade, damage=w.damage, limit=w.uses, votes=w.votes,
+                                        count=w.count, splash=extra.splash if extra else 0,
+                                        bleed=extra.bleed if extra else 0)
+            self._names[ItemKind.WEAPON, grade] = list(w.names)
+        for grade, a in settings.armours.by_grade().items():
+            for n in a.names:
+                self.items[n] = ItemDef(n, ItemKind.ARMOUR, grade, reduce=a.reduce, limit=a.uses, votes=a.votes,
+                                        count=a.count)
+            self._names[ItemKind.ARMOUR, grade] = list(a.names)
+        for o in settings.others:
+            self.items[o.name] = ItemDef(
+                o.name, ItemKind(o.kind), damage=o.damage or 0, votes=o.votes, count=o.count,
+                max_grade=Grade(o.max_grade) if o.max_grade else Grade.ORANGE, money=o.money or 0,
+                hp=o.hp, stamina=o.stamina, cure=o.cure)
 
     def get(self, name: str) -> ItemDef:
         return self.items[name]
 
-    def names(self, kind: str, grade: str) -> list[str]:
-        section = "weapons" if kind == "weapon" else "armours"
-        return list(self.cfg[section][grade]["names"])
+    def names(self, kind: ItemKind, grade: Grade) -> list[str]:
+        return list(self._names[kind, grade])
 
     def grade_label(self, grade: str) -> str:
-        return self.cfg["grades"]["labels"].get(grade, grade)
+        return self.settings.grade_label(grade)
 
 
-catalog = per_settings(Catalog)
-"""The item catalogue of these settings, built once per settings object (the kernel
-hands the same ``ctx.settings`` object to every command of a game)."""
+__all__ = ["CONTENT", "Catalog", "ItemDef", "Settings", "defaults", "place_key"]

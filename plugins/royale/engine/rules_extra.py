@@ -1,174 +1,217 @@
-"""Commands beside the night actions: /事件 (host), 测试赛 (/申请, /发放), /领取,
-/地图, and the count of group posts for the automatic speech cards.
+"""Commands beside the night actions: /事件 and /空投 (hosts), 测试赛 (/申请, /发放), /领取,
+/背包, /商店, /地图, and the count of group posts for the automatic speech cards.
 
-Each is ``fn(state, actor, args, ctx, cfg) -> effects`` on a copied state; a
-refusal raises Rejected before any change.
+Each rule changes the state it is given; a refusal raises Rejected before any change.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import random
 
-from plugins.gamekit.contract import Actor, Ctx, Effect, Ignored, Picture, Rejected, Say
+import plugins.royale.engine.events as EV
+import plugins.royale.engine.texts as T
+from plugins.gamekit.args import NoArgs, TextIn
+from plugins.gamekit.contract import Actor, Effect, Ignored, Picture, Rejected, Say
 
-from . import events as EV
-from . import texts as T
-from .content import GRADES, catalog
-from .model import State, is_test, new_item, player
-
-Cfg = dict[str, Any]
-Handler = Callable[[State, Actor, dict[str, Any], Ctx, Cfg], list[Effect]]
-
-
-def _log(state: State, actor: Actor, what: str) -> None:
-    state["host_log"].append({"day": state["day"], "by": actor.user_id, "what": what})
+from .args import AirdropArgs, GrantArgs, RequestArgs, WordsArgs
+from .content import Settings
+from .model import RoyaleCtx, item_line, new_item
+from .rules_night import living, me
+from .state import GRADES, HostEntry, Item, ItemKind, Phase, Plan, Slot, State
 
 
-def _live(state: State) -> None:
-    if state["phase"] == "over":
+def log_host(state: State, actor: Actor, what: str) -> None:
+    state.host_log.append(HostEntry(day=state.day, by=actor.user_id, what=what))
+
+
+def live(state: State) -> None:
+    if state.phase == Phase.OVER:
         raise Rejected(T.OVER)
 
 
 # ---- /事件 ------------------------------------------------------------------------
 
-def event_cmd(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+def event_cmd(state: State, actor: Actor, args: WordsArgs, ctx: RoyaleCtx) -> list[Effect]:
     """/事件 [<事件> | 禁止 <事件> | 随机]: force or forbid tomorrow's event."""
-    _live(state)
-    text = (args.get("text") or "").strip()
-    names = T.joined(e["name"] for e in EV.defs(cfg))
-    plan = state["event_plan"]
-    tomorrow = state["day"] + 1
+    settings = ctx.settings
+    live(state)
+    text = (args.text or "").strip()
+    names = T.joined(e.name for e in settings.events.list)
+    plan = state.event_plan
+    tomorrow = state.day + 1
     if not text:
-        today = T.joined(_name(cfg, e["key"]) for e in state["today"]) or T.NONE
-        return [Say("reply", T.EVENT_SHOW.format(today=today, plan=_plan_text(cfg, plan), names=names))]
+        today = T.joined(event_name(settings, e.key) for e in state.today) or T.NONE
+        return [Say("reply", T.EVENT_SHOW.format(today=today, plan=plan_text(settings, plan), names=names))]
     words = text.split(maxsplit=1)
     if words[0] in T.EVENT_RANDOM_WORDS:
-        state["event_plan"] = {"force": None, "forbid": []}
-        _log(state, actor, T.LOG_EVENT_RANDOM)
+        state.event_plan = Plan()
+        log_host(state, actor, T.LOG_EVENT_RANDOM)
         return [Say("hosts", T.EVENT_RANDOM.format(day=tomorrow))]
     forbid = words[0] == T.EVENT_FORBID_WORD
     target = words[1] if forbid and len(words) > 1 else ("" if forbid else text)
-    e = EV.find_event(cfg, target)
+    e = EV.find_event(settings, target)
     if e is None:
         raise Rejected(T.EVENT_UNKNOWN.format(text=target or T.EMPTY, names=names))
     if forbid:
-        if e["key"] not in plan["forbid"]:
-            plan["forbid"].append(e["key"])
-        if plan["force"] == e["key"]:
-            plan["force"] = None
-        _log(state, actor, T.LOG_EVENT_FORBID.format(day=tomorrow, name=e["name"]))
-        return [Say("hosts", T.EVENT_FORBID.format(day=tomorrow, name=e["name"], plan=_plan_text(cfg, plan)))]
-    why = EV.eligible(state, cfg, tomorrow, e["key"])
+        if e.event not in plan.forbid:
+            plan.forbid.append(e.event)
+        if plan.force == e.event:
+            plan.force = None
+        log_host(state, actor, T.LOG_EVENT_FORBID.format(day=tomorrow, name=e.name))
+        return [Say("hosts", T.EVENT_FORBID.format(day=tomorrow, name=e.name, plan=plan_text(settings, plan)))]
+    why = EV.eligible(settings, tomorrow, e.key)
     if why:
         raise Rejected(T.EVENT_CANNOT.format(why=why))
-    plan["force"] = e["key"]
-    plan["forbid"] = [k for k in plan["forbid"] if k != e["key"]]
-    _log(state, actor, T.LOG_EVENT_FORCE.format(day=tomorrow, name=e["name"]))
-    return [Say("hosts", T.EVENT_FORCED.format(day=tomorrow, name=e["name"]))]
+    plan.force = e.event
+    plan.forbid = [k for k in plan.forbid if k != e.event]
+    log_host(state, actor, T.LOG_EVENT_FORCE.format(day=tomorrow, name=e.name))
+    return [Say("hosts", T.EVENT_FORCED.format(day=tomorrow, name=e.name))]
 
 
-def _name(cfg: Cfg, key: str) -> str:
+def event_name(settings: Settings, key: str) -> str:
     """An event's name (its key if the settings no longer list it)."""
-    return str((EV.event_def(cfg, key) or {"name": key})["name"])
+    e = settings.event(key)
+    return e.name if e is not None else key
 
 
-def _plan_text(cfg: Cfg, plan: dict[str, Any]) -> str:
-    force = _name(cfg, plan["force"]) if plan.get("force") else None
-    return T.plan_text(force, [_name(cfg, k) for k in plan.get("forbid") or []])
+def plan_text(settings: Settings, plan: Plan) -> str:
+    force = event_name(settings, plan.force) if plan.force else None
+    return T.plan_text(force, [event_name(settings, k) for k in plan.forbid])
+
+
+def airdrop(state: State, actor: Actor, args: AirdropArgs, ctx: RoyaleCtx) -> list[Effect]:
+    """/空投: names added to the next morning's air drop."""
+    cat = ctx.settings.catalog
+    names = args.items.split()
+    bad = [n for n in names if n not in cat.items]
+    if not names or bad:
+        raise Rejected(T.AIRDROP_UNKNOWN.format(names=T.joined(bad) or T.EMPTY))
+    state.airdrops.extend(names)
+    return [Say("reply", T.AIRDROP_ADDED.format(names=T.joined(names)))]
 
 
 # ---- 测试赛 ------------------------------------------------------------------------
 
-def _item_name(cfg: Cfg, text: str) -> str:
+def grade_words(settings: Settings, grade: str) -> dict[ItemKind, str]:
+    """绿色武器 / 绿色防具 …: a random one of that grade (测试赛 /申请, /发放)."""
+    label = settings.grade_label(grade)
+    return {ItemKind.WEAPON: label + T.GEAR_WORD["weapon"], ItemKind.ARMOUR: label + T.GEAR_WORD["armour"]}
+
+
+def item_name(settings: Settings, text: str) -> str:
     """A full item name, or a grade word such as 绿色武器 / 蓝色防具 (a random one of that grade)."""
     name = (text or "").strip()
-    cat = catalog(cfg)
-    if name in cat.items:
+    if name in settings.catalog.items:
         return name
-    labels = cfg["grades"]["labels"]
     for grade in GRADES:
-        if name in (labels.get(grade, grade) + T.GEAR_WORD["weapon"], labels.get(grade, grade) + T.GEAR_WORD["armour"]):
+        if name in grade_words(settings, grade).values():
             return name
-    others = T.joined(o["name"] for o in cfg["others"])
+    others = T.joined(o.name for o in settings.others)
     raise Rejected(T.TEST_UNKNOWN_ITEM.format(text=name or T.EMPTY, others=others))
 
 
-def _make(state: State, cfg: Cfg, name: str, rng: Any) -> dict[str, Any]:
-    cat = catalog(cfg)
-    labels = cfg["grades"]["labels"]
+def make(state: State, settings: Settings, name: str, rng: random.Random) -> Item:
+    cat = settings.catalog
     for grade in GRADES:
-        for kind, word in T.GEAR_WORD.items():
-            if name == labels.get(grade, grade) + word:
+        for kind, word in grade_words(settings, grade).items():
+            if name == word:
                 return new_item(state, cat, rng.choice(cat.names(kind, grade)))
     return new_item(state, cat, name)
 
 
-def request(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+def request(state: State, actor: Actor, args: RequestArgs, ctx: RoyaleCtx) -> list[Effect]:
     """/申请 <物品>: a player of a test game asks the host for supplies."""
-    if not is_test(cfg):
+    settings = ctx.settings
+    if not settings.test_mode:
         raise Rejected(T.NOT_TEST)
-    _live(state)
-    if actor.seat is None or str(actor.seat) not in state["players"]:
-        raise Rejected(T.NOT_PLAYER)
-    name = _item_name(cfg, args.get("item", ""))
-    p = player(state, actor.seat)
-    _log(state, actor, T.LOG_REQUEST.format(seat=p["seat"], alias=p["alias"], name=name))
+    live(state)
+    p = me(state, actor)
+    name = item_name(settings, args.item)
+    log_host(state, actor, T.LOG_REQUEST.format(seat=p.seat, alias=p.alias, name=name))
     return [Say("reply", T.REQUEST_SENT.format(name=name)),
-            Say("hosts", T.REQUEST_TO_HOST.format(seat=p["seat"], alias=p["alias"], name=name,
-                                                  state=T.REQUEST_ALIVE if p["alive"] else T.REQUEST_OUT))]
+            Say("hosts", T.REQUEST_TO_HOST.format(seat=p.seat, alias=p.alias, name=name,
+                                                  state=T.REQUEST_ALIVE if p.alive else T.REQUEST_OUT))]
 
 
-def grant(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+def grant(state: State, actor: Actor, args: GrantArgs, ctx: RoyaleCtx) -> list[Effect]:
     """/发放 <玩家> <物品>: the host of a test game puts an item straight into a bag."""
-    if not is_test(cfg):
+    settings = ctx.settings
+    if not settings.test_mode:
         raise Rejected(T.NOT_TEST)
-    _live(state)
-    seat = args.get("player")
-    if not isinstance(seat, int) or str(seat) not in state["players"]:
-        raise Rejected(T.NO_SUCH_SEAT.format(seat=seat))
-    p = player(state, seat)
-    if not p["alive"]:
-        raise Rejected(T.GRANT_DEAD.format(alias=p["alias"]))
-    name = _item_name(cfg, args.get("item", ""))
-    cap = cfg["rules"]["bag_size"]
-    if len(p["items"]) >= cap:
-        raise Rejected(T.GRANT_FULL.format(alias=p["alias"], n=cap))
-    item = _make(state, cfg, name, ctx.rng)
-    p["items"].append(item)
-    _log(state, actor, T.LOG_GRANT.format(name=item["name"], seat=p["seat"], alias=p["alias"]))
-    return [Say("reply", T.GRANTED.format(alias=p["alias"], name=item["name"])),
-            Say(p["seat"], T.GRANTED_YOU.format(name=item["name"]))]
+    live(state)
+    p = state.players.get(args.player)
+    if p is None:
+        raise Rejected(T.NO_SUCH_SEAT.format(seat=args.player))
+    if not p.alive:
+        raise Rejected(T.GRANT_DEAD.format(alias=p.alias))
+    name = item_name(settings, args.item)
+    cap = settings.rules.bag_size
+    if len(p.items) >= cap:
+        raise Rejected(T.GRANT_FULL.format(alias=p.alias, n=cap))
+    item = make(state, settings, name, ctx.rng)
+    p.items.append(item)
+    log_host(state, actor, T.LOG_GRANT.format(name=item.name, seat=p.seat, alias=p.alias))
+    return [Say("reply", T.GRANTED.format(alias=p.alias, name=item.name)),
+            Say(p.seat, T.GRANTED_YOU.format(name=item.name))]
 
 
 # ---- players -----------------------------------------------------------------------
 
-def claim_cmd(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
-    _live(state)
-    if actor.seat is None or str(actor.seat) not in state["players"]:
-        raise Rejected(T.NOT_PLAYER)
-    p = player(state, actor.seat)
-    if not p["alive"]:
-        raise Rejected(T.DEAD)
-    return [Say("reply", EV.claim(state, cfg, p, args.get("text", "")))]
+def claim_cmd(state: State, actor: Actor, args: WordsArgs, ctx: RoyaleCtx) -> list[Effect]:
+    """/领取 <选项>: an event's reward."""
+    live(state)
+    p = living(state, actor)
+    return [Say("reply", EV.claim(state, ctx.settings, p, args.text))]
 
 
-def map_cmd(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
-    return [Picture("reply", "map", T.MAP_AGAIN.format(day=state["day"]))]
+def map_cmd(state: State, actor: Actor, args: NoArgs, ctx: RoyaleCtx) -> list[Effect]:
+    return [Picture("reply", "map", T.MAP_AGAIN.format(day=state.day))]
 
 
-def speak(state: State, actor: Actor, args: dict[str, Any], ctx: Ctx, cfg: Cfg) -> list[Effect]:
+def bag(state: State, actor: Actor, args: NoArgs, ctx: RoyaleCtx) -> list[Effect]:
+    return [Say("reply", bag_text(state, ctx.settings, me(state, actor).seat))]
+
+
+def shop(state: State, actor: Actor, args: NoArgs, ctx: RoyaleCtx) -> list[Effect]:
+    return [Say("reply", shop_text(state, ctx.settings))]
+
+
+def speak(state: State, actor: Actor, args: TextIn, ctx: RoyaleCtx) -> list[Effect]:
     """A plain message in the game group: counts toward 白天发言 (the daily post quota)."""
-    if not cfg["rules"]["speech_cards"] or state["phase"] != "day" or actor.seat is None:
+    rules = ctx.settings.rules
+    if not rules.speech_cards or state.phase != Phase.DAY or actor.seat is None:
         raise Ignored()
-    key = str(actor.seat)
-    if key not in state["players"] or not state["players"][key]["alive"]:
+    p = state.players.get(actor.seat)
+    if p is None or not p.alive:
         raise Ignored()
-    if state["posts"].get(key, 0) >= cfg["rules"]["min_posts"]:
+    if state.posts.get(p.seat, 0) >= rules.min_posts:
         raise Ignored()  # quota met: nothing to record
-    state["posts"][key] = state["posts"].get(key, 0) + 1
+    state.posts[p.seat] = state.posts.get(p.seat, 0) + 1
     return []
 
 
-HOST_COMMANDS: dict[str, Handler] = {"event": event_cmd, "grant": grant}
-PLAYER_COMMANDS: dict[str, Handler] = {"request": request, "claim": claim_cmd, "map": map_cmd, "speak": speak}
+# ---- what a player may always read -------------------------------------------------
+
+def bag_text(state: State, settings: Settings, seat: int) -> str:
+    p = state.players[seat]
+    cat = settings.catalog
+    w, a, h = p.equipped(Slot.WEAPON), p.equipped(Slot.ARMOUR), p.equipped(Slot.HELD)
+    lines = [
+        T.BAG_HEAD.format(alias=p.alias, seat=seat, out="" if p.alive else T.BAG_OUT, where=p.place or T.UNBORN),
+        T.BAG_STATS.format(hp=p.hp, st=p.st, money=p.money)
+        + (T.BAG_BLEED.format(bleed=p.bleed) if p.bleed else "") + (T.BAG_RESTING if p.rest else ""),
+        T.BAG_HANDS.format(weapon=item_line(cat, w) if w else T.NONE, armour=item_line(cat, a) if a else T.NONE),
+    ]
+    if h:
+        lines.append(T.BAG_HELD.format(item=item_line(cat, h)))
+    rest = [item_line(cat, it) for it in p.items if it is not w and it is not a and it is not h]
+    lines.append(T.BAG_ITEMS.format(n=len(p.items), items=T.names_or_none(rest)))
+    if p.claims:
+        lines.append(T.BAG_CLAIMS + EV.claims_text(p))
+    return "\n".join(lines)
+
+
+def shop_text(state: State, settings: Settings) -> str:
+    rows = [T.SHOP_ROW.format(name=n, price=price, left=state.shop.get(n, 0))
+            for n, price in settings.shop.prices.items()]
+    return T.SHOP.format(rows=T.semicolons(rows))

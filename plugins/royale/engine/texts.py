@@ -4,10 +4,6 @@ NPC names, /导出 sheets, the map picture's labels and a host data file's mista
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .content import Catalog
 
 KIND_LABEL = {
     "weapon": "武器", "armour": "防具", "upgrader": "升级器", "gps": "侦查",
@@ -308,33 +304,20 @@ DATA_MAP_ONE_WAY = "相邻关系应双向：「{name}」与「{other}」。"
 DATA_AIRDROP_ITEM = "第{day}天空投的「{name}」不是已知道具。"
 
 
-def item_line(cat: Catalog, item: dict[str, Any]) -> str:
-    """'竹制长矛（绿色武器 伤害15）'."""
-    kind = item["kind"]
-    if kind in ("weapon", "armour"):
-        d = cat.get(item["name"]).data if item["name"] in cat.items else {}
-        grade = cat.grade_label(item["grade"])
-        num = f"伤害{d.get('damage', '?')}" if kind == "weapon" else f"减伤{d.get('reduce', '?')}"
-        uses = f" 剩{item['uses']}次" if item.get("uses") is not None else ""
-        return f"{item['name']}（{grade}{KIND_LABEL[kind]} {num}{uses}）"
-    return f"{item['name']}（{KIND_LABEL.get(kind, kind)}）"
+def item_text(name: str, kind: str, grade: str = "", number: int | None = None, uses: int | None = None) -> str:
+    """An item as /背包, 雷达 and the action page show it: '竹制长矛（绿色武器 伤害15）', '绷带（补给）'.
+    ``grade``: the grade's label (gear); ``number``: its damage or reduction (None: not known)."""
+    label = KIND_LABEL.get(kind, kind)
+    if kind not in ("weapon", "armour"):
+        return f"{name}（{label}）"
+    num = "?" if number is None else number
+    what = f"伤害{num}" if kind == "weapon" else f"减伤{num}"
+    left = f" 剩{uses}次" if uses is not None else ""
+    return f"{name}（{grade}{label} {what}{left}）"
 
 
 def names_or_none(names: list[str]) -> str:
     return joined(names) if names else NONE
-
-
-def claims_text(claims: list[dict[str, Any]]) -> str:
-    """A player's pending /领取 choices, one part each."""
-    parts = []
-    for c in claims:
-        if c["kind"] == "witch":
-            parts.append(CLAIM_WITCH.format(units=c["units"], each=c["each"]))
-        elif c["kind"] == "wanted":
-            parts.append(CLAIM_WANTED.format(options=CLAIM_WANTED_OR.join(c["options"])))
-        else:
-            parts.append(CLAIM_AIRDROP.format(options=joined(c["options"])))
-    return semicolons(parts)
 
 
 def plan_text(force: str | None, forbid: list[str]) -> str:
