@@ -19,7 +19,7 @@ async def roster(call: Call) -> None:
     players = await Player.filter(game_id=gid).order_by("seat")
     if not players:
         raise Rejected("还没有人报名。")
-    g = await Game.get(id=gid)
+    g = await game_with_texts(gid)  # (its state as the engine's: public_out reads it)
     view = _signup_view(g, players)
     if view is not None:
         head, marks = view

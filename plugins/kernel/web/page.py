@@ -18,7 +18,7 @@ class View:
     game_id: int
     status: str  # signup|running|paused|ended
     state: Any
-    settings: dict[str, Any]  # the engine's settings
+    settings: Any  # the engine's settings (its Settings model)
     kernel_settings: dict[str, Any]  # the game's settings row as stored (room_mode, anon_* …)
     seat: int | None  # None: a host who is not a player
     alias: str
