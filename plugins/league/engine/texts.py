@@ -358,6 +358,8 @@ SHEET_SVP_ONE = "败方最佳只能有一位。"
 SHEET_SVP_WINNER = "第{line}行：败方最佳应来自失败方，座位 {gseat} 在胜方。"
 SHEET_AWARD_VIOLATION = "第{line}行：座位 {gseat} 有影响局势的违规（{type}），不能参与评选（§七.3）。"
 SHEET_BIND_TIME = "第{line}行：座位 {gseat}：绑票且狼人获胜的局，行为事件要写时间，例如「{event}@夜2」（§六（二）备注）。"
+SHEET_EVENT_WON_ONLY = ("第{line}行：座位 {gseat}：{role}「{event}」只在{side}阵营获胜时计分（§六（二）2：{role}仍存活且"
+                        "{side}胜利才加此分），本局胜方为{winner}；请删去该事件或改正胜方。")
 SHEET_EVENT_MAX = "第{line}行：座位 {gseat}：{event} 每局最多 {max} 次，写了 {n} 次。"
 SHEET_CAP = "第{line}行：座位 {gseat}：{group} 加分上限 +{cap}，写了 +{total}，请核对次数。"
 SHEET_CAP_NOTE = "第{line}行 座位 {gseat}：{group} 写了 +{total}，按上限 +{cap} 计（§六（二）.2）。"
