@@ -112,13 +112,14 @@ def test_undo_a_violation_restores_points_audits_and_shows_in_my_points_8_13():
     assert texts(eff, "reply") == ["已撤销编号 1：p3（#3） 贴脸（局号#1），退回 2 分。"]
     assert texts(eff, 3) == ["裁判撤销了你的违规「贴脸」（编号 1，局号#1），退回 2 分：申诉改判。"]
     assert row(lg, 3).total == 103 and row(lg, 3).parts.violation == 0
-    assert "· 违规#1 贴脸（局号#1）-2（已撤销 01-03 07:00：申诉改判）" in breakdown(lg, 3)
+    assert "· 违规#1 贴脸（局号#1）-2（已撤销 1月3日 15:00：申诉改判）" in breakdown(lg, 3)  # the league's zone, not UTC
     assert lg.state.audit[-1].action == "撤销" and "申诉改判" in lg.state.audit[-1].detail
     viol = ENGINE.tables(lg.state, settings=lg.cfg)["违规"]
     assert viol[1][-1] == "申诉改判" and viol[1][-2] == "referee"
 
 
-def test_undo_refusals_change_nothing():
+def test_undo_refusals_change_nothing_8():
+    """§八 改判: a deduction is taken back once; the refusal says when, in the league's zone (ctx.tz), not UTC."""
     lg = small()
     lg.host("violation", at("1-2", "10:00"), player=3, type="擦边")
     assert lg.host_rejected("undo", at("1-2", "10:01"), id=9, reason="x") == \
@@ -126,7 +127,7 @@ def test_undo_refusals_change_nothing():
     assert lg.host_rejected("undo", at("1-2", "10:01"), id=1) == "请写明撤销理由：/撤销 1 理由（例如 申诉改判）。"
     lg.host("undo", at("1-2", "10:02"), id=1, reason="看错人")
     assert lg.host_rejected("undo", at("1-2", "10:03"), id=1, reason="再撤一次") == \
-        "编号 1 已于 2027-01-02 02:02 撤销（看错人），不能再撤销。"
+        "编号 1 已于 1月2日 10:02 撤销（看错人），不能再撤销。"
 
 
 def test_undo_a_late_deduction_13_1_4():

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import plugins.league.engine.texts as T
 from plugins.gamekit.args import INT, PLAYER, TEXT, WORD, Args, NoArgs
-from plugins.gamekit.clock import parse_hhmm
+from plugins.gamekit.clock import fmt_local, parse_hhmm
 from plugins.gamekit.contract import Actor, Ctx, Effect, Eliminate, Finish, Rejected, Restore, Say, SetPhase
 
 from .content import Settings
@@ -176,7 +176,8 @@ def undo(state: State, actor: Actor, a: UndoArgs, ctx: League) -> list[Effect]:
         raise Rejected(T.UNDO_UNKNOWN.format(id=vid))
     if v.reversed is not None:
         done = v.reversed
-        raise Rejected(T.UNDO_TWICE.format(id=vid, at=done.at[:16].replace("T", " "), reason=done.reason))
+        raise Rejected(T.UNDO_TWICE.format(id=vid, at=fmt_local(datetime.fromisoformat(done.at), ctx.tz),
+                                           reason=done.reason))
     if not reason:
         raise Rejected(T.UNDO_NO_REASON.format(id=vid))
     note = award_note(state, ctx.settings, v)

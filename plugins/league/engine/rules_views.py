@@ -61,7 +61,7 @@ def my_points(state: State, actor: Actor, a: MyPointsArgs, ctx: League) -> list[
         text = T.BREAKDOWN_NOT_IN_ROUND.format(who=name(state, seat), round=state.rounds[r].name)
     else:
         viols = [v for v in state.violations if v.seat == seat and v.round == r]
-        text = breakdown_text(state, ctx.settings, r, row, player_games(state, r, seat), viols)
+        text = breakdown_text(state, ctx.settings, r, row, player_games(state, r, seat), viols, ctx.tz)
     return [Say("reply", text)]
 
 
