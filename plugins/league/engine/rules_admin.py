@@ -315,6 +315,8 @@ def appeals(state: State, actor: Actor, a: NoArgs, ctx: League) -> list[Effect]:
     lines = [T.APPEALS_HEAD.format(n=len(open_))]
     lines += [T.APPEALS_LINE.format(id=x.id, who=name(state, x.seat), game=x.game, text=x.text) for x in open_]
     lines.append(T.APPEALS_HINT)
+    if not actor.private:  # in a group: the count only; who appealed and why go to the referees privately
+        return [Say("reply", T.APPEALS_IN_GROUP.format(n=len(open_))), Say("hosts", "\n".join(lines))]
     return [Say("reply", "\n".join(lines))]
 
 
