@@ -206,7 +206,7 @@ def test_game_is_announced_with_its_number_and_appeal_hint():
     lg = small()
     L = opened(lg)
     eff = lg.host("score", at("1-2", "21:00"), text=std_sheet(L, tokens={1: "全场最佳"}))
-    assert texts(eff, "reply") == ["已录入局号#1。"]
+    assert texts(eff, "reply")[0].splitlines()[0] == "已录入局号#1。"
     group = texts(eff, "group")[0]
     assert group.startswith("局号#1 第一轮 A组 第1场：好人胜") and "（全场最佳）" in group and "/申诉" in group
 

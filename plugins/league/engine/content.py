@@ -58,6 +58,7 @@ class Options(Data):
     dq_medium: PosInt
     flag_per_game: PosInt
     max_appeals: PosInt
+    picture_after_day: bool = True  # §五（一）: the standings picture to the main group once a match day is scored
 
 
 class Scoring(Data):

@@ -184,3 +184,16 @@ def standings_rows(state: State, settings: Settings, r: int) -> list[list[Any]]:
             row.mvp, row.svp, row.wins[Kind.WOLF], row.wins[Kind.GOD], row.wins[Kind.VILLAGER],
             row.games, T.CELL_YES if row.advance else "", note])
     return out
+
+
+def picture_caption(state: State, settings: Settings) -> str:
+    """The caption of the standings picture: the round, its size, the advancement line and the top three."""
+    r = state.round
+    table = rows(state, settings, r)
+    advance = settings.rounds[r].advance
+    lines = [T.CAPTION_HEAD.format(round=state.rounds[r].name, n=len(table))
+             + (T.CAPTION_ADVANCE.format(n=advance) if advance else T.CAPTION_CLOSE)]
+    lines += [T.CAPTION_LINE.format(rank=row.rank, alias=row.alias, seat=row.seat, total=fmt_total(row.total))
+              for row in table[:3] if row.rank]
+    lines.append(T.CAPTION_TAIL)
+    return "\n".join(lines)
