@@ -21,9 +21,8 @@ HOST_WORDS = tuple(ENGINE.specs[name].words[0] for name in ("score", "rescore"))
 
 
 def _typed(v: View) -> tuple[State, Settings]:
-    """The view's state and settings as the engine's models (the kernel hands them typed)."""
-    settings = v.settings if isinstance(v.settings, Settings) else ENGINE.settings_of(v.settings)
-    return v.state, settings
+    """The view's state and settings: the engine's models, as the kernel hands them."""
+    return v.state, v.settings
 
 
 def view(v: View) -> dict[str, Any]:

@@ -178,7 +178,8 @@ async def test_the_desk_scores_the_seated_lineup_as_the_chat_command_would_6_2(h
     seated = (await _game()).state.days[-1].lineups["A"]
     assert [s["seat"] for s in a["draft"]["seats"]] == seated and seated[3] == 25 and gone not in seated
 
-    logged = await CommandLog.all().count()
+    gid = (await _game()).id
+    logged = await CommandLog.filter(game_id=gid).count()
     status, out = await desk_page.post("api/x/check", {"draft": a["draft"]})
     assert status == 200 and not out["ok"] and out["errors"][0] == "第2行：没有「角色」这个角色。"
     draft = filled(a["draft"], "好人")
@@ -186,14 +187,13 @@ async def test_the_desk_scores_the_seated_lineup_as_the_chat_command_would_6_2(h
     status, out = await desk_page.post("api/x/check", {"draft": draft})
     assert out["ok"] and out["points"][0]["line"] == "+5 -0 = +5" and out["points"][0]["after"] == "105"
     assert not out["picture"]
-    assert await CommandLog.all().count() == logged  # a check stores nothing
+    assert await CommandLog.filter(game_id=gid).count() == logged  # a check stores nothing
     chat_says = texts(await h.group(HOST, "/录分模板 A", group=chat_a), chat_a)
     assert "A组 第1场\n" in chat_says and f"1 #{seated[0]} 角色" in chat_says  # the same lineup as the chat template
 
     status, done = await desk_page.post("api/act", {"word": out["word"], "rest": out["rest"], "host": True})
     assert status == 200 and done["replies"] == ["已录入局号#1。"]
-    log = await CommandLog.filter(name="score").first()
-    assert log.source == "web"
+    assert await CommandLog.filter(game_id=gid, name="score").values_list("source", flat=True) == ["web"]
     sent = await h.drain()
     assert "局号#1 第一轮 A组 第1场：好人胜" in texts(sent, chat_a)
     assert done["view"]["page"]["desk"]["slots"][0]["status"] == "已录 局号#1"
@@ -205,8 +205,12 @@ async def test_the_desk_scores_the_seated_lineup_as_the_chat_command_would_6_2(h
     assert done["replies"] == ["已录入局号#2。\n本比赛日各组都已录完，积分榜图已发到主群。"]
     sent = await h.drain()
     assert "第一轮 第1比赛日（第1天）全部 2 局已录分。" in texts(sent, main)
-    picture = await Outbox.filter(image__isnull=False, target_id=main).order_by("-id").first()
+    picture = await Outbox.filter(game_id=gid, image__isnull=False, target_id=main).order_by("-id").first()
     assert picture is not None and picture.text.startswith("第一轮 第1比赛日（第1天）全部 2 局已录分。")
+
+    status, opened = await desk_page.post("api/x/open", {"game": 1})
+    assert opened["ok"] and opened["draft"]["game"] == 1 and opened["draft"]["seats"][0]["mvp"] is True
+    assert opened["board"]["name"] == "标准场" and opened["label"].startswith("局号#1 A组 第1场")
 
     # a player: no desk in the view, neither its check nor its commands
     player_page = await page_of(h, app, qq(seated[0]))
@@ -214,6 +218,8 @@ async def test_the_desk_scores_the_seated_lineup_as_the_chat_command_would_6_2(h
     assert view["page"]["desk"] is None and "A组" in view["page"]["me"]["info"]
     status, out = await player_page.post("api/x/check", {"draft": draft})
     assert out == {"ok": False, "errors": ["只有裁判可以使用录分台。"]}
+    status, out = await player_page.post("api/x/open", {"game": 1})
+    assert out == {"ok": False, "error": "只有裁判可以使用录分台。"}
     status, out = await player_page.post("api/act", {"word": "改分", "rest": "1 A组", "host": True})
     assert status == 409 and out["replies"] == ["只有裁判可以这样做。"]
-    assert await CommandLog.filter(source="web").count() == 2
+    assert await CommandLog.filter(game_id=gid, source="web").count() == 2

@@ -177,6 +177,11 @@ async def test_the_days_last_sheet_posts_the_standings_picture_on_a_desktop_5(le
     pictures = [p for a, p in ob.calls[before:] if a == "send_group_msg" and str(p.get("group_id")) == GROUP
                 and any(seg.get("type") == "image" for seg in p.get("message", []))]
     assert pictures and "第一轮 积分榜" in "".join(s["data"].get("text", "") for s in pictures[0]["message"])
+    # any entered game of the round reopens from the list, as a correction
+    await page.select_option("#reopen", "1")
+    await page.wait_for_selector("#ed-title:has-text('更正 局号#1')")
+    await page.wait_for_selector("#bar.ready")
+    assert not await page.inner_text("#picture-note")  # a correction posts no picture
 
 
 async def test_a_player_has_no_desk(league, browser):

@@ -212,15 +212,17 @@
     const slot = desk.slots.find(s => s.key === cur.key);
     if (slot) pickSlot(slot);
   });
-  $("reopen").addEventListener("change", async () => {
-    const game = Number($("reopen").value);
-    if (!game) return;
-    const r = await call("POST", "api/x/open", { game });
-    $("reopen").value = "";
-    if (!r.ok) { Web.answer([r.error], false); return; }
+  async function reopen(game) {
     const slot = desk.slots.find(s => s.game === game);
     if (slot) { pickSlot(slot); return; }
+    const r = await call("POST", "api/x/open", { game });
+    if (!r.ok) { Web.answer([r.error], false); return; }
     open({ key: `game-${game}`, label: r.label, draft: r.draft, board: r.board });
+  }
+  $("reopen").addEventListener("change", () => {
+    const game = Number($("reopen").value);
+    $("reopen").value = "";
+    if (game) reopen(game);
   });
 
   // ---- the check and the send ------------------------------------------------------------
@@ -280,6 +282,7 @@
     Web.answer(done.replies || [done.error || ""], !!done.ok);
     if (done.ok) forget(cur.key);
     if (done.view) show(done.view);
+    if (done.ok && cur.key.startsWith("game-")) reopen(cur.draft.game); // an earlier day's game: as now stored
   });
 
   async function load() {
