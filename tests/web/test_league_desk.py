@@ -121,6 +121,7 @@ async def test_a_referee_scores_a_game_on_the_phone_6_2(league, browser):
     # §七.3: the violation takes the award; the mistake is shown at the seat
     await page.wait_for_selector("#seats .seat[data-gseat='1'].bad .seat-errors:has-text('§七.3')")
     assert await page.locator("#send").is_disabled()
+    await page.locator("#seats .seat[data-gseat='1']").screenshot(path=str(tmp_shot("web-league-desk-seat-error.png")))
     await page.locator("#seats .seat[data-gseat='1'] .chip.bad button.x").click()
     # votes by taps: day 1, seats 5 and 6 vote seat 9 out
     await page.select_option("#v-target", "9")
