@@ -8,6 +8,7 @@ require("plugins.kernel")
 
 from plugins.kernel.registry import GameKind, register_game  # noqa: E402
 
+from . import web  # noqa: E402,F401  (the page and the referees' desk, served when WEB_PUBLIC_URL is set)
 from .config import Config  # noqa: E402
 from .engine import COMMANDS, ENGINE  # noqa: E402
 from .picture import render_state  # noqa: E402

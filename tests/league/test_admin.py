@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 from helpers_league import League, at, checkin_all, eliminated, plain_sheet, texts
 
-from plugins.gamekit.contract import copy_state
+from plugins.gamekit.contract import Actor, copy_state
 from plugins.league.engine import ENGINE
 from plugins.league.engine.standings import rows
 
@@ -111,6 +111,25 @@ def test_appeal_decision_rescores_game_and_standings_follow_8():
     assert any("更正了局号#1" in t for t in texts(eff, "hosts"))
     assert "计分表第一行应写「A组」" in lg.host_rejected("rescore", at("1-3", "10:11"), game=gid,
                                                      text="B组\n胜方 好人")
+
+
+def test_appeals_list_in_a_group_gives_the_count_and_the_texts_go_to_the_referees_privately_8():
+    """§八 「在官方进行调查的过程中，任何选手不得对正在调查的事件公开发表言论」: /申诉列表 sent in a group
+    answers there with the count only; who appealed and the texts go to the referees in private."""
+    lg = small()
+    gid = day_game(lg, "1-2")
+    lg.player(4, "appeal", at("1-3", "09:00"), game=gid, text="3号场外发言未扣分")
+    lg.player(5, "appeal", at("1-3", "09:30"), game=gid, text="票型记错")
+    in_group = Actor("referee", None, True, False, "main")
+    eff = lg.cmd(in_group, "appeals", None, at("1-3", "10:00"))
+    assert texts(eff, "reply") == ["待复核申诉 2 件；内容已私聊发给裁判（申诉内容不在群里公开，§八）。"]
+    assert texts(eff, "group") == []
+    private = texts(eff, "hosts")[0]
+    assert "1. p4（#4） 局号#1：3号场外发言未扣分" in private and "2. p5（#5） 局号#1：票型记错" in private
+    eff = lg.cmd(Actor("referee", None, True, False, "A"), "appeals", None, at("1-3", "10:00"))  # a group's own chat too
+    assert "p4" not in texts(eff, "reply")[0]
+    eff = lg.host("appeals", at("1-3", "10:01"))  # in private: the list itself, as before
+    assert "3号场外发言未扣分" in texts(eff, "reply")[0] and texts(eff, "hosts") == []
 
 
 def test_three_refused_appeals_close_the_matter_8():

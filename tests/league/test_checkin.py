@@ -60,7 +60,8 @@ def test_open_day_refusals():
 
 def test_checkin_window_and_bad_senders_5():
     lg = small()
-    assert lg.player_rejected(1, "checkin", at("1-2", "17:59")) == "现在没有进行中的比赛日，请等裁判开赛后再 /签到。"
+    assert lg.player_rejected(1, "checkin", at("1-2", "17:59")) == \
+        "今天（1月2日）还没有开比赛日；比赛日 18:00 起签到，裁判开赛后请在分组群发送 /签到。"
     lg.host("open_day", at("1-2", "09:00"), date="1-2")
     assert lg.player_rejected(1, "checkin", at("1-2", "17:59")) == "签到 1月2日 18:00 开始，请到时再发 /签到。"
     # the table's permission (who="player"), in the league's own words
@@ -70,6 +71,30 @@ def test_checkin_window_and_bad_senders_5():
     pos = lg.lineup("A").index(1) + 1
     assert texts(eff, "reply") == [f"签到成功：A组 {pos}号位。18:50 前按裁判指示进入房间就座。"]
     assert lg.player_rejected(1, "checkin", at("1-2", "18:06")) == f"你已经签到过了：A组 {pos}号位。"
+
+
+def test_checkin_outside_the_window_answers_about_today_never_an_earlier_day_5():
+    """§五 【18:00-18:30】 签到 is a match day's: a /签到 the next day, before or after that day's window
+    (no match day opened for it), is answered about today — not 「你已经签到过了」 nor a demotion of the
+    day before; within today's window it is kept for the day the referee opens (as before)."""
+    lg = small()
+    lg.host("open_day", at("1-2", "09:00"), date="1-2")
+    checkin_all(lg, at("1-2", "18:10"), skip=(3,))
+    for key, hhmm in (("checkin.late", "18:30"), ("checkin.demote", "18:35"), ("checkin.seat", "18:50")):
+        lg.timer(key, at("1-2", hhmm))
+    assert 3 in lg.day.demoted
+    before = lg.player_rejected(1, "checkin", at("1-3", "10:00"))
+    assert before == "今天（1月3日）还没有开比赛日；比赛日 18:00 起签到，裁判开赛后请在分组群发送 /签到。"
+    after = lg.player_rejected(1, "checkin", at("1-3", "19:00"))
+    assert after == "今天（1月3日）没有开比赛日，今天的签到时间（18:00-18:35）已过；请留意裁判的开赛通知。"
+    assert "今天（1月3日）还没有开比赛日" in lg.player_rejected(3, "checkin", at("1-3", "10:00"))  # not 「已降为替补」
+    eff = lg.player(1, "checkin", at("1-3", "18:05"))  # today's window: kept until the day opens
+    assert "裁判还没开今天的比赛日" in texts(eff, "reply")[0]
+    for d in ("1-3", "1-4"):
+        lg.host("open_day", at(d, "09:00"), date=d)
+        for key, hhmm in (("checkin.late", "18:30"), ("checkin.demote", "18:35"), ("checkin.seat", "18:50")):
+            lg.timer(key, at(d, hhmm))
+    assert lg.player_rejected(1, "checkin", at("1-5", "18:10")) == "今天（1月5日）没有比赛日：本轮的比赛日都已开过。"
 
 
 def test_late_after_1830_costs_one_point_even_before_the_timer_fires_5_13_1_4():

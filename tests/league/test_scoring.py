@@ -206,7 +206,7 @@ def test_game_is_announced_with_its_number_and_appeal_hint():
     lg = small()
     L = opened(lg)
     eff = lg.host("score", at("1-2", "21:00"), text=std_sheet(L, tokens={1: "全场最佳"}))
-    assert texts(eff, "reply") == ["已录入局号#1。"]
+    assert texts(eff, "reply")[0].splitlines()[0] == "已录入局号#1。"
     group = texts(eff, "group")[0]
     assert group.startswith("局号#1 第一轮 A组 第1场：好人胜") and "（全场最佳）" in group and "/申诉" in group
 
@@ -261,3 +261,33 @@ def test_sheet_format_errors_are_explained():
     text = std_sheet(L, extra=("票 1 13: 5", "票 1 9: 5"))
     msg = lg.host_rejected("score", at("1-2", "21:00"), text=text)
     assert "第15行：被投的座位 13 不在本局。" in msg and "座位 5 在第1天同一轮投了两次（另见第15行）" in msg
+
+
+RED_MOON = ["预言家", "女巫", "猎魔人", "愚者", "平民", "平民", "平民", "平民", "狼人", "狼人", "狼人", "赤月使徒"]
+
+
+def test_red_moon_apostle_survival_counts_only_when_wolves_win_6_2_2():
+    """§六（二）2 赤月使徒: 「存活到游戏结束（即狼人胜利时且赤月使徒仍存活才加此分）」 — a sheet
+    with 好人 as winner and 存活胜利 for the 赤月使徒 is refused, naming the rule, under either
+    cap policy; with 狼人 as winner it scores +0.5."""
+    for policy in ("reject", "clamp"):
+        lg = small(days=[{"label": "1月18日", "board": "赤月猎魔人", "games": 1}], policy=policy)
+        L = opened(lg, "1-18")
+        msg = lg.host_rejected("score", at("1-18", "21:00"),
+                               text=std_sheet(L, "好人", tokens={12: "存活胜利"}, roles=RED_MOON))
+        assert "第14行：座位 12：赤月使徒「存活胜利」只在狼人阵营获胜时计分" in msg
+        assert "§六（二）2" in msg and "本局胜方为好人" in msg
+        assert lg.state.games == []
+        lg.host("score", at("1-18", "21:00"), text=std_sheet(L, "狼人", tokens={12: "存活胜利"}, roles=RED_MOON))
+        assert parts(lg, L[11]).behaviour == 0.5
+
+
+def test_red_moon_survival_is_refused_on_a_correction_too_6_2_2():
+    """§六（二）2: /改分 runs the same check as /录分."""
+    lg = small(days=[{"label": "1月18日", "board": "赤月猎魔人", "games": 1}])
+    L = opened(lg, "1-18")
+    lg.host("score", at("1-18", "21:00"), text=std_sheet(L, "狼人", tokens={12: "存活胜利"}, roles=RED_MOON))
+    msg = lg.host_rejected("rescore", at("1-18", "21:30"), game=1,
+                           text=std_sheet(L, "好人", tokens={12: "存活胜利"}, roles=RED_MOON))
+    assert "只在狼人阵营获胜时计分（§六（二）2" in msg
+    assert parts(lg, L[11]).behaviour == 0.5 and lg.state.games[0].history == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from helpers_league import League, at, checkin_all, plain_sheet, sheet, texts
 
+from plugins.gamekit.contract import Picture
 from plugins.league.engine import ENGINE, standings_rows
 from plugins.league.engine.standings import rows
 
@@ -151,3 +152,45 @@ def test_standings_rows_for_the_picture():
     assert sum(1 for r in table[1:] if r[table[0].index("晋级")] == "是") == 12
     assert {r[3] for r in table[1:]} == {"A", "B"}
     assert texts(lg.effects, "group")[-1].startswith("第二轮 A组")
+
+
+def two_groups(games: int = 2, picture: bool = True) -> League:
+    days = [{"label": "1月2日", "board": "标准场", "games": games}, {"label": "1月3日", "board": "标准场", "games": games}]
+    return League(n=26, settings={"options": {"main_draw": 24, "picture_after_day": picture},
+                                  "rounds": [{"key": "r1", "name": "第一轮", "players": 24, "groups": 2, "advance": 6,
+                                              "double_games": [], "days": days}]})
+
+
+def seated(lg: League, date: str = "1-2") -> None:
+    lg.host("open_day", at(date, "09:00"), date=date)
+    checkin_all(lg, at(date, "18:10"))
+    for key, hhmm in (("checkin.late", "18:30"), ("checkin.demote", "18:35"), ("checkin.seat", "18:50")):
+        lg.timer(key, at(date, hhmm))
+
+
+def test_the_standings_picture_goes_to_the_main_group_after_a_match_days_last_sheet_5_1():
+    """§五（一） 「当天比赛成绩…在赛事群内公布」: once every group's every game of the day has a sheet,
+    the standings picture goes to the main group (not after each sheet; again after a replay of a
+    void game completes the day); a host may turn it off (options.picture_after_day)."""
+    lg = two_groups()
+    seated(lg)
+    pictures = []
+    for no in (1, 2):
+        for g in ("A", "B"):
+            eff = lg.host("score", at("1-2", "21:00"), text=plain_sheet(lg.cfg, "标准场", g, no, lg.lineup(g)))
+            pictures.append([e for e in eff if isinstance(e, Picture)])
+    assert pictures[:3] == [[], [], []]
+    (pic,) = pictures[3]
+    assert pic.to == "group" and pic.name == "standings"
+    assert pic.caption.startswith("第一轮 第1比赛日（1月2日）全部 4 局已录分。\n第一轮 积分榜（共 24 人，前 6 名晋级）")
+    assert texts(eff, "reply")[0].endswith("本比赛日各组都已录完，积分榜图已发到主群。")
+    eff = lg.host("void", at("1-2", "22:00"), game=4, reason="断线")
+    assert not any(isinstance(e, Picture) for e in eff)
+    eff = lg.host("score", at("1-2", "22:30"), text=plain_sheet(lg.cfg, "标准场", "B", 2, lg.lineup("B")))
+    assert [e.to for e in eff if isinstance(e, Picture)] == ["group"]
+    eff = lg.host("rescore", at("1-2", "23:00"), game=1, text=plain_sheet(lg.cfg, "标准场", "A", 1, lg.lineup("A")))
+    assert not any(isinstance(e, Picture) for e in eff)
+    off = two_groups(games=1, picture=False)
+    seated(off)
+    eff = off.host("score", at("1-2", "21:00"), text=plain_sheet(off.cfg, "标准场", "A", 1, off.lineup("A")))
+    assert not any(isinstance(e, Picture) for e in eff) and "积分榜图" not in texts(eff, "reply")[0]

@@ -58,6 +58,7 @@ class Options(Data):
     dq_medium: PosInt
     flag_per_game: PosInt
     max_appeals: PosInt
+    picture_after_day: bool = True  # §五（一）: the standings picture to the main group once a match day is scored
 
 
 class Scoring(Data):
@@ -79,6 +80,7 @@ class Event(Data):
     cap: Annotated[float, Field(gt=0)] | None = None  # the most a cap group's positive points count
     group: str | None = None  # the cap group (default: the event itself)
     max: PosInt | None = None  # the most times a game may record it
+    won_only: bool | None = None  # it counts only when the player's side wins (a sheet saying otherwise is refused)
 
     @model_serializer(mode="wrap")
     def _unset_left_out(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import plugins.league.engine.texts as T
 from plugins.gamekit.args import INT, PLAYER, TEXT, WORD, Args, NoArgs
-from plugins.gamekit.clock import parse_hhmm
+from plugins.gamekit.clock import fmt_local, parse_hhmm
 from plugins.gamekit.contract import Actor, Ctx, Effect, Eliminate, Finish, Rejected, Restore, Say, SetPhase
 
 from .content import Settings
@@ -176,7 +176,8 @@ def undo(state: State, actor: Actor, a: UndoArgs, ctx: League) -> list[Effect]:
         raise Rejected(T.UNDO_UNKNOWN.format(id=vid))
     if v.reversed is not None:
         done = v.reversed
-        raise Rejected(T.UNDO_TWICE.format(id=vid, at=done.at[:16].replace("T", " "), reason=done.reason))
+        raise Rejected(T.UNDO_TWICE.format(id=vid, at=fmt_local(datetime.fromisoformat(done.at), ctx.tz),
+                                           reason=done.reason))
     if not reason:
         raise Rejected(T.UNDO_NO_REASON.format(id=vid))
     note = award_note(state, ctx.settings, v)
@@ -314,6 +315,8 @@ def appeals(state: State, actor: Actor, a: NoArgs, ctx: League) -> list[Effect]:
     lines = [T.APPEALS_HEAD.format(n=len(open_))]
     lines += [T.APPEALS_LINE.format(id=x.id, who=name(state, x.seat), game=x.game, text=x.text) for x in open_]
     lines.append(T.APPEALS_HINT)
+    if not actor.private:  # in a group: the count only; who appealed and why go to the referees privately
+        return [Say("reply", T.APPEALS_IN_GROUP.format(n=len(open_))), Say("hosts", "\n".join(lines))]
     return [Say("reply", "\n".join(lines))]
 
 

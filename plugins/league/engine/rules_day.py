@@ -241,8 +241,8 @@ def checkin(state: State, actor: Actor, a: NoArgs, ctx: League) -> list[Effect]:
         early = _early_checkin(state, seat, actor.chat, ctx, today)
         if early is not None:
             return early
-    if day is None:
-        raise Rejected(T.CHECKIN_NO_DAY)
+    if day is None or day.date < today.isoformat():  # no match day today: say so, never answer about an earlier one
+        raise Rejected(_no_day_today(ctx, today))
     effects = catch_up(state, ctx)
     if ctx.now < day.times.opens():
         raise Rejected(T.CHECKIN_TOO_EARLY.format(opens=fmt_local(day.times.opens(), ctx.tz)))
@@ -299,6 +299,22 @@ def _early_checkin(state: State, seat: int, chat: str | None, ctx: League, today
     late = ctx.now > local(times.late)
     tail = T.CHECKIN_EARLY_LATE.format(**times.words()) if late else T.CHECKIN_EARLY_ON_TIME
     return [Say("reply", T.CHECKIN_EARLY.format(at=fmt_local(ctx.now, ctx.tz), group=g, pos=pos) + tail)]
+
+
+def _no_day_today(ctx: League, today: date) -> str:
+    """Why a check-in finds no match day today: before today's window, after it, or
+    (within it) because the round's match days have all been opened."""
+    times = ctx.settings.times
+    words = times.words() | {"month": today.month, "day": today.day}
+
+    def local(hhmm: str) -> datetime:
+        return datetime.combine(today, parse_hhmm(hhmm), tzinfo=ctx.tz)
+
+    if ctx.now < local(times.checkin_open):
+        return T.CHECKIN_TODAY_NOT_YET.format(**words)
+    if ctx.now >= local(times.demote):
+        return T.CHECKIN_TODAY_CLOSED.format(**words)
+    return T.CHECKIN_TODAY_NONE.format(**words)
 
 
 def wrong_chat(group: str, chat: str | None, chats: tuple[str, ...]) -> str | None:

@@ -7,14 +7,14 @@ from typing import Annotated
 import plugins.league.engine.sheet as sheetmod
 import plugins.league.engine.texts as T
 from plugins.gamekit.args import INT, TEXT, Args
-from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
+from plugins.gamekit.contract import Actor, Ctx, Effect, Picture, Rejected, Say
 
 from .content import Settings
 from .rules_admin import add_violation, audit, find_game
 from .standings import award_blocked
 from .state import Correction, Day, Game, GameStatus, Reversal, Source, State, Step
 from .texts import fmt_total
-from .views import chat_to, game_summary, name
+from .views import chat_to, game_summary, name, picture_caption
 
 League = Ctx[Settings]
 
@@ -44,7 +44,18 @@ def _day_of_no(state: State, r: int, no: int) -> Day | None:
     return None
 
 
-def _parse(state: State, settings: Settings, text: str, day: Day, group: str) -> sheetmod.Sheet:
+def day_of_game(state: State, game: Game) -> Day:
+    return next(d for d in state.days if d.round == game.round and d.index == game.day)
+
+
+def day_scored(state: State, day: Day) -> bool:
+    """Every game of the match day has a valid sheet in every group."""
+    done = {(g.group, g.no) for g in state.games if g.round == day.round and g.status is GameStatus.OK}
+    return all((grp, no) in done for grp in day.lineups for no in range(day.first_no, day.first_no + day.games))
+
+
+def parse_sheet(state: State, settings: Settings, text: str, day: Day, group: str) -> sheetmod.Sheet:
+    """A sheet read against that day's board and the group's lineup; Rejected with every mistake."""
     names = {k: p.alias for k, p in state.players.items()}
     try:
         return sheetmod.parse(text, settings, day.board, day.lineups[group], state.resolver(), names)
@@ -77,7 +88,8 @@ def _check_awards(state: State, settings: Settings, game_id: int, parsed: sheetm
             raise Rejected(T.SHEET_AWARD_BLOCKED.format(line=p.line, gseat=p.gseat, type=blocked.type, id=blocked.id))
 
 
-def _notes(settings: Settings, parsed: sheetmod.Sheet) -> list[str]:
+def sheet_notes(settings: Settings, parsed: sheetmod.Sheet) -> list[str]:
+    """What the cap policy "clamp" counted up to a cap (§六（二）2), one note per line."""
     if settings.scoring.cap_policy != "clamp":
         return []
     return sheetmod.cap_notes(parsed, settings)
@@ -117,7 +129,7 @@ def score(state: State, actor: Actor, a: ScoreArgs, ctx: League) -> list[Effect]
         gid = next(g.id for g in state.games if g.round == r and g.group == group
                    and g.no == no and g.status is GameStatus.OK)
         raise Rejected(T.SCORE_TWICE.format(group=group, no=no, game=gid))
-    parsed = _parse(state, ctx.settings, text, day, group)
+    parsed = parse_sheet(state, ctx.settings, text, day, group)
     double = no in ctx.settings.rounds[r].double_games
     gid = len(state.games) + 1
     game = Game(id=gid, round=r, day=day.index, group=group, no=no, double=double, date=day.date, sheet=text,
@@ -125,9 +137,15 @@ def score(state: State, actor: Actor, a: ScoreArgs, ctx: League) -> list[Effect]
     state.games.append(game)
     effects = _violations_of(state, game, parsed, ctx, actor.user_id)
     audit(state, ctx, actor.user_id, T.AUDIT_SCORE, T.AUDIT_SCORE_DETAIL.format(game=gid, group=group, no=no))
-    notes = _notes(ctx.settings, parsed)
+    notes = sheet_notes(ctx.settings, parsed)
     reply = T.SCORE_DONE.format(game=gid) + ("\n" + "\n".join(notes) if notes else "")
-    return [Say("reply", reply), Say(chat_to(group, ctx.chats), game_summary(state, ctx.settings, game, notes))] + effects
+    out: list[Effect] = [Say(chat_to(group, ctx.chats), game_summary(state, ctx.settings, game, notes))]
+    if ctx.settings.options.picture_after_day and day_scored(state, day):  # §五（一） the day's results, published
+        n = day.games * len(day.lineups)
+        label = T.DAY_SCORED.format(round=rnd.name, no=day.index + 1, date=day.label or day.date, n=n)
+        out.append(Picture("group", "standings", label + "\n" + picture_caption(state, ctx.settings)))
+        reply += "\n" + T.DAY_SCORED_REPLY
+    return [Say("reply", reply), *out, *effects]
 
 
 def rescore(state: State, actor: Actor, a: RescoreArgs, ctx: League) -> list[Effect]:
@@ -140,8 +158,8 @@ def rescore(state: State, actor: Actor, a: RescoreArgs, ctx: League) -> list[Eff
         raise Rejected(str(exc)) from None
     if group != game.group or (no is not None and no != game.no):
         raise Rejected(T.RESCORE_WRONG_GROUP.format(game=game.id, group=game.group, no=game.no))
-    day = next(d for d in state.days if d.round == game.round and d.index == game.day)
-    parsed = _parse(state, ctx.settings, text, day, group)
+    day = day_of_game(state, game)
+    parsed = parse_sheet(state, ctx.settings, text, day, group)
     _check_awards(state, ctx.settings, game.id, parsed)
     game.history.append(Correction(at=ctx.now.isoformat(), by=actor.user_id, sheet=game.sheet))
     game.sheet = text
@@ -152,7 +170,7 @@ def rescore(state: State, actor: Actor, a: RescoreArgs, ctx: League) -> list[Eff
             v.reversed = Reversal(at=ctx.now.isoformat(), by=actor.user_id, reason=T.RESCORE_UNDO_REASON)
     effects = _violations_of(state, game, parsed, ctx, actor.user_id)
     audit(state, ctx, actor.user_id, T.AUDIT_RESCORE, T.AUDIT_RESCORE_DETAIL.format(game=game.id, n=len(game.history)))
-    notes = _notes(ctx.settings, parsed)
+    notes = sheet_notes(ctx.settings, parsed)
     return [Say("reply", T.RESCORE_DONE.format(game=game.id) + ("\n" + "\n".join(notes) if notes else "")),
             Say(chat_to(game.group, ctx.chats), T.RESCORE_GROUP + game_summary(state, ctx.settings, game, notes)),
             Say("hosts", T.RESCORE_HOSTS.format(by=actor.user_id, game=game.id, group=game.group, no=game.no))] + effects

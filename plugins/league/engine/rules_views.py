@@ -4,6 +4,7 @@ groups and the violations catalogue. They still answer after the league has fini
 from __future__ import annotations
 
 from typing import Annotated
+from zoneinfo import ZoneInfo
 
 import plugins.league.engine.texts as T
 from plugins.gamekit.args import INT, PLAYER, Args, NoArgs
@@ -13,8 +14,7 @@ from .content import Settings
 from .rules_games import player_games
 from .standings import rows
 from .state import State
-from .texts import fmt_total
-from .views import breakdown_text, catalogue_text, group_texts, name, standings_text
+from .views import breakdown_text, catalogue_text, group_texts, name, picture_caption, standings_text
 
 League = Ctx[Settings]
 
@@ -33,18 +33,6 @@ def standings(state: State, actor: Actor, a: StandingsArgs, ctx: League) -> list
     return [Say("reply", standings_text(state, ctx.settings, r, rows(state, ctx.settings, r), a.page))]
 
 
-def picture_caption(state: State, settings: Settings) -> str:
-    r = state.round
-    table = rows(state, settings, r)
-    advance = settings.rounds[r].advance
-    lines = [T.CAPTION_HEAD.format(round=state.rounds[r].name, n=len(table))
-             + (T.CAPTION_ADVANCE.format(n=advance) if advance else T.CAPTION_CLOSE)]
-    lines += [T.CAPTION_LINE.format(rank=row.rank, alias=row.alias, seat=row.seat, total=fmt_total(row.total))
-              for row in table[:3] if row.rank]
-    lines.append(T.CAPTION_TAIL)
-    return "\n".join(lines)
-
-
 def standings_picture(state: State, actor: Actor, a: NoArgs, ctx: League) -> list[Effect]:
     """/积分榜图: the plugin draws the standings (renderer "standings") under this caption."""
     return [Picture("reply", "standings", picture_caption(state, ctx.settings))]
@@ -55,14 +43,17 @@ def my_points(state: State, actor: Actor, a: MyPointsArgs, ctx: League) -> list[
     seat = a.player if a.player is not None else actor.seat
     if seat is None:
         raise Rejected(T.MY_POINTS_NOT_PLAYER)
+    return [Say("reply", points_text(state, ctx.settings, seat, ctx.tz))]
+
+
+def points_text(state: State, settings: Settings, seat: int, tz: ZoneInfo) -> str:
+    """A player's points of the current round, part by part and game by game."""
     r = state.round
-    row = next((x for x in rows(state, ctx.settings, r) if x.seat == seat), None)
+    row = next((x for x in rows(state, settings, r) if x.seat == seat), None)
     if row is None:
-        text = T.BREAKDOWN_NOT_IN_ROUND.format(who=name(state, seat), round=state.rounds[r].name)
-    else:
-        viols = [v for v in state.violations if v.seat == seat and v.round == r]
-        text = breakdown_text(state, ctx.settings, r, row, player_games(state, r, seat), viols)
-    return [Say("reply", text)]
+        return T.BREAKDOWN_NOT_IN_ROUND.format(who=name(state, seat), round=state.rounds[r].name)
+    viols = [v for v in state.violations if v.seat == seat and v.round == r]
+    return breakdown_text(state, settings, r, row, player_games(state, r, seat), viols, tz)
 
 
 def groups(state: State, actor: Actor, a: NoArgs, ctx: League) -> list[Effect]:

@@ -288,6 +288,11 @@ def _check_whole(sheet: Sheet, settings: Settings, board: str, errors: list[str]
                 errors.append(T.SHEET_BIND_TIME.format(line=p.line, gseat=p.gseat, event=ev.name))
         if p.badge and T.BADGE in events_cfg:
             counts[T.BADGE] = counts.get(T.BADGE, 0) + 1
+        if sheet.winner is not None and p.side != sheet.winner:
+            for name in dict.fromkeys(ev.name for ev in p.events if events_cfg[ev.name].won_only):
+                errors.append(T.SHEET_EVENT_WON_ONLY.format(line=p.line, gseat=p.gseat, role=p.role, event=name,
+                                                            side=T.SIDE_NAMES[p.side],
+                                                            winner=T.SIDE_NAMES[sheet.winner]))
         for name, n in counts.items():
             most = events_cfg[name].max
             if most is not None and n > most:

@@ -179,6 +179,7 @@ APPEALS_NONE = "没有待复核的申诉。"
 APPEALS_HEAD = "待复核申诉 {n} 件："
 APPEALS_LINE = "{id}. {who} 局号#{game}：{text}"
 APPEALS_HINT = "答复：/裁决 编号 维持|改判 说明"
+APPEALS_IN_GROUP = "待复核申诉 {n} 件；内容已私聊发给裁判（申诉内容不在群里公开，§八）。"
 VERDICT_UNKNOWN = "没有编号 {id} 的申诉，/申诉列表 可查看。"
 VERDICT_TWICE = "申诉 {id} 已答复（{verdict}）。"
 VERDICT_WHICH = "裁决只能写 维持 或 改判。"
@@ -251,7 +252,9 @@ FORFEIT_NO_SUBSTITUTE = "{group}组 {who} 弃权，没有替补顶上，请裁�
 FORFEIT_LINE = "{group}组：{who} 弃权，{sub} 顶上"
 FORFEIT_SUBSTITUTE_YOURS = "{group}组 有选手弃权，你已顶上，请立即进入 {group}组 房间就座。"
 FORFEIT_GROUP = "{seat} 未入座视为弃权（§十二.5）：\n"
-CHECKIN_NO_DAY = "现在没有进行中的比赛日，请等裁判开赛后再 /签到。"
+CHECKIN_TODAY_NOT_YET = "今天（{month}月{day}日）还没有开比赛日；比赛日 {checkin_open} 起签到，裁判开赛后请在分组群发送 /签到。"
+CHECKIN_TODAY_CLOSED = "今天（{month}月{day}日）没有开比赛日，今天的签到时间（{checkin_open}-{demote}）已过；请留意裁判的开赛通知。"
+CHECKIN_TODAY_NONE = "今天（{month}月{day}日）没有比赛日：本轮的比赛日都已开过。"
 CHECKIN_TOO_EARLY = "签到 {opens} 开始，请到时再发 /签到。"
 CHECKIN_DEMOTED = "已过 {demote}，你已降为替补（§十.3），请等待替补通知。"
 CHECKIN_FORFEITED = "已过 {seat}，你已视为弃权（§十二.5）。"
@@ -281,6 +284,8 @@ SCORE_ALL_ENTERED = "{group}组 已开的场次都已录分；更正请用 /改�
 SCORE_DAY_NOT_OPEN = "第{no}场 所在的比赛日还没开，请先 /开赛日。"
 SCORE_TWICE = "{group}组 第{no}场 已录分（局号#{game}）；更正请用 /改分 {game}。"
 SCORE_DONE = "已录入局号#{game}。"
+DAY_SCORED = "{round} 第{no}比赛日（{date}）全部 {n} 局已录分。"  # before the standings picture's caption
+DAY_SCORED_REPLY = "本比赛日各组都已录完，积分榜图已发到主群。"
 AUDIT_SCORE = "录分"
 AUDIT_SCORE_DETAIL = "局号#{game} {group}组 第{no}场"
 RESCORE_WRONG_GROUP = "局号#{game} 是 {group}组 第{no}场，计分表第一行应写「{group}组」。"
@@ -311,7 +316,8 @@ TEMPLATE_OTHER = ("# 其他：警徽 全场最佳 败方最佳 违规:类型（/
                   "复票 天 座位: 座位…；绑票 天")
 TEMPLATE_WINNER = "胜方 好人/狼人"
 TEMPLATE_POSITION = "# {pos}号位 {who}"
-TEMPLATE_PLAYER = "{pos} #{seat} 角色"
+ROLE_PLACEHOLDER = "角色"  # a player line's role not chosen yet
+TEMPLATE_PLAYER = "{pos} #{seat} " + ROLE_PLACEHOLDER
 
 # ---- the referees' scoresheet (sheet.py): words and patterns read, and its mistakes -----
 SIDE_WORDS = {"好人": Side.GOOD, "狼人": Side.WOLF, "好人阵营": Side.GOOD, "狼人阵营": Side.WOLF}
@@ -320,7 +326,17 @@ SVP_WORDS = ("败方最佳", "SVP", "svp")
 BADGE = "警徽"  # a player token, and the role event it scores
 VIOLATION_PREFIXES = ("违规:", "违规：")  # 违规:类型 (both prefixes are 3 characters long)
 SHEET_DAY_WORD = "日"  # @日N (else 夜)
+SHEET_NIGHT_WORD = "夜"
 SHEET_RUNOFF_WORD = "复票"
+SHEET_VOTE_WORD = "票"
+# the lines of a sheet as the referees' desk writes them (read back by the patterns below)
+SHEET_WIN_LINE = "胜方 {side}"
+SHEET_PLAYER_LINE = "{gseat} #{seat} {role}"
+SHEET_TIME_TOKEN = "@{time}"
+SHEET_VOTE_LINE = "{word} {day} {target}: {voters}"
+SHEET_TIE_LINE = "平票 {day} {stage}{boom}"
+SHEET_SELFBOOM = " 自曝"
+SHEET_BIND_LINE = "绑票 {day}"
 SHEET_HEADER_PATTERN = r"^([A-Za-z0-9]+)\s*组?(?:\s*第\s*(\d+)\s*场)?$"
 SHEET_WIN_PATTERN = r"^胜方?\s+(\S+)$"
 SHEET_VOTE_PATTERN = r"^(票|复票)\s*(\d+)\s+(\d+)\s*[:：]\s*(.*)$"
@@ -358,9 +374,41 @@ SHEET_SVP_ONE = "败方最佳只能有一位。"
 SHEET_SVP_WINNER = "第{line}行：败方最佳应来自失败方，座位 {gseat} 在胜方。"
 SHEET_AWARD_VIOLATION = "第{line}行：座位 {gseat} 有影响局势的违规（{type}），不能参与评选（§七.3）。"
 SHEET_BIND_TIME = "第{line}行：座位 {gseat}：绑票且狼人获胜的局，行为事件要写时间，例如「{event}@夜2」（§六（二）备注）。"
+SHEET_EVENT_WON_ONLY = ("第{line}行：座位 {gseat}：{role}「{event}」只在{side}阵营获胜时计分（§六（二）2：{role}仍存活且"
+                        "{side}胜利才加此分），本局胜方为{winner}；请删去该事件或改正胜方。")
 SHEET_EVENT_MAX = "第{line}行：座位 {gseat}：{event} 每局最多 {max} 次，写了 {n} 次。"
 SHEET_CAP = "第{line}行：座位 {gseat}：{group} 加分上限 +{cap}，写了 +{total}，请核对次数。"
 SHEET_CAP_NOTE = "第{line}行 座位 {gseat}：{group} 写了 +{total}，按上限 +{cap} 计（§六（二）.2）。"
+
+# ---- the referees' desk (web page, desk.py) ----------------------------------------------
+DESK_TITLE = "城市联赛"
+DESK_EVENT_CAP = "，上限{cap}"
+DESK_EVENT_WON_ONLY = "，胜方才计"
+DESK_GAME_LABEL = "局号#{game} {group}组 第{no}场（{date}）"
+DESK_SLOT = "{group}组 第{no}场"
+DESK_ENTERED = "已录 局号#{game}"
+DESK_OPEN = "未录"
+DESK_NO_DAY = "还没有开比赛日：/开赛日 之后，这里列出当天各组的比赛。"
+DESK_FINISHED = "联赛已结束，录分台只能查看。"
+DESK_NOT_SEATED = "还没到 {seat} 入座：名单可能还会变（递补、弃权），录分以入座后的名单为准。"
+DESK_SHEET_UNREAD = "局号#{game} 的原表无法自动读入，这里只填了角色和评选；请对照 /录分模板 {game} 补齐事件和投票后再提交更正。"
+DESK_BAD_DRAFT = "录分台的内容不完整，请刷新页面后再试。"
+DESK_PREVIEW_TITLE = "{group}组 第{no}场：{winner}胜"
+DESK_HOSTS_ONLY = "只有裁判可以使用录分台。"
+# what the desk's script writes (the page's fixed headings are in its index.html)
+DESK_LABELS = {
+    "role": "选角色", "badge": BADGE, "mvp": MVP, "svp": SVP, "violation": "违规…",
+    "no_time": "时间", "night": "夜{n}", "day": "日{n}", "day_n": "第{n}天", "vote": "票", "runoff": "复票",
+    "target": "被投", "voters": "投票人（点选）", "add_vote": "添加这一票", "stage": "台上（点选）",
+    "selfboom": "台上狼人自曝", "add_tie": "添加平票", "bind": "绑票", "no_bind": "无绑票", "remove": "删除",
+    "send": "提交（/录分）", "resend": "提交更正（/改分 {game}）", "checking": "检查中…", "ok": "计分表无误，可以提交。",
+    "game": "本局", "total": "积分", "rank": "第 {n} 名", "score_of": "{label}（录分）",
+    "rescore_of": "{label}（更正 局号#{game}）", "picture": "这是本比赛日最后一局：提交后积分榜图自动发到主群。",
+    "seat": "{n}号", "vote_line": "第{day}天 {word} → {target}号：{voters}", "tie_line": "第{day}天 平票 {stage}{boom}",
+    "boom": "（自曝）", "winner": "胜方", "reopen": "更正已录的局…", "restart": "清空重填",
+    "sheet": "计分表原文", "roles_left": "版型", "night_word": SHEET_NIGHT_WORD, "day_word": SHEET_DAY_WORD,
+    "viol_chip": VIOLATION_PREFIXES[0] + "{type}", "empty_roles": "{n} 个座位未选角色", "wrong": "{n} 处要改",
+}
 
 # ---- a host's data file (content.py): one line per mistake -------------------------------
 DATA_TIMES_ORDER = "times 的顺序应为 checkin_open < late < demote < seat。"

@@ -4,9 +4,12 @@ export and the picture."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import plugins.league.engine.texts as T
+from plugins.gamekit.clock import fmt_local
 from plugins.gamekit.contract import Effect, Say
 
 from .content import Settings
@@ -99,7 +102,7 @@ def game_points_line(plus: float, minus: float) -> str:
 
 
 def breakdown_text(state: State, settings: Settings, r: int, row: Row, games: list[Game],
-                   violations: list[Violation]) -> str:
+                   violations: list[Violation], tz: ZoneInfo) -> str:
     rnd = state.rounds[r]
     rank = T.BREAKDOWN_RANK.format(rank=row.rank) if row.rank else T.STATUS_NAMES[row.status]
     lines = [T.BREAKDOWN_HEAD.format(who=name(state, row.seat), round=rnd.name, total=fmt_total(row.total), rank=rank),
@@ -122,7 +125,8 @@ def breakdown_text(state: State, settings: Settings, r: int, row: Row, games: li
         where = T.IN_GAME.format(game=v.game) if v.game else T.OFF_GAME
         text = T.BREAKDOWN_VIOLATION.format(id=v.id, type=v.type, where=where, points=fmt_total(v.points))
         if v.reversed is not None:
-            text += T.BREAKDOWN_REVERSED.format(at=v.reversed.at[5:16].replace("T", " "), reason=v.reversed.reason)
+            text += T.BREAKDOWN_REVERSED.format(at=fmt_local(datetime.fromisoformat(v.reversed.at), tz),
+                                                reason=v.reversed.reason)
         lines.append(text)
     wins = T.SEP.join(T.BREAKDOWN_WINS.format(kind=T.KIND_NAMES[k], n=row.wins[k]) for k in (Kind.WOLF, Kind.GOD, Kind.VILLAGER))
     lines.append(T.BREAKDOWN_AWARDS.format(mvp=row.mvp, svp=row.svp, wins=wins))
@@ -180,3 +184,16 @@ def standings_rows(state: State, settings: Settings, r: int) -> list[list[Any]]:
             row.mvp, row.svp, row.wins[Kind.WOLF], row.wins[Kind.GOD], row.wins[Kind.VILLAGER],
             row.games, T.CELL_YES if row.advance else "", note])
     return out
+
+
+def picture_caption(state: State, settings: Settings) -> str:
+    """The caption of the standings picture: the round, its size, the advancement line and the top three."""
+    r = state.round
+    table = rows(state, settings, r)
+    advance = settings.rounds[r].advance
+    lines = [T.CAPTION_HEAD.format(round=state.rounds[r].name, n=len(table))
+             + (T.CAPTION_ADVANCE.format(n=advance) if advance else T.CAPTION_CLOSE)]
+    lines += [T.CAPTION_LINE.format(rank=row.rank, alias=row.alias, seat=row.seat, total=fmt_total(row.total))
+              for row in table[:3] if row.rank]
+    lines.append(T.CAPTION_TAIL)
+    return "\n".join(lines)
