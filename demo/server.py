@@ -407,9 +407,14 @@ def make_app(room: Room, bot_log: Path):
 # ---- running ---------------------------------------------------------------------------
 
 def bot_env(data_dir: Path) -> dict[str, str]:
-    """The demo bot's settings, all through the environment (nothing in .env is used)."""
+    """The demo bot's settings through the environment, in the namespaced names that win over
+    .env's (``make install`` writes one naming the real database): loopback, the room's own
+    database and folder, no backups, fast sending."""
     return {
         "HOST": "127.0.0.1",
+        "GAMEHOST__DATABASE_URL": f"sqlite://{data_dir / 'demo.sqlite3'}",
+        "GAMEHOST__DATA_DIR": str(data_dir),
+        "GAMEHOST__BACKUP_EVERY": "",
         "DATA_DIR": str(data_dir),
         "SUPERUSERS": json.dumps([HOST_ID]),
         "ONEBOT_ACCESS_TOKEN": "",
