@@ -289,7 +289,7 @@ async def test_the_room_on_a_phone(room, browser, tmp_path):
 
     await phone.click("#menu")
     await phone.wait_for_function("() => document.querySelector('aside').getBoundingClientRect().left >= 0")
-    await phone.screenshot(path=shot("rehearsal-phone-chats.png", tmp_path))
+    await phone.screenshot(path=str(tmp_path / "rehearsal-phone-chats.png"))
     await phone.click('[data-chat="private:20001"]')
     await phone.wait_for_selector('[data-chat="private:20001"].active')
     await phone.wait_for_function("() => document.querySelector('aside').getBoundingClientRect().right <= 0")
