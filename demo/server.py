@@ -53,6 +53,7 @@ STOPPED = "机器人已经停止，请看终端里的日志路径，重新运行
 CHAT_RE = re.compile(r"^(group|private):(\d{1,12})$")
 IGNORED_CALLS = ("get_", "can_", "_", ".")  # queries: nothing a QQ user would see
 ANSWER_WAIT = 60.0  # seconds a step waits for the bot's answers before it is reported as unanswered
+QUIET_FAIL = 5.0  # … or, once it answered everywhere but not as expected, how long it must then stay quiet
 
 
 def loopback_refusal(host: str) -> str | None:
@@ -314,7 +315,7 @@ class Room:
         deadline = time.monotonic() + ANSWER_WAIT
         while unmet(self.entries[start:], checks):
             if time.monotonic() > deadline or (answered(self.entries[start:], checks)
-                                               and time.monotonic() - self.last_call > 1.5):
+                                               and time.monotonic() - self.last_call > QUIET_FAIL):
                 break  # answered otherwise and then quiet, or no answer at all
             await asyncio.sleep(0.1)
         await self.settle()
