@@ -25,20 +25,35 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import tomllib
-
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = Path(__file__).resolve().parent / "static"
 sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
 
+import websockets  # noqa: E402
 from fake_onebot import BotProcess, FakeOneBot  # noqa: E402
 
-GROUP = "10001"
-HOST_ID = "10000"  # a SUPERUSER of the demo bot and the group's owner
-PLAYER_BASE = 20000
+from .openings import (  # noqa: E402
+    GROUP,
+    HOST_ID,
+    Users,
+    answered,
+    checks_of,
+    clip,
+    describe,
+    expand,
+    load_openings,
+    said,
+    unmet,
+)
+from .webpage import LoginFailed, access_of, for_host, log_in  # noqa: E402
+
+__all__ = ["Users", "describe_call", "load_openings", "loopback_refusal", "main"]
+
+STOPPED = "机器人已经停止，请看终端里的日志路径，重新运行 make demo。"
 CHAT_RE = re.compile(r"^(group|private):(\d{1,12})$")
-BY_RE = re.compile(r"^(host|player (\d+)|players (\d+)-(\d+))$")
 IGNORED_CALLS = ("get_", "can_", "_", ".")  # queries: nothing a QQ user would see
+ANSWER_WAIT = 60.0  # seconds a step waits for the bot's answers before it is reported as unanswered
+QUIET_FAIL = 5.0  # … or, once it answered everywhere but not as expected, how long it must then stay quiet
 
 
 def loopback_refusal(host: str) -> str | None:
@@ -59,58 +74,6 @@ def zone_at_noon(now: datetime) -> str:
     h = (12 - now.astimezone(timezone.utc).hour) % 24
     h = h - 24 if h > 12 else h
     return "Etc/GMT" if h == 0 else (f"Etc/GMT-{h}" if h > 0 else f"Etc/GMT+{-h}")
-
-
-def load_openings(path: Path = Path(__file__).with_name("openings.toml")) -> dict[str, dict[str, Any]]:
-    """The scripted openings, checked so a broken file says where it is wrong."""
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    for key, game in data.items():
-        for field in ("title", "summary", "steps"):
-            if field not in game:
-                raise ValueError(f"{path.name}：[{key}] 缺少 {field}")
-        for i, step in enumerate(game["steps"], 1):
-            if not BY_RE.match(step.get("by", "")) or step.get("where", "group") not in ("group", "private"):
-                raise ValueError(f"{path.name}：[{key}] 第 {i} 步的 by / where 写错了：{step}")
-    return data
-
-
-def expand(game: dict[str, Any], step: dict[str, Any], users: Users, extra: dict[str, str]) -> list[tuple[str, str, str]]:
-    """One step -> (user id, where, text) for each speaker, placeholders filled."""
-    m = BY_RE.match(step["by"])
-    assert m is not None
-    if m.group(1) == "host":
-        seats: list[int | None] = [None]
-    elif m.group(2):
-        seats = [int(m.group(2))]
-    else:
-        seats = list(range(int(m.group(3)), int(m.group(4)) + 1))
-    aliases = game.get("aliases", [])
-    out = []
-    for n in seats:
-        text = step["text"]
-        for name, block in game.get("blocks", {}).items():
-            text = text.replace("{" + name + "}", block)
-        fill = {**extra, "n": str(n or ""), "alias": aliases[n - 1] if n and n <= len(aliases) else f"玩家{n}"}
-        for name, value in fill.items():
-            text = text.replace("{" + name + "}", value)
-        out.append((HOST_ID if n is None else users.player(n), step.get("where", "group"), text))
-    return out
-
-
-class Users:
-    def __init__(self, players: int):
-        self.list = [{"id": HOST_ID, "name": "主持人", "host": True}] + [
-            {"id": str(PLAYER_BASE + i), "name": f"玩家{i}", "host": False} for i in range(1, players + 1)]
-        self.names = {u["id"]: u["name"] for u in self.list}
-
-    def player(self, n: int) -> str:
-        uid = str(PLAYER_BASE + n)
-        if uid not in self.names:
-            raise ValueError(f"演示需要至少 {n} 名虚拟玩家，请用 --players {n} 或更多启动。")
-        return uid
-
-    def name(self, uid: Any) -> str:
-        return self.names.get(str(uid), f"QQ {uid}")
 
 
 class _Feed(list):
@@ -178,11 +141,17 @@ def _duration(seconds: int) -> str:
     return f"{seconds // 60} 分钟" if seconds % 60 == 0 else f"{seconds} 秒"
 
 
-def describe_call(action: str, p: dict[str, Any], users: Users) -> tuple[str, str, list[dict[str, str]]] | None:
-    """A bot API call -> (chat, kind, parts) as QQ would show it; None when QQ shows nothing."""
+def describe_call(action: str, p: dict[str, Any], users: Users,
+                  sent: dict[int, tuple[str, str]] | None = None) -> tuple[str, str, list[dict[str, str]]] | None:
+    """A bot API call -> (chat, kind, parts) as QQ would show it; None when QQ shows nothing.
+    ``sent``: message id -> (chat, sender) of what the room's people said (for a recall)."""
     if action.startswith(IGNORED_CALLS):
         return None
     group, user = p.get("group_id"), p.get("user_id")
+    if action == "delete_msg":
+        chat, sender = (sent or {}).get(int(p.get("message_id", 0)), (f"group:{GROUP}", ""))
+        whose = f" {users.name(sender)} 的" if sender else ""
+        return chat, "system", [{"t": "text", "v": f"机器人撤回了{whose}一条消息"}]
     if action in ("send_group_msg", "send_private_msg", "send_msg"):
         private = group is None or p.get("message_type") == "private"
         chat = f"private:{user}" if private else f"group:{group}"
@@ -225,11 +194,11 @@ class Room:
         self._event = asyncio.Event()
         self.ob: DemoOneBot | None = None
         self.last_call = time.monotonic()
-        self.game_open = False  # a /创建 was said in the demo group since the last /结束
         self.script: dict[str, Any] | None = None
         self._task: asyncio.Task | None = None
         self.run = secrets.token_hex(4)  # a page left open from an earlier run reloads
         self.bot_alive = True
+        self.sent: dict[int, tuple[str, str]] = {}  # message id -> (chat, sender): what a recall names
 
     # ---- the log -------------------------------------------------------------
     def add(self, chat: str, kind: str, sender: str, parts: list[dict[str, str]]) -> None:
@@ -243,9 +212,13 @@ class Room:
     def note(self, text: str) -> None:
         self.add(f"group:{GROUP}", "note", "", [{"t": "text", "v": text}])
 
+    def clear(self) -> None:
+        """Every chat starts empty from here (the page drops what came before)."""
+        self.add(f"group:{GROUP}", "clear", "", [])
+
     def on_call(self, action: str, params: dict[str, Any]) -> None:
         self.last_call = time.monotonic()
-        shown = describe_call(action, params, self.users)
+        shown = describe_call(action, params, self.users, self.sent)
         if shown:
             chat, kind, parts = shown
             self.add(chat, kind, "bot" if kind == "bot" else "", parts)
@@ -269,14 +242,9 @@ class Room:
         kind, target = CHAT_RE.match(chat).groups()  # type: ignore[union-attr]
         self.add(chat, "user", user, [{"t": "text", "v": text}])
         if kind == "private":
-            await self.ob.private_message(user, text)
+            self.sent[await self.ob.private_message(user, text)] = (chat, user)
             return
-        if target == GROUP:
-            if text.startswith("/创建"):
-                self.game_open = True
-            elif text.startswith("/结束") and user == HOST_ID:
-                self.game_open = False
-        await self.ob.group_message(target, user, text, role="owner" if user == HOST_ID else "member")
+        self.sent[await self.ob.group_message(target, user, text, role="owner" if user == HOST_ID else "member")] = (chat, user)
 
     async def settle(self, quiet: float = 0.4, limit: float = 6.0) -> None:
         """Wait until the bot has been quiet for a moment (only for the eye: the bot
@@ -286,48 +254,88 @@ class Room:
         while time.monotonic() - self.last_call < quiet and time.monotonic() - start < limit:
             await asyncio.sleep(0.1)
 
+    async def answer(self, user: str, chat: str, text: str, wait: float = ANSWER_WAIT) -> str:
+        """Say ``text`` and return the bot's first answer in that chat ("" when none came)."""
+        start = len(self.entries)
+        await self.say(user, chat, text)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            got = said(self.entries[start:], chat)
+            if got:
+                return got[0]
+            await asyncio.sleep(0.1)
+        return ""
+
     # ---- scripted openings -------------------------------------------------------
     def play(self, key: str) -> None:
         if self._task and not self._task.done():
             raise RuntimeError(f"上一段演示（{self.script['title']}）还在进行，请稍等。")  # type: ignore[index]
         game = self.openings[key]
-        self.script = {"game": key, "title": game["title"], "status": "running", "missing": []}
+        self.script = {"game": key, "title": game["title"], "status": "running", "missing": [], "step": 0}
         self._task = asyncio.create_task(self._play(key, game))
 
     async def _play(self, key: str, game: dict[str, Any]) -> None:
         script = self.script
         assert script is not None
         try:
-            start = len(self.entries)
             extra = {"group": GROUP, "tz_noon": zone_at_noon(datetime.now(timezone.utc))}
-            steps = [expand(game, step, self.users, extra) for step in game["steps"]]
-            if self.game_open:
-                await self.say(HOST_ID, f"group:{GROUP}", "/结束 换一局演示")
-                await self.settle()
-                start = len(self.entries)
+            steps = [(step, expand(game, step, self.users, extra)) for step in game["steps"]]
+            # whatever runs in the group (also one kept in --data-dir from an earlier run) ends first
+            await self.say(HOST_ID, f"group:{GROUP}", "/结束 换一局演示")
+            await self.settle()
+            self.clear()
             self.note(f"【演练】{game['title']}：{game['summary']}")
-            for lines in steps:
-                for user, where, text in lines:
-                    await self.say(user, f"group:{GROUP}" if where == "group" else f"private:{user}", text)
-                    await asyncio.sleep(self.pace)
-                await self.settle()
-            deadline = time.monotonic() + 30
-            while True:
-                said = "\n".join(e["text"] for e in self.entries[start:] if e["kind"] == "bot")
-                missing = [x for x in game.get("expect", []) if x not in said]
-                if not missing or time.monotonic() > deadline:
-                    break
-                await asyncio.sleep(0.2)
-            script["missing"] = missing
-            script["status"] = "failed" if missing else "done"
-            if missing:
-                self.note(f"【演练】{game['title']} 开场没有按预期走完：没有看到「{'」「'.join(missing)}」。请看机器人日志。")
-            else:
-                self.note(f"【演练】{game['title']} 开场演示完毕。现在可以用下方的说话人继续玩。")
+            for i, (step, lines) in enumerate(steps, 1):
+                script["step"] = i
+                failure = await self._step(step, lines)
+                if failure:
+                    script["status"], script["missing"] = "failed", [failure]
+                    self.note(f"【演练】{game['title']} 开场没有按预期走完：第 {i} 步，{describe(step, lines, self.users)}，"
+                              f"{failure}后面的步骤没有执行。")
+                    return
+            script["status"] = "done"
+            self.note(f"【演练】{game['title']} 开场演示完毕：每一步机器人都按预期回答了。现在可以用下方的说话人继续玩。")
         except Exception as exc:  # the page must hear of it
             script["status"] = "failed"
             script["missing"] = [str(exc)]
             self.note(f"【演练】演示出错：{exc}")
+
+    async def _step(self, step: dict[str, Any], lines: list[tuple[str, str, str]]) -> str | None:
+        """Say one step; None when the bot answered as expected, else what went wrong."""
+        start = len(self.entries)
+        for user, chat, text in lines:
+            await self.say(user, chat, text)
+            await asyncio.sleep(self.pace)
+        if step.get("silent"):
+            await self.settle()
+            chats = {chat for _, chat, _ in lines}
+            spoke = [t for chat in sorted(chats) for t in said(self.entries[start:], chat)]
+            return f"机器人本不该回答，却说：「{clip(spoke[0])}」。" if spoke else None
+        checks = checks_of(step, lines, self.users)
+        deadline = time.monotonic() + ANSWER_WAIT
+        while unmet(self.entries[start:], checks):
+            if time.monotonic() > deadline or (answered(self.entries[start:], checks)
+                                               and time.monotonic() - self.last_call > QUIET_FAIL):
+                break  # answered otherwise and then quiet, or no answer at all
+            await asyncio.sleep(0.1)
+        await self.settle()
+        missing = unmet(self.entries[start:], checks)
+        if not missing:
+            return None
+        first = missing[0]
+        got = said(self.entries[start:], first.chat)
+        where = "群里" if first.chat.startswith("group:") else f"{self.users.name(first.chat.split(':')[1])} 的私聊"
+        heard = f"机器人在{where}说：「{clip(got[-1])}」" if got else f"机器人在{where}没有回答"
+        return f"预期{where}出现「{first.needle}」，{heard}。"
+
+    # ---- a player's web page ---------------------------------------------------------
+    async def web_access(self, user: str) -> tuple[str, str]:
+        """/网页 said in ``user``'s private chat; the link and password of the answer."""
+        text = await self.answer(user, f"private:{user}", "/网页")
+        access = access_of(text)
+        if access is None:
+            raise LoginFailed(f"机器人说：{clip(text)}" if text else "机器人没有回答 /网页。")
+        return access
 
 
 # ---- the web page -------------------------------------------------------------------
@@ -353,6 +361,15 @@ def make_app(room: Room, bot_log: Path):
     @app.get("/app.js")
     async def script():
         return FileResponse(STATIC / "app.js", media_type="text/javascript; charset=utf-8")
+
+    @app.get("/open/{user}")
+    async def open_page(user: str):
+        """A new tab that opens ``user``'s web page, logged in (open.js asks /api/web)."""
+        return FileResponse(STATIC / "open.html", media_type="text/html; charset=utf-8")
+
+    @app.get("/open.js")
+    async def open_script():
+        return FileResponse(STATIC / "open.js", media_type="text/javascript; charset=utf-8")
 
     @app.get("/font.otf")
     async def font():
@@ -387,9 +404,35 @@ def make_app(room: Room, bot_log: Path):
         if not text:
             raise HTTPException(400, "请先输入要说的话。")
         if not room.bot_alive:
-            raise HTTPException(503, "机器人已经停止，请看终端里的日志路径，重新运行 make demo。")
-        await room.say(user, chat, text)
+            raise HTTPException(503, STOPPED)
+        try:
+            await room.say(user, chat, text)
+        except (OSError, ConnectionError, websockets.exceptions.ConnectionClosed):
+            raise HTTPException(503, STOPPED) from None
         return {"ok": True}
+
+    @app.post("/api/web/{user}")
+    async def web(user: str, host: str = ""):
+        """Send /网页 as ``user``, log in with the password the bot answered, and give the browser
+        (which opened the room on ``host``) the page's session cookie and where to go."""
+        if user not in room.users.names:
+            raise HTTPException(400, "没有这个说话人。")
+        if not room.bot_alive:
+            raise HTTPException(503, STOPPED)
+        try:
+            link, password = await room.web_access(user)
+            url = for_host(link, host)
+            if url is None:  # the browser's host name does not reach the bot: log in by hand
+                return {"url": link, "password": password, "name": room.users.name(user)}
+            cookies = await asyncio.to_thread(log_in, link, password, time.time())
+        except LoginFailed as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=409)
+        except (OSError, ConnectionError, websockets.exceptions.ConnectionClosed):
+            raise HTTPException(503, STOPPED) from None
+        resp = JSONResponse({"url": url, "name": room.users.name(user)})
+        for c in cookies:
+            resp.set_cookie(c.name, c.value, max_age=c.max_age, path=c.path, httponly=True, samesite="strict")
+        return resp
 
     @app.post("/api/play/{key}")
     async def play(key: str):
@@ -406,10 +449,17 @@ def make_app(room: Room, bot_log: Path):
 
 # ---- running ---------------------------------------------------------------------------
 
-def bot_env(data_dir: Path) -> dict[str, str]:
-    """The demo bot's settings, all through the environment (nothing in .env is used)."""
+def bot_env(data_dir: Path, web_url: str) -> dict[str, str]:
+    """The demo bot's settings through the environment, in the namespaced names that win over
+    .env's (``make install`` writes one naming the real database): loopback, the room's own
+    database and folder, no backups, fast sending, and its players' web pages at its own
+    loopback address."""
     return {
         "HOST": "127.0.0.1",
+        "GAMEHOST__DATABASE_URL": f"sqlite://{data_dir / 'demo.sqlite3'}",
+        "GAMEHOST__DATA_DIR": str(data_dir),
+        "GAMEHOST__BACKUP_EVERY": "",
+        "GAMEHOST__WEB_PUBLIC_URL": web_url,
         "DATA_DIR": str(data_dir),
         "SUPERUSERS": json.dumps([HOST_ID]),
         "ONEBOT_ACCESS_TOKEN": "",
@@ -449,7 +499,8 @@ async def serve(args: argparse.Namespace) -> int:
     temp = args.data_dir is None
     data_dir = Path(tempfile.mkdtemp(prefix="qq-demo-")) if temp else Path(args.data_dir).resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
-    bot = BotProcess(data_dir / "demo.sqlite3", env=bot_env(data_dir), log=data_dir / "bot.log")
+    bot = BotProcess(data_dir / "demo.sqlite3", log=data_dir / "bot.log")
+    bot.env.update(bot_env(data_dir, web_url=f"http://127.0.0.1:{bot.port}"))
     room = Room(users, openings)
 
     class Server(uvicorn.Server):
@@ -505,6 +556,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not 1 <= args.players <= 200:
         print("虚拟玩家人数应在 1–200 之间。", file=sys.stderr)
+        return 2
+    if not 1 <= args.port <= 65535:
+        print(f"端口应在 1–65535 之间，例如 make demo DEMO_PORT=8766（或 --port 8766），不能是 {args.port}。", file=sys.stderr)
         return 2
     if _port_taken(args.host, args.port):
         print(f"端口 {args.port} 已被占用，请换一个：make demo DEMO_PORT=8766（或 --port 8766）。", file=sys.stderr)

@@ -1,5 +1,5 @@
-// The rehearsal room's fake QQ: chats on the left, the open chat on the right,
-// a speaker picker; everything comes from /api/log (long polling).
+// The rehearsal room's fake QQ: chats on the left (a drawer on a phone), the open
+// chat on the right, a speaker picker; everything comes from /api/log (long polling).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -38,7 +38,15 @@ function ensureChat(key) {
   who.append(el("b", "", kind === "group" ? chatTitle(key) : (state.names[id] || id)), el("small", "", ""));
   const badge = el("span", "badge", "");
   item.append(who, badge);
-  item.addEventListener("click", () => openChat(key));
+  if (kind === "private") {
+    const web = el("button", "web", "网页");
+    web.type = "button";
+    web.title = `以 ${state.names[id] || id} 的身份打开游戏网页（私聊机器人 /网页 并自动登录）`;
+    web.dataset.web = id;
+    web.addEventListener("click", (ev) => { ev.stopPropagation(); openWeb(id); });
+    item.append(web);
+  }
+  item.addEventListener("click", () => { openChat(key); setDrawer(false); });
   (kind === "group" ? $("groups") : $("privates")).append(item);
   const chat = { key, entries: [], item, preview: who.querySelector("small"), badge, unread: 0 };
   state.chats[key] = chat;
@@ -95,10 +103,42 @@ function openChat(key) {
   $("title").replaceChildren(chatTitle(key), el("small", "", kind === "group"
     ? "群里说话：选说话人后输入；主持人是群主，也是机器人的管理员"
     : `私聊：以 ${state.names[id] || id} 的身份和机器人单独说话（换说话人即换到他的私聊）`));
+  const web = $("web-open");
+  web.hidden = kind !== "private";
+  web.dataset.web = kind === "private" ? id : "";
+  web.title = kind === "private" ? `以 ${state.names[id] || id} 的身份打开游戏网页（私聊机器人 /网页 并自动登录）` : "";
   drawOpen();
+  showUnread();
+}
+
+function showUnread() {
+  const n = Object.values(state.chats).reduce((sum, c) => sum + c.unread, 0);
+  $("unread").textContent = n ? String(n) : "";
+}
+
+function setDrawer(open) {
+  document.body.classList.toggle("drawer", open);
+}
+
+function clearChats() {
+  for (const c of Object.values(state.chats)) {
+    c.entries = [];
+    c.unread = 0;
+    c.badge.textContent = "";
+    c.preview.textContent = "";
+  }
+  drawOpen();
+  showUnread();
+}
+
+function openWeb(id) {
+  // a tab of the room's own that sends /网页 as this player and logs in (open.js)
+  const tab = window.open(`/open/${id}`, "_blank");
+  if (!tab) $("hint").textContent = "浏览器拦截了新标签页：请允许本页弹出窗口后再点「网页」。";
 }
 
 function add(entry) {
+  if (entry.kind === "clear") { clearChats(); return; }
   const chat = ensureChat(entry.chat);
   chat.entries.push(entry);
   chat.preview.textContent = (entry.kind === "user" || entry.kind === "bot" ? entry.name + "：" : "") + entry.text;
@@ -110,6 +150,7 @@ function add(entry) {
   } else if (entry.kind !== "note") {
     chat.unread += 1;
     chat.badge.textContent = String(chat.unread);
+    showUnread();
   }
 }
 
@@ -120,8 +161,10 @@ function showScript(script) {
   if (!script) { status.dataset.state = "idle"; status.textContent = ""; return; }
   status.dataset.state = script.status;
   status.dataset.game = script.game;
-  status.textContent = { running: `正在演示：${script.title}…`, done: `${script.title} 开场演示完毕`,
-                         failed: `${script.title} 演示未按预期，见群里的说明` }[script.status];
+  status.dataset.step = script.step || "";
+  status.title = (script.missing || []).join("\n");
+  status.textContent = { running: `正在演示：${script.title}（第 ${script.step || 1} 步）…`, done: `${script.title} 开场演示完毕`,
+                         failed: `${script.title} 第 ${script.step} 步未按预期，见群里的说明` }[script.status];
 }
 
 async function poll() {
@@ -158,6 +201,7 @@ async function send(ev) {
 
 async function play(key) {
   openChat(`group:${state.group}`);
+  setDrawer(false);
   const r = await fetch(`/api/play/${key}`, { method: "POST" }).catch(() => null);
   if (!r || !r.ok) $("hint").textContent = await problem(r, "演示没有开始：演练室没有回应。");
 }
@@ -193,6 +237,10 @@ async function start() {
   openChat(`group:${info.group}`);
   showScript(info.script);
   $("composer").addEventListener("submit", send);
+  if (window.matchMedia("(max-width: 720px)").matches) $("text").placeholder = "输入消息或命令，例如 /帮助";
+  $("menu").addEventListener("click", () => setDrawer(!document.body.classList.contains("drawer")));
+  $("backdrop").addEventListener("click", () => setDrawer(false));
+  $("web-open").addEventListener("click", () => openWeb($("web-open").dataset.web));
   $("text").addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); $("composer").requestSubmit(); }
   });

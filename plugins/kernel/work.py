@@ -48,6 +48,7 @@ from .origin import Handling, Origin, reply_target
 from .registry import GameKind, get_kind
 from .roster import Roster
 from .store.tables import table
+from .web.page import with_page_line
 from .writeset import Insert, Key, Update, WriteSet
 
 GAME_FIELDS = ("state", "last_seq", "phase_key", "phase_label", "status", "started_at", "ended_at", "end_reason",
@@ -300,6 +301,7 @@ class Work(Effects):
         if call == "start":
             roster = [Seat(p.seat, p.alias, p.user_id, dict(p.profile or {})) for p in self.players]
             outcome = engine.start(roster, ctx)
+            outcome.effects = with_page_line(outcome.effects, self.kind.key, g.settings or {})
             name, args, self.dealt = "start", {}, True
         elif call == "apply":  # on the held state itself: no copy of the whole state per command
             assert actor is not None and cmd is not None

@@ -9,11 +9,9 @@ from plugins.gamekit.contract import REPLY, Rejected
 from ..models import Game
 from ..unit import in_game
 from ..web import auth
-from ..web.page import PAGES
+from ..web.page import PAGES, SITE
 from ..work import Work
 from .table import Call, game_for, kernel_command, need_game, superusers
-
-SITE: dict[str, str] = {"url": ""}  # the public address, set when the web layer is installed
 
 
 def link_of(link: str) -> str:
