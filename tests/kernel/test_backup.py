@@ -32,7 +32,7 @@ def _run_bot_py(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
 
 
 def _env(url: str, data: Path) -> dict[str, str]:
-    return {**BotProcess(data / "x.sqlite3").env, "DATABASE_URL": url, "DATA_DIR": str(data)}
+    return {**BotProcess(data / "x.sqlite3").env, "GAMEHOST__DATABASE_URL": url, "GAMEHOST__DATA_DIR": str(data)}
 
 
 @pytest.fixture(scope="module")
@@ -272,7 +272,7 @@ async def test_a_backup_taken_during_a_vote_burst_holds_every_answered_vote(tmp_
 
         fresh = tmp_path / "restored" / "bot.sqlite3"
         fresh.parent.mkdir()
-        env = {**bp.env, "DATABASE_URL": f"sqlite://{fresh}", "DATA_DIR": str(fresh.parent)}
+        env = {**bp.env, "GAMEHOST__DATABASE_URL": f"sqlite://{fresh}", "GAMEHOST__DATA_DIR": str(fresh.parent)}
         r = await asyncio.to_thread(_run_bot_py, "restore", str(backup), env=env)
         assert r.returncode == 0 and "已恢复" in r.stdout, r.stdout + r.stderr
         with sqlite3.connect(fresh) as con:

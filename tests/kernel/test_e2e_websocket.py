@@ -63,7 +63,7 @@ def bot_process(tmp_path):
 
 async def test_game_over_real_websocket(bot_process, database_url):
     """The same code on SQLite and on PostgreSQL (asyncpg)."""
-    bp = bot_process(env={"DATABASE_URL": database_url})
+    bp = bot_process(env={"GAMEHOST__DATABASE_URL": database_url})
     bp.start()
     ob = FakeOneBot(bp.url)
     await ob.connect()

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(repo: Path, db: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DATABASE_URL": f"sqlite://{db}", "PYTHONPATH": str(repo), "LOG_LEVEL": "WARNING"}
+    env = {**os.environ, "GAMEHOST__DATABASE_URL": f"sqlite://{db}", "PYTHONPATH": str(repo), "LOG_LEVEL": "WARNING"}
     return subprocess.run([sys.executable, "bot.py", *args], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
 
 

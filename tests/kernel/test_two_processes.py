@@ -52,7 +52,7 @@ class Both:
 @pg
 async def test_two_processes_share_one_database(tmp_path):
     async with PostgresDatabase("two") as url:
-        env = {"DATABASE_URL": url, "LEASE_SECONDS": str(LEASE)}
+        env = {"GAMEHOST__DATABASE_URL": url, "GAMEHOST__LEASE_SECONDS": str(LEASE)}
         procs = [BotProcess(tmp_path / f"p{i}.sqlite3", env=env) for i in range(2)]
         for p in procs:  # started together on a fresh database: both migrate in turn and come up
             p.start()
@@ -112,7 +112,7 @@ def test_second_process_on_one_sqlite_file_refuses_to_start(tmp_path, spelling):
         time.sleep(1.0)
         second = BotProcess(tmp_path / "bot.sqlite3")
         if spelling == "query":
-            second.env["DATABASE_URL"] = f"sqlite://{tmp_path / 'bot.sqlite3'}?synchronous=NORMAL"
+            second.env["GAMEHOST__DATABASE_URL"] = f"sqlite://{tmp_path / 'bot.sqlite3'}?synchronous=NORMAL"
         r = subprocess.run([sys.executable, "bot.py"], cwd=ROOT, env=second.env, capture_output=True, text=True, timeout=60)
         assert r.returncode != 0
         assert "另一个机器人进程正在使用数据库" in r.stdout + r.stderr

@@ -31,7 +31,7 @@ DOCS = ROOT / "docs"
 async def bot_with_web(tmp: Path, env: dict[str, str] | None = None):
     """bot.py with the web pages on, and a connected fake QQ."""
     bp = BotProcess(tmp / "bot.sqlite3", env=env)
-    bp.env["WEB_PUBLIC_URL"] = f"http://127.0.0.1:{bp.port}"
+    bp.env["GAMEHOST__WEB_PUBLIC_URL"] = f"http://127.0.0.1:{bp.port}"
     bp.start()
     ob = FakeOneBot(bp.url)
     try:
