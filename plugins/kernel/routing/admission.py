@@ -35,7 +35,7 @@ from pydantic import TypeAdapter
 from ..clean import clean_text
 from ..directory import directory
 from ..leases import leases
-from .events import ARRIVAL_FIELD, ROUTING_WORDS, arrive, command_starts, delivery_key
+from .events import ARRIVAL_FIELD, ROUTING_WORDS, arrive, command_starts, delivery_key, own_message
 from .kept import keep
 
 LANE_DEPTH = 3
@@ -232,6 +232,8 @@ class FairAdapter(Adapter):
 
     @classmethod
     def json_to_event(cls, json_data: Any) -> Event | None:
+        if isinstance(json_data, dict) and own_message(json_data):
+            return None  # the bot's own message echoed back: ignored
         if isinstance(json_data, dict) and json_data.get("post_type") in LANED:
             self_id = str(json_data.get("self_id"))
             if self_id not in get_bots():  # an HTTP-posted event of an account not yet seen:

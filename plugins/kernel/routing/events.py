@@ -71,6 +71,8 @@ async def recall_delivered(since: datetime) -> None:
 def arrival_of(event: MessageEvent) -> Arrival | None:
     """The arrival of the message being routed, taken now if it was not admitted through the
     lanes; None: go no further (a repeated delivery, or a game another process serves: kept)."""
+    if str(event.user_id) == str(event.self_id):
+        return None  # the bot's own message (own_message)
     arrival: Arrival | None = getattr(event, ARRIVAL_FIELD, None)
     if arrival is None:
         arrival = arrive(delivery_key(vars(event)))  # the event's fields, named as in its JSON
@@ -105,17 +107,34 @@ def command_starts() -> tuple[str, ...]:
 
 
 def text_of(event: MessageEvent) -> tuple[str, int]:
-    """Message as text with @mentions as '@<qq>'; and the number of pictures."""
+    """Message as text with @mentions as '@<qq>'; and the number of pictures. What QQ puts before
+    the words is left out: a reply (answering the bot's vote post), the @ of the replied-to sender
+    QQ adds after it, an @ of the bot — so a command after them is still a command."""
     parts: list[str] = []
     images = 0
+    leading, after_reply = True, False
     for seg in event.message:
+        if seg.type == "reply":
+            after_reply = True
+            continue
+        if seg.type == "at" and leading and (after_reply or str(seg.data.get("qq")) == str(event.self_id)):
+            after_reply = False
+            continue
         if seg.type == "text":
             parts.append(seg.data.get("text", ""))
         elif seg.type == "at":
             parts.append(f" @{seg.data.get('qq')} ")
         elif seg.type in ("image", "mface"):
             images += 1
+        leading = leading and seg.type == "text" and not str(seg.data.get("text", "")).strip()
     return clean_text("".join(parts)), images
+
+
+def own_message(data: dict[str, Any]) -> bool:
+    """The bot's own message echoed back (NapCat's ``message_sent``, or a ``message`` from the bot's
+    own account): never answered, so never a loop."""
+    return data.get("post_type") == "message_sent" or (
+        data.get("post_type") == "message" and str(data.get("user_id")) == str(data.get("self_id")))
 
 
 def origin_of(event: MessageEvent) -> Origin:
