@@ -30,7 +30,8 @@ from .health import install as install_health  # noqa: E402
 from .held import forget  # noqa: E402
 from .leases import leases  # noqa: E402
 from .order import utcnow  # noqa: E402
-from .routing import events, kept, notices, router  # noqa: E402,F401
+from .outbox import load_parked  # noqa: E402
+from .routing import events, kept, members, notices, router  # noqa: E402,F401
 from .sending import send_via_bot, worker  # noqa: E402,F401
 from .timers import rearm_all  # noqa: E402
 from .web.routes import install as install_web  # noqa: E402
@@ -73,6 +74,7 @@ async def _startup() -> None:
     await events.recall_delivered(utcnow() - timedelta(hours=1))
     await directory.load()
     await load_contacts()
+    await load_parked()
     leases.configure(ttl=_cfg.lease_seconds, shared=not _cfg.database_url.startswith("sqlite"), on_acquire=_acquired,
                      on_alive=kept.answered)
     await leases.renew()  # take the games nobody serves (all of them when alone); arms their deadlines
