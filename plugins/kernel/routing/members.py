@@ -130,10 +130,10 @@ requests = on_request(priority=3, block=False)
 
 @requests.handle()
 async def _request(event: RequestEvent) -> None:
-    """Friend requests and group invitations are the account owner's to accept: logged, not answered
-    (a join request to a game's group is the game's, ``notices.py``)."""
+    """Friend requests, group invitations and join requests are the account owner's and the groups'
+    admins' to accept: logged, not answered (except a join request a game decides, ``notices.py``)."""
     if isinstance(event, FriendRequestEvent):
         logger.info(f"kernel: friend request from QQ {event.user_id} ({event.comment!r}): left to the account's owner")
-    elif isinstance(event, GroupRequestEvent) and (event.sub_type != "add" or str(event.group_id) not in directory.group_game):
+    elif isinstance(event, GroupRequestEvent):
         logger.info(f"kernel: group {event.sub_type} request, group {event.group_id}, QQ {event.user_id}: "
                     "left to the account's owner")
