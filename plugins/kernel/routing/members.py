@@ -5,8 +5,6 @@ joins a QQ account to a seat or alias."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from nonebot import on_notice, on_request
 from nonebot.adapters.onebot.v11 import (
     FriendRecallNoticeEvent,
@@ -22,7 +20,7 @@ from nonebot.log import logger
 
 from plugins.gamekit.contract import CommandSpec, Ignored
 
-from ..commands.table import KERNEL, LIVE, superusers
+from ..commands.table import KERNEL, LIVE
 from ..directory import directory
 from ..messages import text_rows
 from ..models import CommandLog
@@ -31,8 +29,8 @@ from ..origin import Handling, Origin
 from ..outbox import park, unpark
 from ..registry import GameKind
 from ..sending import wake_outbox
-from ..unit import in_game
 from ..work import Work
+from .notices import served_quietly
 
 WITHDRAWALS = ("withdraw", "unvote", "retract")
 """The names a game's table gives a command that takes back a player's earlier one."""
@@ -75,7 +73,7 @@ async def _members(event: NoticeEvent) -> None:
         work.say("hosts", f"【退群】{work.who(uid)}（QQ {uid}）{how}{_place(group)}。游戏照常进行；"
                           "如需处理，请联系该玩家，或发送 /出局 判其出局。", None)
 
-    await _in_game(game_id, Handling(Origin(uid, "kernel"), now), run)
+    await served_quietly(game_id, Handling(Origin(uid, "kernel"), now), run)
 
 
 recalls = on_notice(priority=2, block=False)
@@ -109,15 +107,7 @@ async def _recalled(event: NoticeEvent) -> None:
         work.ws.outbox += text_rows("private", uid, f"你撤回了{said}，但它仍然有效：撤回消息不会取消它。{then}",
                                     game_id=work.game.id, self_id=str(event.self_id), priority=0, now=now)
 
-    await _in_game(int(row["game_id"]), Handling(Origin(uid, "kernel"), now, key=f"recall:{key}"), run)  # told once
-
-
-async def _in_game(game_id: int, handling: Handling, run: Callable[[Work], Awaitable[None]]) -> None:
-    """``run`` in the game's order, by the process that serves it (the others stay silent)."""
-    try:
-        await in_game(game_id, handling, superusers(), run)
-    except Ignored:
-        pass
+    await served_quietly(int(row["game_id"]), Handling(Origin(uid, "kernel"), now, key=f"recall:{key}"), run)  # told once
 
 
 def _spec(kind: GameKind, name: str) -> CommandSpec | None:
