@@ -265,3 +265,22 @@ async def test_kept_messages_go_once_the_owner_is_seen_renewing_its_lease(harnes
     await Lease.filter(key=game_key(game.id)).update(expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
     leases.theirs_until.pop(game.id, None)
     assert "投给 1号" not in texts(await h.group("31", "/查票"))
+
+
+def test_kept_messages_are_bounded_in_number_and_age(monkeypatch):
+    """A game another process serves keeps at most KEEP_MAX messages, none older than a takeover can
+    need (two leases and a little)."""
+    from plugins.kernel.leases import leases
+    from plugins.kernel.routing import kept
+
+    clock = [1000.0]
+    monkeypatch.setattr(leases, "clock", lambda: clock[0])
+    game = 10**9
+    now = datetime.now(timezone.utc)
+    for n in range(kept.KEEP_MAX + 10):
+        kept.keep(game, (n, now), "999", {"message_id": n})
+    assert kept.count(game) == kept.KEEP_MAX
+    clock[0] += kept.max_age() / 2
+    kept.keep(game, (10**6, now), "999", {"message_id": 10**6})
+    clock[0] += kept.max_age() / 2 + 1
+    assert [k.ticket for k in kept.take(game)] == [10**6]  # the older ones are past any takeover
