@@ -106,6 +106,7 @@ class Leases(Background):
                     await Outbox.filter(game_id=game_id, status="pending").exclude(owner=PROCESS).update(owner=PROCESS)
         except IntegrityError:  # another process inserted it at the same moment
             return False
+        fresh = fresh and game_id not in self.valid_until  # (not taken by another of our calls meanwhile)
         self.valid_until[game_id] = until
         self.theirs_until.pop(game_id, None)
         if fresh:
