@@ -30,7 +30,8 @@ from .health import install as install_health  # noqa: E402
 from .held import forget  # noqa: E402
 from .leases import leases  # noqa: E402
 from .order import utcnow  # noqa: E402
-from .routing import events, notices, router  # noqa: E402,F401
+from .outbox import load_parked  # noqa: E402
+from .routing import events, kept, members, notices, router  # noqa: E402,F401
 from .sending import send_via_bot, worker  # noqa: E402,F401
 from .timers import rearm_all  # noqa: E402
 from .web.routes import install as install_web  # noqa: E402
@@ -57,8 +58,11 @@ if _cfg.web_public_url:  # the players' web pages (off by default)
 
 
 async def _acquired(game_id: int) -> None:
-    """This process now serves the game: fresh routing, a fresh copy, its deadlines armed here."""
+    """This process now serves the game: fresh routing, a fresh copy, the messages kept of it in
+    their places in its arrival order (before its deadlines, before any newer message), its
+    deadlines armed here."""
     forget(game_id)
+    router.replay(game_id)
     await directory.refresh(game_id)
     await rearm_all(game_id)
     worker.wake.set()
@@ -70,7 +74,9 @@ async def _startup() -> None:
     await events.recall_delivered(utcnow() - timedelta(hours=1))
     await directory.load()
     await load_contacts()
-    leases.configure(ttl=_cfg.lease_seconds, shared=not _cfg.database_url.startswith("sqlite"), on_acquire=_acquired)
+    await load_parked()
+    leases.configure(ttl=_cfg.lease_seconds, shared=not _cfg.database_url.startswith("sqlite"), on_acquire=_acquired,
+                     on_alive=kept.answered)
     await leases.renew()  # take the games nobody serves (all of them when alone); arms their deadlines
     leases.start()
     worker.start()

@@ -11,6 +11,7 @@ import asyncio
 import os
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta, timezone
 
@@ -47,9 +48,15 @@ class Leases(Background):
         self.valid_until: dict[int, datetime] = {}  # games we own -> lease expiry as last written
         self.theirs_until: dict[int, datetime] = {}  # games another process serves -> when to ask again
         self.on_acquire: Callable[[int], Awaitable[None]] | None = None
+        self.on_alive: Callable[[int, float], None] | None = None
+        self.seen: dict[int, tuple[str, datetime, float]] = {}  # another's game -> (owner, expiry, when read)
+        self.clock: Callable[[], float] = time.monotonic  # when lease rows were read, and messages kept
 
-    def configure(self, *, ttl: float, shared: bool, on_acquire: Callable[[int], Awaitable[None]]) -> None:
-        self.ttl, self.shared, self.on_acquire = ttl, shared, on_acquire
+    def configure(self, *, ttl: float, shared: bool, on_acquire: Callable[[int], Awaitable[None]],
+                  on_alive: Callable[[int, float], None] | None = None) -> None:
+        """``on_acquire(game)``: this process now serves the game. ``on_alive(game, before)``: the
+        game's owner was seen alive a while after ``before`` (``time.monotonic()``)."""
+        self.ttl, self.shared, self.on_acquire, self.on_alive = ttl, shared, on_acquire, on_alive
 
     def owns(self, game_id: int, now: datetime | None = None) -> bool:
         until = self.valid_until.get(game_id)
@@ -85,7 +92,9 @@ class Leases(Background):
                     n = await free.update(owner=PROCESS, expires_at=until)
                     fresh = True
                 if n == 0:
-                    if await Lease.exists(key=key):
+                    row = await Lease.filter(key=key).first().values_list("owner", "expires_at")
+                    if row is not None:
+                        self._read(game_id, str(row[0]), row[1])
                         self.valid_until.pop(game_id, None)
                         self.theirs_until[game_id] = now + timedelta(seconds=min(THEIRS_RECHECK, self.ttl / 3))
                         return False
@@ -97,6 +106,7 @@ class Leases(Background):
                     await Outbox.filter(game_id=game_id, status="pending").exclude(owner=PROCESS).update(owner=PROCESS)
         except IntegrityError:  # another process inserted it at the same moment
             return False
+        fresh = fresh and game_id not in self.valid_until  # (not taken by another of our calls meanwhile)
         self.valid_until[game_id] = until
         self.theirs_until.pop(game_id, None)
         if fresh:
@@ -104,6 +114,16 @@ class Leases(Background):
             if self.on_acquire:
                 await self.on_acquire(game_id)
         return True
+
+    def _read(self, game_id: int, owner: str, expires: datetime) -> None:
+        """Another process's lease of the game as read now. When its expiry moved on since the last
+        read, its owner renewed it after that read: it was alive then, a third of a lease after the
+        game's messages that reached us before that read (they are answered)."""
+        now = self.clock()
+        last = self.seen.get(game_id)
+        self.seen[game_id] = (owner, expires, now)
+        if last is not None and last[0] == owner and expires > last[1] and self.on_alive is not None:
+            self.on_alive(game_id, last[2] - self.ttl / 3)
 
     async def release(self, game_id: int) -> None:
         """The game ended: let the lease go (nobody needs to take it over)."""
@@ -132,7 +152,13 @@ class Leases(Background):
                 self.valid_until.pop(gid, None)
         # games nobody serves (never leased, or the owner died)
         live = [int(str(i)) for i in await Game.filter(status__in=LIVE).values_list("id", flat=True)]
-        held = {k: o for k, o in await Lease.filter(key__startswith="game:", expires_at__gte=now).values_list("key", "owner")}
+        rows = await Lease.filter(key__startswith="game:", expires_at__gte=now).values_list("key", "owner", "expires_at")
+        held = {k: o for k, o, _ in rows}
+        for key, owner, expires in rows:
+            if owner != PROCESS:
+                self._read(int(str(key).split(":", 1)[1]), str(owner), expires)
+        for gid in [g for g in self.seen if game_key(g) not in held]:
+            del self.seen[gid]
         for gid in sorted(live):
             if game_key(gid) not in held or (not self.shared and gid not in self.valid_until):
                 await self._take(gid, now)

@@ -36,6 +36,28 @@ TARGET_TYPES = ("private", "group", "api")
 UNPACED_IN_FLIGHT = 8  # sends to different recipients at once when a type has no pace
 
 
+PARKED: set[str] = set()
+"""Groups the bot was removed from: their queued posts wait there (status "parked"), neither sent
+nor given up, until the bot is back in the group."""
+
+
+async def park(group: str) -> None:
+    """The bot was removed from ``group``: its queued posts (and those queued later) wait."""
+    PARKED.add(group)
+    await Outbox.filter(status="pending", target_type__in=("group", "api"), target_id=group).update(status="parked")
+
+
+async def unpark(group: str) -> bool:
+    """The bot is back in ``group``: what waited there goes out. False when nothing waited."""
+    PARKED.discard(group)
+    return await Outbox.filter(status="parked", target_id=group).update(status="pending") > 0
+
+
+async def load_parked() -> None:
+    """At start-up: the groups that have posts waiting."""
+    PARKED.update(str(g) for g in await Outbox.filter(status="parked").distinct().values_list("target_id", flat=True))
+
+
 class NoBot(Exception):
     """No OneBot connection: wait, this is not a failed send."""
 
@@ -58,6 +80,14 @@ async def _write_sent(sent: list[tuple[list[Head], datetime]]) -> None:
             ws.update(Outbox, r.id, values | {"text": SCRUBBED} if r.scrub else values)
     await current().write(ws)
     vacuum_now_and_then(sum(len(group) for group, _ in sent))
+
+
+async def park_rows(rows: list[Head]) -> None:
+    """Rows queued for a group the bot was removed from: they wait with the rest (``park``)."""
+    ws = WriteSet()
+    for r in rows:
+        ws.update(Outbox, r.id, {"status": "parked"})
+    await current().write(ws)
 
 
 async def _wait(event: asyncio.Event, timeout: float) -> None:
@@ -122,6 +152,9 @@ class OutboxWorker:
         unpaced = all(self._unpaced(t) for t in open_types)
         room = UNPACED_IN_FLIGHT - len(self.sending) if unpaced else 1
         rows, later = await self._fair_heads(open_types, now, max(1, room)) if open_types else ([], None)
+        if PARKED and any(r.target_id in PARKED and r.target_type != "private" for r in rows):
+            await park_rows([r for r in rows if r.target_id in PARKED and r.target_type != "private"])
+            return 0.0
         if not rows:
             return await self._next_due(now, epoch, open_types, later)
         for row in rows:

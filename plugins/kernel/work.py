@@ -206,7 +206,8 @@ class Work(Effects):
         else:
             targets = [("private", self.seat(int(to)).user_id, "")]
         for kind, target, prefix in targets:
-            self_id = self.account_for(target) if kind == "private" else g.self_id
+            self_id = (origin.self_id if answer is not None and origin is not None and origin.self_id  # the account asked
+                       else self.account_for(target) if kind == "private" else g.self_id)
             body = self.tagged(prefix + text) if kind == "group" else prefix + text
             self.ws.outbox += text_rows(kind, target, body, game_id=g.id, self_id=self_id, priority=priority,
                                         now=self.now, image=image, scrub=scrub)

@@ -17,7 +17,7 @@ async def test_profile_fields_reach_the_deal_and_the_sheet(harness):
     assert "请私聊" in texts(await h.group("600", "/资料 随机号码=5"))
     assert "1–999" in texts(await h.private("600", "/资料 随机号码=1000"))
     assert "看不懂「幸运数=7」" in texts(await h.private("600", "/资料 幸运数=7"))
-    assert "没有参加任何游戏" in texts(await h.private("999", "/资料 随机号码=7"))
+    assert "没有参加任何游戏" in texts(await h.private("9990", "/资料 随机号码=7"))  # (999 is the bot itself)
     for i in range(12):
         out = texts(await h.private(str(600 + i), f"/资料 随机号码={100 + i} 第一志愿=角色{i} 联系方式=qq{i}"))
         assert f"随机号码：{100 + i}" in out and f"第一志愿：角色{i}" in out and "第二志愿：未填" in out

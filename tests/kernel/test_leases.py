@@ -84,11 +84,13 @@ async def test_a_player_of_a_game_served_elsewhere_signs_up_privately_for_ours(h
 
 async def test_events_of_a_game_served_elsewhere_are_dropped_before_the_matchers(harness, monkeypatch):
     """Every event reaches every process: once this one knows another serves the game, that game's
-    messages go no further than the arrival stamp here (its owner answers them)."""
+    messages go no further than the arrival stamp here (its owner answers them); they are kept,
+    in case this process has to take the game over."""
     from harness import demo_running, texts
 
     import plugins.kernel.routing.router as router
     from plugins.kernel.leases import leases
+    from plugins.kernel.routing import kept
 
     h = harness
     theirs = await demo_running(h)
@@ -97,11 +99,14 @@ async def test_events_of_a_game_served_elsewhere_are_dropped_before_the_matchers
     del leases.valid_until[theirs.id]
     await Lease.filter(key=game_key(theirs.id)).update(owner="other-process")
     routed = spy(monkeypatch, router, "_dispatch")
+    asked = spy(monkeypatch, leases, "_take")
     assert not texts(await h.private("31", "/密 一"))  # asks once: the game is theirs
     assert not texts(await h.private("31", "/密 二"))
     assert not texts(await h.group("32", "/票 1"))
     assert not texts(await h.private("32", "随便说说"))
-    assert [call.word for call, _ in routed] == ["密"]
+    assert routed == [] and len(asked) == 1
+    assert kept.count(theirs.id) == 4
+    kept.answered(theirs.id, float("inf"))
     await Lease.filter(key=game_key(theirs.id)).delete()
 
 
@@ -188,3 +193,94 @@ async def test_a_re_read_still_due_at_shutdown_is_dropped(nonebug_init, monkeypa
     await d.stop()  # the bot shuts down: the database is about to close
     await asyncio.sleep(0.1)
     assert reads == [(424242,)]
+
+
+async def _theirs(h, monkeypatch):
+    """The harness's running demo game, now served by another process (as far as this one knows)."""
+    from harness import demo_running
+
+    from plugins.kernel.leases import leases
+
+    game = await demo_running(h)
+    monkeypatch.setattr(leases, "shared", True)
+    monkeypatch.setitem(leases.valid_until, game.id, leases.valid_until[game.id])
+    del leases.valid_until[game.id]
+    await Lease.filter(key=game_key(game.id)).update(owner="other-process",
+                                                     expires_at=datetime.now(timezone.utc) + timedelta(seconds=30))
+    return game
+
+
+async def test_a_takeover_runs_the_kept_messages_in_arrival_order_before_newer_ones(harness, monkeypatch):
+    """The owner died: the messages this process kept of its game meanwhile run once it takes the
+    game over, in arrival order and before the message that found the lease gone; the one the dead
+    owner applied (its delivery key written) is not applied again."""
+    from harness import texts
+
+    from plugins.kernel.leases import leases
+    from plugins.kernel.models import CommandLog, Delivery
+    from plugins.kernel.routing import kept
+
+    h = harness
+    game = await _theirs(h, monkeypatch)
+    applied = 880001
+    assert not texts(await h.group("31", "/票 2", message_id=applied))  # the owner answers these
+    assert not texts(await h.group("32", "/票 1"))
+    assert not texts(await h.private("31", "/密 还在"))
+    assert kept.count(game.id) == 3
+    await Delivery.create(key=f"{h.bot.self_id}:g{h.group_id}:{applied}", at=datetime.now(timezone.utc))
+    await Lease.filter(key=game_key(game.id)).update(expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
+    leases.theirs_until.pop(game.id, None)  # the next message asks again: the owner is gone
+    out = await h.group("31", "/查票")
+    said = texts(out)
+    assert "投给 2号" not in said  # applied by the dead owner: not twice
+    assert "投给 1号" in said and "密语：还在" in said
+    assert "已投 1 票" in said  # the newer message counted the kept vote: it ran after it
+    log = await CommandLog.filter(game_id=game.id, name__in=("vote", "secret")).order_by("seq").values_list("name", "user_id")
+    assert log == [("vote", "32"), ("secret", "31")]
+    assert kept.count(game.id) == 0 and leases.owns(game.id)
+
+
+async def test_kept_messages_go_once_the_owner_is_seen_renewing_its_lease(harness, monkeypatch):
+    """The owner renewed its lease a while after the messages came: it was alive and answered
+    them; a later takeover does not run them again."""
+    from harness import texts
+
+    from plugins.kernel.leases import leases
+    from plugins.kernel.routing import kept
+
+    h = harness
+    game = await _theirs(h, monkeypatch)
+    assert not texts(await h.group("32", "/票 1"))
+    assert kept.count(game.id) == 1
+    clock = [leases.clock()]
+    monkeypatch.setattr(leases, "clock", lambda: clock[0])
+    await leases.renew()  # reads the owner's lease
+    assert kept.count(game.id) == 1
+    clock[0] += leases.ttl  # a while later
+    await leases.renew()  # the same expiry: nothing known
+    assert kept.count(game.id) == 1
+    await Lease.filter(key=game_key(game.id)).update(expires_at=datetime.now(timezone.utc) + timedelta(seconds=40))
+    await leases.renew()  # the expiry moved on: the owner was alive
+    assert kept.count(game.id) == 0
+    await Lease.filter(key=game_key(game.id)).update(expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
+    leases.theirs_until.pop(game.id, None)
+    assert "投给 1号" not in texts(await h.group("31", "/查票"))
+
+
+def test_kept_messages_are_bounded_in_number_and_age(monkeypatch):
+    """A game another process serves keeps at most KEEP_MAX messages, none older than a takeover can
+    need (two leases and a little)."""
+    from plugins.kernel.leases import leases
+    from plugins.kernel.routing import kept
+
+    clock = [1000.0]
+    monkeypatch.setattr(leases, "clock", lambda: clock[0])
+    game = 10**9
+    now = datetime.now(timezone.utc)
+    for n in range(kept.KEEP_MAX + 10):
+        kept.keep(game, (n, now), "999", {"message_id": n})
+    assert kept.count(game) == kept.KEEP_MAX
+    clock[0] += kept.max_age() / 2
+    kept.keep(game, (10**6, now), "999", {"message_id": 10**6})
+    clock[0] += kept.max_age() / 2 + 1
+    assert [k.ticket for k in kept.take(game)] == [10**6]  # the older ones are past any takeover

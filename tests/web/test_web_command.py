@@ -57,7 +57,7 @@ async def test_link_and_password_privately_only_a_hash_kept(harness, web_on):
     access = await WebAccess.get(link=link.group(1))
     assert not await auth.password_ok(access.pw_hash, password.group(1))
     # someone in no game gets no page
-    out = await h.private("999", "/网页")
+    out = await h.private("9990", "/网页")  # (999 is the bot itself)
     assert "没有参加任何游戏" in texts(out) and "密码：" not in texts(out)
 
 

@@ -14,8 +14,8 @@ Order: a lane admits its events in arrival order and they take their arrival tic
 arrival order, as before. A message that may change where later messages go (``ROUTING_WORDS``:
 /创建, /报名, /切换, …) is a barrier: it is admitted after every earlier event, and later events
 are put in lanes only after it has been handled. API responses and meta events pass at once.
-With several processes, an event of a game another process serves is dropped here, before
-NoneBot parses it (as ``events.py`` does).
+With several processes, a message of a game another process serves goes no further than here,
+unparsed: it takes its arrival and is kept (``kept.py``), in case this process takes the game over.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ from pydantic import TypeAdapter
 from ..clean import clean_text
 from ..directory import directory
 from ..leases import leases
-from .events import ARRIVAL_FIELD, ROUTING_WORDS, arrive, command_starts, delivery_key
+from .events import ARRIVAL_FIELD, ROUTING_WORDS, arrive, command_starts, delivery_key, own_message
+from .kept import keep
 
 LANE_DEPTH = 3
 """Events of one lane inside NoneBot at once: enough to overlap one command's database write
@@ -79,7 +80,7 @@ def is_barrier(text: str) -> bool:
 
 
 def classify(data: dict[str, Any]) -> tuple[Lane | None, bool, bool]:
-    """(lane or None to pass at once, barrier, drop: another process serves its game)."""
+    """(lane or None to pass at once, barrier, kept: another process serves its game, the lane's)."""
     kind = data.get("post_type")
     if kind not in LANED:
         return None, False, False
@@ -93,11 +94,19 @@ def classify(data: dict[str, Any]) -> tuple[Lane | None, bool, bool]:
     if not isinstance(game, int):
         return own, False, False
     lane: Lane = ("game", str(game))
-    return (None, False, True) if kind == "message" and _served_elsewhere(lane) else (lane, False, False)
+    return lane, False, kind == "message" and _served_elsewhere(lane)
 
 
 def _served_elsewhere(lane: Lane) -> bool:
     return lane[0] == "game" and leases.shared and leases.theirs(int(lane[1]))
+
+
+def _keep(item: Item, lane: Lane) -> None:
+    """A message of a game another process serves: its arrival taken (a repeat is dropped), kept."""
+    data, _ = item
+    arrival = arrive(delivery_key(data))
+    if arrival is not None:
+        keep(int(lane[1]), arrival, str(data.get("self_id")), data)
 
 
 class Admission:
@@ -122,6 +131,8 @@ class Admission:
                 item = queue.popleft()
                 if item[0].get("post_type") != "message" or not _served_elsewhere(held):  # (learnt meanwhile)
                     self._admit(item, held)
+                else:
+                    _keep(item, held)
             if not queue:
                 del self.lanes[held]
         while self.waiting and self.barrier is None:
@@ -133,7 +144,8 @@ class Admission:
             if barrier and self.lanes:
                 return  # every earlier event goes in first
             item = self.waiting.popleft()
-            if drop:
+            if drop and lane is not None:
+                _keep(item, lane)
                 continue
             if barrier:
                 self.barrier = self._admit(item, None)
@@ -220,6 +232,8 @@ class FairAdapter(Adapter):
 
     @classmethod
     def json_to_event(cls, json_data: Any) -> Event | None:
+        if isinstance(json_data, dict) and own_message(json_data):
+            return None  # the bot's own message echoed back: ignored
         if isinstance(json_data, dict) and json_data.get("post_type") in LANED:
             self_id = str(json_data.get("self_id"))
             if self_id not in get_bots():  # an HTTP-posted event of an account not yet seen:

@@ -1,6 +1,7 @@
 """Every message, the moment it arrives: a repeated delivery is dropped, an arrival ticket
 and a fine receive time are taken; its text is cleaned once. A message for a game another
-process serves is dropped too (that process answers).
+process serves goes no further: that process answers, and this one keeps it for a while in
+case it has to take the game over (``kept.py``).
 
 A message admitted through the lanes (``admission.py``) arrives there, before NoneBot parses
 it, and carries its arrival in its own data (``ARRIVAL_FIELD``); any other (an in-process
@@ -22,6 +23,7 @@ from ..models import Delivery
 from ..order import stamp
 from ..origin import Origin
 from ..parse import split_command
+from .kept import Arrival, keep
 
 NAMES_ITS_GAME = frozenset({"报名"})
 """Private kernel commands that name the group of the game they act on (/报名 <群号> <马甲>): not
@@ -36,7 +38,6 @@ _SEEN: dict[str, None] = {}
 _SEEN_MAX = 20000
 
 
-Arrival = tuple[int, datetime]  # the arrival ticket and the receive time
 ARRIVAL_FIELD = "kernel_arrival"
 """A message admitted through the lanes carries its arrival under this extra field of its event."""
 
@@ -69,25 +70,31 @@ async def recall_delivered(since: datetime) -> None:
 
 def arrival_of(event: MessageEvent) -> Arrival | None:
     """The arrival of the message being routed, taken now if it was not admitted through the
-    lanes; None: drop it (a repeated delivery, or a game another process serves)."""
+    lanes; None: go no further (a repeated delivery, or a game another process serves: kept)."""
+    if str(event.user_id) == str(event.self_id):
+        return None  # the bot's own message (own_message)
     arrival: Arrival | None = getattr(event, ARRIVAL_FIELD, None)
     if arrival is None:
         arrival = arrive(delivery_key(vars(event)))  # the event's fields, named as in its JSON
-    if arrival is None or (leases.shared and _served_elsewhere(event)):  # (learnt since it was admitted)
+    if arrival is None:
+        return None
+    game_id = _served_elsewhere(event) if leases.shared else None  # (learnt since it was admitted)
+    if game_id is not None:
+        keep(game_id, arrival, str(event.self_id), event)
         return None
     return arrival
 
 
-def _served_elsewhere(event: MessageEvent) -> bool:
-    """The message goes to a game another process serves (known from an earlier event): with
-    several processes every event reaches each of them, and this one would only drop it after
+def _served_elsewhere(event: MessageEvent) -> int | None:
+    """The game another process serves the message goes to (known from an earlier event): with
+    several processes every event reaches each of them, and this one would only find it out after
     NoneBot's matchers. A command that changes routing or names its game goes the usual way."""
     group = event.group_id if isinstance(event, GroupMessageEvent) else None
     game_id = directory.message_game(None if group is None else str(group), str(event.user_id))
     if not isinstance(game_id, int) or not leases.theirs(game_id):
-        return False
+        return None
     parsed = split_command(text_of(event)[0], command_starts())
-    return parsed is None or parsed.word not in ROUTING_WORDS
+    return game_id if parsed is None or parsed.word not in ROUTING_WORDS else None
 
 
 def command_starts() -> tuple[str, ...]:
@@ -100,17 +107,34 @@ def command_starts() -> tuple[str, ...]:
 
 
 def text_of(event: MessageEvent) -> tuple[str, int]:
-    """Message as text with @mentions as '@<qq>'; and the number of pictures."""
+    """Message as text with @mentions as '@<qq>'; and the number of pictures. What QQ puts before
+    the words is left out: a reply (answering the bot's vote post), the @ of the replied-to sender
+    QQ adds after it, an @ of the bot — so a command after them is still a command."""
     parts: list[str] = []
     images = 0
+    leading, after_reply = True, False
     for seg in event.message:
+        if seg.type == "reply":
+            after_reply = True
+            continue
+        if seg.type == "at" and leading and (after_reply or str(seg.data.get("qq")) == str(event.self_id)):
+            after_reply = False
+            continue
         if seg.type == "text":
             parts.append(seg.data.get("text", ""))
         elif seg.type == "at":
             parts.append(f" @{seg.data.get('qq')} ")
         elif seg.type in ("image", "mface"):
             images += 1
+        leading = leading and seg.type == "text" and not str(seg.data.get("text", "")).strip()
     return clean_text("".join(parts)), images
+
+
+def own_message(data: dict[str, Any]) -> bool:
+    """The bot's own message echoed back (NapCat's ``message_sent``, or a ``message`` from the bot's
+    own account): never answered, so never a loop."""
+    return data.get("post_type") == "message_sent" or (
+        data.get("post_type") == "message" and str(data.get("user_id")) == str(data.get("self_id")))
 
 
 def origin_of(event: MessageEvent) -> Origin:

@@ -4,10 +4,12 @@ is removed, hosts excepted."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from nonebot import on_notice, on_request
 from nonebot.adapters.onebot.v11 import GroupIncreaseNoticeEvent, GroupRequestEvent
 
-from plugins.gamekit.contract import GameEngine
+from plugins.gamekit.contract import GameEngine, Ignored
 
 from ..commands.table import kind_of, superusers
 from ..directory import directory
@@ -57,7 +59,7 @@ async def _join_request(event: GroupRequestEvent) -> None:
         if not ok:
             work.say("hosts", f"【加群】{who} 申请加入「{chat}」，已拒绝。", None)
 
-    await in_game(game_id, Handling(Origin(uid, "kernel"), now), superusers(), run)  # in the game's arrival order
+    await served_quietly(game_id, Handling(Origin(uid, "kernel"), now), run)
 
 
 member_joined = on_notice(priority=2, block=False)
@@ -97,5 +99,13 @@ async def _member_joined(event: GroupIncreaseNoticeEvent) -> None:
         await work.apply_effects(list(effects), work.game.last_seq, Origin(uid, "kernel"), now)
         work.audit(uid, "joined", f"{chat}：{who}", at=now)
 
-    await in_game(game_id, Handling(Origin(uid, "kernel"), now), superusers(), run)  # in the game's arrival order
+    await served_quietly(game_id, Handling(Origin(uid, "kernel"), now), run)
+
+
+async def served_quietly(game_id: int, handling: Handling, run: Callable[[Work], Awaitable[None]]) -> None:
+    """``run`` in the game's arrival order, by the process that serves it (another stays silent)."""
+    try:
+        await in_game(game_id, handling, superusers(), run)
+    except Ignored:
+        pass
 

@@ -4,9 +4,10 @@ game's, checks who and where, and runs it in the game's arrival order as one uni
 
 from __future__ import annotations
 
+import asyncio
 import re
 
-from nonebot import on_message
+from nonebot import get_bots, on_message
 from nonebot.adapters.onebot.v11 import Bot, MessageEvent
 from nonebot.log import logger
 from nonebot.matcher import current_bot, current_event, current_matcher
@@ -22,6 +23,7 @@ from ..helptext import unknown_text
 from ..leases import leases
 from ..messages import api_row
 from ..metrics import command_done
+from ..models import Delivery
 from ..order import Turn, game_lock, ordered
 from ..origin import Handling, Origin
 from ..parse import parse_args, plain_args, split_command
@@ -29,7 +31,9 @@ from ..registry import GameKind, kinds
 from ..unit import in_game, reply, run_query, write
 from ..work import Work
 from ..writeset import WriteSet
-from .events import NAMES_ITS_GAME, ROUTING_WORDS, arrival_of, command_starts, origin_of, text_of
+from .admission import parse_event
+from .events import ARRIVAL_FIELD, NAMES_ITS_GAME, ROUTING_WORDS, arrival_of, command_starts, origin_of, text_of
+from .kept import Arrival, keep, take
 
 router = on_message(priority=1, block=False)
 BARE_HELP = ("帮助", "菜单")  # the only plain words answered: other plain text may be a game's (drafts, relays)
@@ -45,53 +49,123 @@ async def _route() -> None:
         return  # another adapter's message
     arrival = arrival_of(event)
     if arrival is None:
-        return  # delivered before, or another process's game
-    ticket, now = arrival
-    raw, images = text_of(event)
-    parsed = split_command(raw, command_starts())
-    origin = origin_of(event)
-    if parsed is None and raw.strip() in BARE_HELP and (origin.private or directory.group_game.get(origin.group_id or "")):
-        parsed = split_command("/帮助")  # 帮助 / 菜单 without the slash: answered where commands are
-    handling = Handling.of(origin, now)  # what this message causes records its delivery key (exactly once)
-    call = Call(bot, event, handling, ticket, parsed.word, parsed.rest) if parsed else None
-    route: tuple[int, CommandSpec | None] | None = None
-    target: int | list[int] | None = None
+        return  # delivered before, or another process's game (kept)
+    if await route(bot, event, arrival):
+        matcher.stop_propagation()
+
+
+class _Message:
+    """A message being routed: its text, command and how it is being handled."""
+
+    def __init__(self, bot: Bot, event: MessageEvent, arrival: Arrival) -> None:
+        self.bot, self.event, self.arrival = bot, event, arrival
+        ticket, now = arrival
+        self.raw, self.images = text_of(event)
+        parsed = split_command(self.raw, command_starts())
+        self.origin = origin = origin_of(event)
+        if parsed is None and self.raw.strip() in BARE_HELP and (
+                origin.private or directory.group_game.get(origin.group_id or "")):
+            parsed = split_command("/帮助")  # 帮助 / 菜单 without the slash: answered where commands are
+        self.handling = Handling.of(origin, now)  # what this message causes records its delivery key (exactly once)
+        self.call = Call(bot, event, self.handling, ticket, parsed.word, parsed.rest) if parsed else None
+
+    def place(self) -> tuple[int | None, tuple[int, CommandSpec | None] | None]:
+        """(game, plain-text route) it goes to in a game's arrival order by the routes known now;
+        game None: nowhere (plain text), or a command run inside the routing step (``_dispatch``)."""
+        if self.call is None:
+            plain = _plain_route(self.origin)
+            return (None, None) if plain is None else (plain[0], plain)
+        target = game_for(self.call)
+        return (target, None) if self.call.word not in ROUTING_WORDS and isinstance(target, int) else (None, None)
+
+
+async def route(bot: Bot, event: MessageEvent, arrival: Arrival) -> bool:
+    """Route one message and run it; True when it was handled (no later matcher needs it)."""
+    m = _Message(bot, event, arrival)
+    origin, ticket = m.origin, arrival[0]
     async with ordered(ticket):  # the routing step, in arrival order
         if origin.source == "group":
             await directory.ensure_group(origin.group_id or "")
         else:
             await directory.ensure_user(origin.user_id)
-        if call is None:
-            route = _plain_route(origin)
-            if route is None:
-                if origin.private:
-                    await note_contact(origin.user_id, origin.self_id, now)
-                return
-            handling.turn = Turn(route[0], game_lock(route[0]).reserve(ticket))
-        else:
-            target = game_for(call)
-            if call.word in ROUTING_WORDS or not isinstance(target, int):
-                if origin.private:
-                    await note_contact(origin.user_id, origin.self_id, now)
-                if await _dispatch(call, target):  # changes routing: done inside the step
-                    matcher.stop_propagation()
-                    command_done(kind_of(target), call.word, now, KERNEL)
-                return
-            handling.turn = Turn(target, game_lock(target).reserve(ticket))
-    # then in the game's own arrival order: games never wait for each other
+        game, plain = m.place()
+        if game is None:
+            if origin.private:
+                await note_contact(origin.user_id, origin.self_id, m.arrival[1])
+            return m.call is not None and await _command(m.call, game_for(m.call))  # changes routing: done here
+        if not await leases.ensure(game):  # another process serves it: kept (a takeover runs it)
+            if leases.shared:
+                keep(game, arrival, origin.self_id, event)
+            return True
+        m.handling.turn = Turn(game, game_lock(game).reserve(ticket))
+    return await _run(m, game, plain)
+
+
+async def _run(m: _Message, game: int, plain: tuple[int, CommandSpec | None] | None, replayed: bool = False) -> bool:
+    """Then in the game's own arrival order (its turn reserved): games never wait for each other."""
+    origin, turn = m.origin, m.handling.turn
+    assert turn is not None
     if origin.private:
-        await note_contact(origin.user_id, origin.self_id, now)  # a write: outside the routing step
-    turn = await handling.turn.take()
+        await note_contact(origin.user_id, origin.self_id, m.arrival[1])  # a write: outside the routing step
+    await turn.take()
     try:
-        if route is not None:
-            await _plain_text(handling, raw, images, *route)
-            return
-        assert call is not None and isinstance(target, int)
-        if await _dispatch(call, target):
-            matcher.stop_propagation()
-            command_done(kind_of(target), call.word, now, KERNEL)
+        if replayed and m.handling.key and await Delivery.exists(key=m.handling.key):
+            return True  # the process that served the game before applied it
+        if plain is not None:
+            await _plain_text(m.handling, m.raw, m.images, *plain)
+            return True
+        assert m.call is not None
+        return await _command(m.call, game)
     finally:
         turn.release()
+
+
+def replay(game_id: int) -> int:
+    """This process now serves the game: the messages it kept of it (``kept.py``) take their places
+    in the game's arrival order now, ahead of any that arrived after them, and run; one the
+    process before applied is skipped (its delivery key is written). How many were kept."""
+    bots = get_bots()
+    items = take(game_id)
+    for item in items:
+        bot = bots.get(item.self_id)
+        event = item.event if isinstance(item.event, MessageEvent) else parse_event(
+            {**item.event, ARRIVAL_FIELD: item.arrival})
+        if not isinstance(bot, Bot) or not isinstance(event, MessageEvent):
+            logger.warning(f"kernel: a kept message of game {game_id} has no account to answer through")
+            continue
+        m = _Message(bot, event, item.arrival)
+        game, plain = m.place()
+        task: asyncio.Task
+        if game != game_id:
+            task = asyncio.create_task(_replay_routing(m))
+        else:
+            m.handling.turn = Turn(game_id, game_lock(game_id).reserve(item.ticket))
+            task = asyncio.create_task(_run(m, game_id, plain, replayed=True))
+        _replaying.add(task)
+        task.add_done_callback(_replaying.discard)
+    if items:
+        logger.info(f"kernel: game {game_id} taken over: {len(items)} kept messages run in arrival order")
+    return len(items)
+
+
+_replaying: set[asyncio.Task] = set()
+
+
+async def _replay_routing(m: _Message) -> None:
+    """A kept message that changes routing: in its place among the routing steps."""
+    async with ordered(m.arrival[0]):
+        if m.handling.key and await Delivery.exists(key=m.handling.key):
+            return
+        if m.call is not None:
+            await _command(m.call, game_for(m.call))
+
+
+async def _command(call: Call, game_id: int | list[int] | None) -> bool:
+    """``_dispatch``, counted in the metrics when handled."""
+    if not await _dispatch(call, game_id):
+        return False
+    command_done(kind_of(game_id), call.word, call.now, KERNEL)
+    return True
 
 
 def _cap(spec: CommandSpec | None) -> int:
@@ -116,7 +190,9 @@ async def _dispatch(call: Call, game_id: int | list[int] | None) -> bool:
     if isinstance(game_id, int) and not names_its_game and not await leases.ensure(game_id):
         if word in ROUTING_WORDS:
             directory.reread_soon(game_id)  # it may change the game's routes: know them soon
-        return True  # another process serves this game and answers
+        if leases.shared:
+            keep(game_id, (call.ticket, call.now), call.origin.self_id, call.event)
+        return True  # another process serves this game and answers (kept meanwhile)
     gid = game_id if isinstance(game_id, int) else None
     try:
         if spec is not None or word in KERNEL:
