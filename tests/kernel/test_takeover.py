@@ -22,7 +22,7 @@ def posted(ob: FakeOneBot) -> list[str]:
 @pg
 async def test_no_command_is_lost_when_the_owner_is_killed(tmp_path):
     async with PostgresDatabase("takeover") as url:
-        env = {"DATABASE_URL": url, "LEASE_SECONDS": str(LEASE)}
+        env = {"GAMEHOST__DATABASE_URL": url, "GAMEHOST__LEASE_SECONDS": str(LEASE)}
         procs = [BotProcess(tmp_path / f"p{i}.sqlite3", env=env) for i in range(2)]
         for p in procs:
             p.start()
