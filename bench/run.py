@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import itertools
 import json
 import math
@@ -514,11 +515,20 @@ async def vote_burst_paced(b: Bench, gid: int) -> str:
             f"last {max(lat):.1f} s (private confirmations leave one by one at the private pace)")
 
 
-def royale_scripts(state: dict) -> dict[str, list[str]]:
-    world = tomllib.loads((ROOT / "plugins" / "royale" / "content" / "world.toml").read_text("utf-8"))
-    names = world["places"]["names"]
+@functools.cache
+def royale_world() -> dict:
+    """The royale's world settings (places, stamina, costs) as the game ships them."""
+    return tomllib.loads((ROOT / "plugins" / "royale" / "content" / "world.toml").read_text("utf-8"))
+
+
+def night_places(state: dict) -> list[str]:
+    """The places open all night (not closed, not closing at its end), one word each."""
     shut = set(state.get("closing") or []) | set(state.get("closed") or [])
-    places = [p for p in names if p not in shut and " " not in p]
+    return [p for p in royale_world()["places"]["names"] if p not in shut and " " not in p]
+
+
+def royale_scripts(state: dict) -> dict[str, list[str]]:
+    places = night_places(state)
     scripts = {}
     for i, u in enumerate(ROYALE_PLAYERS):
         home = i % len(places)
