@@ -898,13 +898,17 @@ async def capacity(b: Bench, most: int, warmup: float, measured: float) -> str:
     def p99(xs: list[float]) -> str:
         return "none" if not xs else f"{pct(xs, 99) * 1000:.1f}" if pct(xs, 99) < 0.1 else f"{pct(xs, 99) * 1000:.0f}"
 
+    bar = ms(CAPACITY_P99)
     kept = len(trials) if capacity_ok(trials[-1]) else len(trials) - 1
     if kept == len(trials):
-        verdict = f"N = {kept}: every p99 ≤ 100 ms up to the cap N = {most}, stopped there"
+        verdict = f"N = {kept} (the cap: every p99 ≤ {bar} up to it; stopped there)"
     else:
         last = trials[-1]
-        why = f"{last['unanswered']} answers never came" if last["unanswered"] else "a p99 passed 100 ms"
-        verdict = f"N = {kept}: every p99 ≤ 100 ms up to N = {kept}; at N = {kept + 1} {why}, stopped there"
+        over = [name for what, name in (("night", "night actions"), ("votes", "votes"))
+                if not last[what] or pct(last[what], 99) > CAPACITY_P99]
+        why = (f"{last['unanswered']} answers never came" if last["unanswered"]
+               else f"the p99 of the {' and of the '.join(over)} passed {bar}")
+        verdict = f"N = {kept} (at N = {kept + 1} {why}; stopped there)"
     each = ", ".join(f"{r['n']}: {p99(r['night'])}/{p99(r['votes'])}" for r in trials)
     busy = ", ".join(f"{r['bot']:.2f}" for r in trials)
     others = ", ".join(f"{r['others']:.1f}" for r in trials)
@@ -922,13 +926,14 @@ async def capacity(b: Bench, most: int, warmup: float, measured: float) -> str:
     writes = sum(r["writes"] for r in trials)
     last = trials[-1]
     line = (f"capacity (one process, N royale nights and N mafia88 groups voting at once, N = 1, 2, … each "
-            f"{warmup:.0f} s of warm-up and {measured:.0f} s measured, until a p99 passes 100 ms, at most N = {most}: a "
+            f"{warmup:.0f} s of warm-up and {measured:.0f} s measured, until a p99 passes {bar}, at most N = {most}: a "
             f"night's 60 players each send one private action every {ACTION_EVERY:.0f} s on the clock (12 a second, open loop: "
             f"/出生, then a /搜索 every 40 s and two /移动 while stamina lasts, /背包 between), each group's 88 players their "
-            f"/投票 in one 1-s burst, the N bursts spread evenly over the trial, a group voting once (a ballot is final); "
+            f"/投票 in one 1-s burst (round 1 after the reports), the N bursts spread evenly over the trial, a group voting "
+            f"once: a ballot is final, so each N votes in N fresh groups, the groups of earlier trials stay held; "
             f"queue unpaced): {verdict}; p99 night/votes at each N {each} ms; bot busy {busy} CPU at each N, other processes "
             f"{others}; memory {(end - base) / games:.2f} MiB per game held (VmRSS {base:.0f} MiB before the games, "
-            f"{end:.0f} MiB after the last trial with {games} held: {len(nights)} nights, {groups} groups; {later}); {actions} night "
+            f"{end:.0f} MiB after the last trial with {games} held: {len(nights)} royale, {groups} mafia88; {later}); {actions} night "
             f"actions ({writes} writes, {logged} logged by the games) and {sum(r['voted'] for r in trials)} votes "
             f"({sum(r['counted'] for r in trials)} counted): {refused} refused{sample}, "
             f"{sum(r['unanswered'] for r in trials)} unanswered; the driver (this process: the fake OneBot and the players) "
@@ -1223,6 +1228,8 @@ def main() -> None:
     unknown = [f for f in args.only if f not in FIGURES]
     if unknown:
         ap.error(f"--only: unknown figure(s) {', '.join(unknown)}; choose from {', '.join(FIGURES)}")
+    if args.capacity_trial < ACTION_EVERY or args.capacity_max < 1:
+        ap.error(f"--capacity-trial: at least {ACTION_EVERY:.0f} s (a night player's period); --capacity-max: at least 1")
     asyncio.run(run(args))
 
 
