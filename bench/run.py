@@ -875,7 +875,7 @@ async def capacity(b: Bench, most: int, warmup: float, measured: float) -> str:
     groups, trials = 0, []
     grew: dict[str, list[float]] = {"大逃杀": [], "88人场": []}  # VmRSS growth of each set-up step, MiB
     await b.db.drained()
-    base = rss_mib(pid)
+    base, first = rss_mib(pid), 0.0
     load: Load | None = None
     for n in range(1, most + 1):
         r0 = rss_mib(pid)
@@ -886,8 +886,10 @@ async def capacity(b: Bench, most: int, warmup: float, measured: float) -> str:
         r1 = rss_mib(pid)
         voting = await b.set_up([capacity_voters(groups + k) for k in range(n)], "88人场")
         groups += n
+        r2 = rss_mib(pid)
         grew["大逃杀"].append(r1 - r0)
-        grew["88人场"].append(rss_mib(pid) - r1)
+        grew["88人场"].append(r2 - r1)
+        first = first or r2  # VmRSS with the first night and the first group
         load = load or Load(pid, logs=(b.bot.log,))
         trials.append(await capacity_trial(b, nights, voting, warmup, measured, rng))
         if not capacity_ok(trials[-1]):
@@ -913,12 +915,12 @@ async def capacity(b: Bench, most: int, warmup: float, measured: float) -> str:
     busy = ", ".join(f"{r['bot']:.2f}" for r in trials)
     others = ", ".join(f"{r['others']:.1f}" for r in trials)
     games = len(nights) + groups
-    if len(trials) > 1:  # the first night and the first group also load their game's code and data
-        later = (f"after the first night (+{grew['大逃杀'][0]:.1f} MiB) and group (+{grew['88人场'][0]:.1f} MiB), "
-                 f"+{sum(grew['大逃杀'][1:]) / (len(nights) - 1):.2f} MiB a night, "
-                 f"+{sum(grew['88人场'][1:]) / (groups - 1):.2f} MiB a group as set up")
-    else:
-        later = f"the first night +{grew['大逃杀'][0]:.1f} MiB, the first group +{grew['88人场'][0]:.1f} MiB as set up"
+    # the first night and the first group also bring their game's code and data (and the royale's map picture)
+    later = f"the first night and group brought +{grew['大逃杀'][0]:.1f} and +{grew['88人场'][0]:.1f} MiB"
+    if len(trials) > 1:
+        later = (f"{(end - first) / (games - 2):.2f} MiB a game beyond the first night and group, which brought "
+                 f"+{grew['大逃杀'][0]:.1f} and +{grew['88人场'][0]:.1f} MiB; set-ups +{sum(grew['大逃杀'][1:]) / (len(nights) - 1):.2f} "
+                 f"MiB a night, +{sum(grew['88人场'][1:]) / (groups - 1):.2f} MiB a group")
     refused = sum(r["refused"] for r in trials)
     odd = next((r["odd"][0] for r in trials if r["odd"]), None)
     sample = f" (e.g. {odd[:60]!r})" if odd else ""
