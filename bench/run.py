@@ -750,16 +750,17 @@ def keep_text(box: list[str]) -> Callable[[str], bool]:
 
 
 class NightPlayer:
-    """A royale player of the capacity figure: /出生 first, then NIGHT_CYCLE, one step per action.
+    """A royale player of the capacity figure: /出生 first, then NIGHT_CYCLE from ``step`` on (the players
+    of a night start at different steps: every few seconds the same mix), one step per action.
     A paid action (a move or a search) the player has no stamina left for, or a search sooner than
     the interval (and a margin) after the last, becomes a /背包: every action is one the engine takes."""
 
-    def __init__(self, places: list[str], home: int):
+    def __init__(self, places: list[str], home: int, step: int):
         rules = royale_world()["rules"]
         self.places, self.at, self.st = places, home, rules["max_stamina"]
         self.cost = {"move": rules["move_cost"], "search": rules["search_cost"]}
         self.gap = rules["search_interval_s"] + 5  # the bot's clock runs from arrival, not from the send
-        self.born, self.step, self.searched = False, 0, -math.inf
+        self.born, self.step, self.searched = False, step, -math.inf
 
     def next(self, now: float) -> tuple[str, bool]:
         """The action to send at ``now`` (perf_counter) and whether the game logs it (a write)."""
@@ -882,7 +883,7 @@ async def capacity(b: Bench, most: int, warmup: float, measured: float) -> str:
         ((group, users, gid),) = await b.set_up([capacity_night(n)], "大逃杀")
         await b.extend(group, HOST_ROYALE, 60)  # the night outlasts the run
         places = night_places(json.loads(b.db.one("SELECT state FROM game WHERE id=?", gid)))
-        nights.append((group, users, gid, {u: NightPlayer(places, (i + 7 * n) % len(places)) for i, u in enumerate(users)}))
+        nights.append((group, users, gid, {u: NightPlayer(places, (i + 7 * n) % len(places), i) for i, u in enumerate(users)}))
         r1 = rss_mib(pid)
         voting = await b.set_up([capacity_voters(groups + k) for k in range(n)], "88人场")
         groups += n
