@@ -29,7 +29,8 @@ class TimedOneBot(FakeOneBot):
         super().__init__(url, self_id)
         # every message the bot sent: (perf_counter at arrival, "group"|"private", target, text)
         self.received: list[tuple[float, str, str, str]] = []
-        self._expect: dict[tuple[str, str], list[tuple[Pred, asyncio.Future[float]]]] = defaultdict(list)
+        # waiting callers per (kind, target): (pred, future, whole: the pred sees only whole messages)
+        self._expect: dict[tuple[str, str], list[tuple[Pred, asyncio.Future[float], bool]]] = defaultdict(list)
         # other bot processes the same QQ account is connected to (NapCat allows several reverse
         # WebSocket clients): every event sent here reaches them too, with the same message id
         self.mirrors: list[FakeOneBot] = []
@@ -52,9 +53,9 @@ class TimedOneBot(FakeOneBot):
                     waiting = self._expect.get((kind, target))
                     # the bot sends replies queued for one group as one message, a line each
                     units = [text] + (text.split("\n") if "\n" in text else [])
-                    for unit in units if waiting else ():
-                        for i, (pred, fut) in enumerate(waiting):
-                            if not fut.done() and pred(unit):
+                    for j, unit in enumerate(units if waiting else ()):
+                        for i, (pred, fut, whole) in enumerate(waiting):
+                            if not fut.done() and not (whole and j) and pred(unit):
                                 fut.set_result(t)
                                 del waiting[i]
                                 break
@@ -64,10 +65,12 @@ class TimedOneBot(FakeOneBot):
         except websockets.exceptions.ConnectionClosed:
             pass
 
-    def expect(self, kind: str, target: str, pred: Pred) -> asyncio.Future[float]:
-        """A future set to the arrival time of the next matching message."""
+    def expect(self, kind: str, target: str, pred: Pred, *, whole: bool = False) -> asyncio.Future[float]:
+        """A future set to the arrival time of the next matching message. With ``whole`` only a
+        whole message is matched, not one of its lines (one reply each: private messages are
+        never merged, so a multi-line reply cannot answer two waiting callers)."""
         fut: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._expect[(kind, str(target))].append((pred, fut))
+        self._expect[(kind, str(target))].append((pred, fut, whole))
         return fut
 
     async def send_group(self, group: str, user: str, text: str, role: str = "member") -> float:

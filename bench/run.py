@@ -26,22 +26,44 @@ royale night, each right after its floor, then both at once in two groups (three
 of games each, pooled). Bot B
 (the same database, queue paced) -- the 88th sign-up and /开始 of each of the
 five games (the median of five samples), then a vote burst whose replies leave
-at the production group pace. Then the same figures on PostgreSQL (one process,
+at the production group pace. Then the capacity figure (below), then the same figures on PostgreSQL (one process,
 then two processes each serving one game), and the whole simulated games in
 process (bench/sims.py, one subprocess each). Each line ends with the
 CPU other processes used meanwhile (the machine may be shared): ratios to the
 floor hold up better than absolute numbers when that is not 0.
+
+Capacity (``--only capacity``): how many games one process serves at once, in a
+bot process and database of its own. For N = 1, 2, ... the process holds N royale
+nights and N mafia88 groups voting, all set up through chat: each N adds one
+royale game (60 group sign-ups, /开始, /推进 into night 1, /延时 60 so the night
+outlasts the run) and N fresh mafia88 games (round 1 after the 88 reports), as a
+ballot is final once cast: a group votes once (the groups of earlier trials stay
+held). A trial is 5 s of warm-up, then 15 s measured. Each night's 60 players send
+one private action every 5 s on the clock from random phases (open loop: 12 a
+second a night, whether answered or not): /出生, then round and round a /搜索
+every 40 s and two /移动 while stamina lasts (moves and searches cost 5 of its
+100), /背包 between. Each group's 88 players send their /投票 in one 1-s burst,
+as at a vote's close (the vote-burst figure), the N groups' bursts evenly spread
+over the measured seconds (groups close independently). N stops rising after the
+first trial where the p99 of the night actions or of the votes passes 100 ms (or
+an answer never comes), or at N = 12; the line gives the largest N that kept both
+under, both p99 at each N, and what the engines refused (none should be). Memory
+per game: the bot's VmRSS (/proc/<pid>/status) before the first game and after
+the last trial, over the games then held.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import heapq
 import itertools
 import json
 import math
 import os
 import platform
+import random
 import re
 import shutil
 import sqlite3
@@ -50,7 +72,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import tomllib
@@ -92,8 +114,26 @@ SIDE_GAMES_3 = [(GROUP_M88_3, M88_PLAYERS_3)] + [(str(883000 + k), [str(140001 +
 SIDE_ROYALES_3 = [(GROUP_ROYALE_3, ROYALE_PLAYERS_3)] + [(str(885000 + k), [str(160001 + 1000 * k + i) for i in range(60)])
                                                          for k in (1, 2)]
 ACTIONS_PER_PLAYER = 20
+# capacity: N royale nights and N voting mafia88 groups at once in one process, N = 1, 2, ... (a
+# process of its own); night g's group and 60 players, voting group m's group and 88 players
+CAPACITY_MAX = 12  # the largest N tried
+CAPACITY_WARMUP, CAPACITY_TRIAL = 5.0, 15.0  # seconds of each N: warm-up (not counted), then measured
+CAPACITY_P99 = 0.100  # the bar every answer's p99 must stay under
+ACTION_EVERY = 5.0  # each night player sends one action every 5 s on the clock: 12 a second a night
+# a night player's actions after /出生, round and round: a search every 40 s (searches must be 30 s
+# apart), two moves, /背包 otherwise; 3 paid actions in 40 s, while stamina lasts (100 = 20 of them)
+NIGHT_CYCLE = ("search", "bag", "move", "bag", "bag", "move", "bag", "bag")
 
-FIGURES = ("votes", "night", "side", "start", "pg", "games")  # what --only can select
+
+def capacity_night(g: int) -> tuple[str, list[str]]:
+    return str(890000 + g), [str(5_000_000 + 1000 * g + i) for i in range(60)]
+
+
+def capacity_voters(m: int) -> tuple[str, list[str]]:
+    return str(891000 + m), [str(6_000_000 + 1000 * m + i) for i in range(88)]
+
+
+FIGURES = ("votes", "night", "side", "start", "capacity", "pg", "games")  # what --only can select
 
 UNPACED = {"GAMEHOST__SEND_INTERVAL": "0", "GAMEHOST__SEND_JITTER": "0", "GAMEHOST__GROUP_SEND_INTERVAL": "0"}
 PACE_PRIVATE, PACE_JITTER, PACE_GROUP = 0.2, 0.05, 0.6
@@ -380,6 +420,15 @@ class Bench:
         await asyncio.wait_for(fut, 30)
         await self.db.drained()
 
+    async def extend(self, group: str, host: str, minutes: int) -> None:
+        """/延时: the host moves the current phase's deadline ``minutes`` later."""
+        ob = self.ob
+        assert ob is not None
+        fut = ob.expect("group", group, lambda s: "截止时间调整为" in s)
+        await ob.send_group(group, host, f"/延时 {minutes}", role="owner")
+        await asyncio.wait_for(fut, 30)
+        await self.db.drained()
+
     async def _logged(self, gid: int, name: str, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while not self.db.one("SELECT count(*) FROM command_log WHERE game_id=? AND name=?", gid, name):
@@ -514,11 +563,20 @@ async def vote_burst_paced(b: Bench, gid: int) -> str:
             f"last {max(lat):.1f} s (private confirmations leave one by one at the private pace)")
 
 
-def royale_scripts(state: dict) -> dict[str, list[str]]:
-    world = tomllib.loads((ROOT / "plugins" / "royale" / "content" / "world.toml").read_text("utf-8"))
-    names = world["places"]["names"]
+@functools.cache
+def royale_world() -> dict:
+    """The royale's world settings (places, stamina, costs) as the game ships them."""
+    return tomllib.loads((ROOT / "plugins" / "royale" / "content" / "world.toml").read_text("utf-8"))
+
+
+def night_places(state: dict) -> list[str]:
+    """The places open all night (not closed, not closing at its end), one word each."""
     shut = set(state.get("closing") or []) | set(state.get("closed") or [])
-    places = [p for p in names if p not in shut and " " not in p]
+    return [p for p in royale_world()["places"]["names"] if p not in shut and " " not in p]
+
+
+def royale_scripts(state: dict) -> dict[str, list[str]]:
+    places = night_places(state)
     scripts = {}
     for i, u in enumerate(ROYALE_PLAYERS):
         home = i % len(places)
@@ -669,6 +727,236 @@ async def game_start(b: Bench, gids: list[int]) -> str:
             f"queue SEND_INTERVAL={PACE_PRIVATE}±{PACE_JITTER}: private pace {pace:.3f} s/msg vs {PACE_PRIVATE} s "
             f"configured ({pace / PACE_PRIVATE:.2f}×; gaps {min(gaps):.3f}–{max(gaps):.3f} s, {len(priv)} msgs){gpace}; "
             f"first role message sent {ms(role_times[0] - t0)}, last {role_times[-1] - t0:.1f} s after /开始 (last game)")
+
+
+# ---- capacity: how many games one process serves at once -------------------------
+
+
+def rss_mib(pid: int) -> float:
+    """A process's resident memory now (VmRSS in /proc/<pid>/status), MiB."""
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise OSError(f"no VmRSS for process {pid}")
+
+
+def keep_text(box: list[str]) -> Callable[[str], bool]:
+    """A predicate matching any message, keeping its text in ``box``."""
+    def pred(s: str) -> bool:
+        box.append(s)
+        return True
+    return pred
+
+
+class NightPlayer:
+    """A royale player of the capacity figure: /出生 first, then NIGHT_CYCLE from ``step`` on (the players
+    of a night start at different steps: every few seconds the same mix), one step per action.
+    A paid action (a move or a search) the player has no stamina left for, or a search sooner than
+    the interval (and a margin) after the last, becomes a /背包: every action is one the engine takes."""
+
+    def __init__(self, places: list[str], home: int, step: int):
+        rules = royale_world()["rules"]
+        self.places, self.at, self.st = places, home, rules["max_stamina"]
+        self.cost = {"move": rules["move_cost"], "search": rules["search_cost"]}
+        self.gap = rules["search_interval_s"] + 5  # the bot's clock runs from arrival, not from the send
+        self.born, self.step, self.searched = False, step, -math.inf
+
+    def next(self, now: float) -> tuple[str, bool]:
+        """The action to send at ``now`` (perf_counter) and whether the game logs it (a write)."""
+        if not self.born:
+            self.born = True
+            return f"/出生 {self.places[self.at]}", True
+        kind = NIGHT_CYCLE[self.step % len(NIGHT_CYCLE)]
+        self.step += 1
+        if kind == "search" and now - self.searched >= self.gap and self.st >= self.cost["search"]:
+            self.searched, self.st = now, self.st - self.cost["search"]
+            return "/搜索", True
+        if kind == "move" and self.st >= self.cost["move"]:
+            self.at, self.st = (self.at + 1) % len(self.places), self.st - self.cost["move"]
+            return f"/移动 {self.places[self.at]}", True
+        return "/背包", False
+
+    def heard(self, text: str) -> None:
+        """A reply naming the stamina left (a move's, a search's): never count on more than that."""
+        m = re.search(r"剩余体力 (\d+)", text)
+        if m:
+            self.st = min(self.st, int(m.group(1)))
+
+
+Night = tuple[str, list[str], int, dict[str, NightPlayer]]  # group, players, game id, their nights
+
+
+async def capacity_trial(b: Bench, nights: list[Night], voting: list[tuple[str, list[str], int]],
+                         warmup: float, measured: float, rng: random.Random) -> dict:
+    """One N: every night's players act on the clock, each one action every ACTION_EVERY s from a
+    random phase, for ``warmup + measured`` s (open loop: nobody waits for an answer); each voting
+    group's 88 players vote once in a 1-s burst, the groups' bursts evenly spread over the measured
+    seconds. Latencies of what was sent in the measured seconds; refusals (a write the game did not
+    log, a /背包 answered otherwise, a vote not counted) and answers that never came, of everything."""
+    ob = b.ob
+    assert ob is not None and b.bot is not None and b.bot.proc is not None
+    pid = b.bot.proc.pid
+    await b.db.drained()
+    last_seq = "SELECT coalesce(max(seq),0) FROM command_log WHERE game_id=?"
+    before = {gid: b.db.one(last_seq, gid) for _, _, gid, *_ in (*nights, *voting)}
+    t0 = time.perf_counter() + 0.2
+    t_measure, t_end = t0 + warmup, t0 + warmup + measured
+    due = [(t0 + rng.uniform(0, ACTION_EVERY), g, u) for g, (_, users, _, _) in enumerate(nights) for u in users]
+    heapq.heapify(due)
+    # each night action: (due, sent, night, a write?, its answer's arrival, the answer's text)
+    sent: list[tuple[float, float, int, bool, asyncio.Future[float], list[str]]] = []
+
+    async def burst(k: int, users: list[str]) -> tuple[list[float], float]:
+        start = t_measure + (k + 0.5) * measured / len(voting) - 0.5
+        await asyncio.sleep(max(0.0, start - time.perf_counter()))
+        return await b.private_burst(users, lambda i, u, n=len(users): f"/投票 {(i + 1) % n + 1}")
+
+    async def meter() -> dict[str, float]:  # CPU over the measured seconds
+        await asyncio.sleep(max(0.0, t_measure - time.perf_counter()))
+        load, cpu, own, t = Load(pid), b.cpu(), time.process_time(), time.perf_counter()
+        await asyncio.sleep(max(0.0, t_end - time.perf_counter()))
+        wall = time.perf_counter() - t
+        return {"bot": (b.cpu() - cpu) / wall, "driver": (time.process_time() - own) / wall, "others": load.other()}
+
+    bursts = [asyncio.create_task(burst(k, users)) for k, (_, users, _) in enumerate(voting)]
+    cpu = asyncio.create_task(meter())
+    while due:
+        t, g, u = heapq.heappop(due)
+        delay = t - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        player = nights[g][3][u]
+        line, write = player.next(t)
+        box: list[str] = []
+        fut = ob.expect("private", u, keep_text(box), whole=True)
+        fut.add_done_callback(lambda _f, p=player, box=box: p.heard(box[0]) if box else None)
+        sent.append((t, await ob.send_private(u, line), g, write, fut, box))
+        if t + ACTION_EVERY < t_end:
+            heapq.heappush(due, (t + ACTION_EVERY, g, u))
+    await asyncio.wait([s[4] for s in sent] + bursts, timeout=30)  # the answers still on their way
+    unanswered = sum(1 for s in sent if not s[4].done()) + sum(len(voting[k][1]) for k, t in enumerate(bursts) if not t.done())
+    for f in [s[4] for s in sent] + bursts:
+        f.cancel()
+    use = await cpu
+    await b.db.drained()
+    logged = [b.db.one("SELECT count(*) FROM command_log WHERE game_id=? AND seq>? AND source='private'", gid, before[gid])
+              for _, _, gid, _ in nights]
+    writes = [sum(1 for s in sent if s[2] == g and s[3]) for g in range(len(nights))]
+    bad_reads = [s[5][0] for s in sent if s[5] and not s[3] and "位置：" not in s[5][0]]  # a /背包 answered otherwise
+    bad_writes = [s[5][0] for s in sent if s[5] and s[3] and not ("剩余体力" in s[5][0] or "出生在" in s[5][0])]
+    counted = [b.db.one("SELECT count(*) FROM command_log WHERE game_id=? AND name='vote' AND seq>?", gid, before[gid])
+               for _, _, gid in voting]
+    night_lat = [s[4].result() - s[1] for s in sent if s[0] >= t_measure and s[4].done() and not s[4].cancelled()]
+    vote_lat = [x for t in bursts if t.done() and not t.cancelled() for x in t.result()[0]]
+    return {
+        "n": len(nights), "night": night_lat, "votes": vote_lat, "actions": len(sent), "writes": sum(writes),
+        "logged": sum(logged), "refused": sum(max(0, w - n) for w, n in zip(writes, logged)) + len(bad_reads)
+        + sum(len(users) - c for (_, users, _), c in zip(voting, counted)),
+        "odd": (bad_writes + bad_reads)[:1], "voted": sum(len(users) for _, users, _ in voting), "counted": sum(counted),
+        "unanswered": unanswered, "late": pct([s[1] - s[0] for s in sent if s[0] >= t_measure], 99), **use,
+    }
+
+
+def capacity_ok(r: dict) -> bool:
+    return (not r["unanswered"] and bool(r["night"]) and bool(r["votes"])
+            and pct(r["night"], 99) <= CAPACITY_P99 and pct(r["votes"], 99) <= CAPACITY_P99)
+
+
+async def capacity(b: Bench, most: int, warmup: float, measured: float) -> str:
+    """N = 1, 2, ...: one more royale night (to night 1, its deadline an hour later with /延时) and N
+    fresh mafia88 groups (round 1 after the 88 reports: a ballot is final once cast, so a group votes
+    once), set up through chat; then a trial (``capacity_trial``). Stops after the first N where a
+    p99 passes 100 ms, or at ``most``. Memory: the bot's VmRSS before the first game and after the
+    last trial, over the games held then (the groups of earlier trials, voted, stay held)."""
+    assert b.bot is not None and b.bot.proc is not None
+    pid = b.bot.proc.pid
+    rng = random.Random(7)
+    nights: list[Night] = []
+    groups, trials = 0, []
+    grew: dict[str, list[float]] = {"大逃杀": [], "88人场": []}  # VmRSS growth of each set-up step, MiB
+    await b.db.drained()
+    base, first = rss_mib(pid), 0.0
+    load: Load | None = None
+    for n in range(1, most + 1):
+        r0 = rss_mib(pid)
+        ((group, users, gid),) = await b.set_up([capacity_night(n)], "大逃杀")
+        await b.extend(group, HOST_ROYALE, 60)  # the night outlasts the run
+        places = night_places(json.loads(b.db.one("SELECT state FROM game WHERE id=?", gid)))
+        nights.append((group, users, gid, {u: NightPlayer(places, (i + 7 * n) % len(places), i) for i, u in enumerate(users)}))
+        r1 = rss_mib(pid)
+        voting = await b.set_up([capacity_voters(groups + k) for k in range(n)], "88人场")
+        groups += n
+        r2 = rss_mib(pid)
+        grew["大逃杀"].append(r1 - r0)
+        grew["88人场"].append(r2 - r1)
+        first = first or r2  # VmRSS with the first night and the first group
+        load = load or Load(pid, logs=(b.bot.log,))
+        trials.append(await capacity_trial(b, nights, voting, warmup, measured, rng))
+        if not capacity_ok(trials[-1]):
+            break
+    end = rss_mib(pid)
+    assert load is not None
+
+    def p99(xs: list[float]) -> str:
+        return "none" if not xs else f"{pct(xs, 99) * 1000:.1f}" if pct(xs, 99) < 0.1 else f"{pct(xs, 99) * 1000:.0f}"
+
+    bar = ms(CAPACITY_P99)
+    kept = len(trials) if capacity_ok(trials[-1]) else len(trials) - 1
+    if kept == len(trials):
+        verdict = f"N = {kept} (the cap: every p99 ≤ {bar} up to it; stopped there)"
+    else:
+        last = trials[-1]
+        over = [name for what, name in (("night", "night actions"), ("votes", "votes"))
+                if not last[what] or pct(last[what], 99) > CAPACITY_P99]
+        why = (f"{last['unanswered']} answers never came" if last["unanswered"]
+               else f"the p99 of the {' and of the '.join(over)} passed {bar}")
+        verdict = f"N = {kept} (at N = {kept + 1} {why}; stopped there)"
+    each = ", ".join(f"{r['n']}: {p99(r['night'])}/{p99(r['votes'])}" for r in trials)
+    busy = ", ".join(f"{r['bot']:.2f}" for r in trials)
+    others = ", ".join(f"{r['others']:.1f}" for r in trials)
+    games = len(nights) + groups
+    # the first night and the first group also bring their game's code and data (and the royale's map picture)
+    later = f"the first night and group brought +{grew['大逃杀'][0]:.1f} and +{grew['88人场'][0]:.1f} MiB"
+    if len(trials) > 1:
+        later = (f"{(end - first) / (games - 2):.2f} MiB a game beyond the first night and group, which brought "
+                 f"+{grew['大逃杀'][0]:.1f} and +{grew['88人场'][0]:.1f} MiB; set-ups +{sum(grew['大逃杀'][1:]) / (len(nights) - 1):.2f} "
+                 f"MiB a night, +{sum(grew['88人场'][1:]) / (groups - 1):.2f} MiB a group")
+    refused = sum(r["refused"] for r in trials)
+    odd = next((r["odd"][0] for r in trials if r["odd"]), None)
+    sample = f" (e.g. {odd[:60]!r})" if odd else ""
+    actions, logged = sum(r["actions"] for r in trials), sum(r["logged"] for r in trials)
+    writes = sum(r["writes"] for r in trials)
+    last = trials[-1]
+    line = (f"capacity (one process, N royale nights and N mafia88 groups voting at once, N = 1, 2, … each "
+            f"{warmup:.0f} s of warm-up and {measured:.0f} s measured, until a p99 passes {bar}, at most N = {most}: a "
+            f"night's 60 players each send one private action every {ACTION_EVERY:.0f} s on the clock (12 a second, open loop: "
+            f"/出生, then a /搜索 every 40 s and two /移动 while stamina lasts, /背包 between), each group's 88 players their "
+            f"/投票 in one 1-s burst (round 1 after the reports), the N bursts spread evenly over the trial, a group voting "
+            f"once: a ballot is final, so each N votes in N fresh groups, the groups of earlier trials stay held; "
+            f"queue unpaced): {verdict}; p99 night/votes at each N {each} ms; bot busy {busy} CPU at each N, other processes "
+            f"{others}; memory {(end - base) / games:.2f} MiB per game held (VmRSS {base:.0f} MiB before the games, "
+            f"{end:.0f} MiB after the last trial with {games} held: {len(nights)} royale, {groups} mafia88; {later}); {actions} night "
+            f"actions ({writes} writes, {logged} logged by the games) and {sum(r['voted'] for r in trials)} votes "
+            f"({sum(r['counted'] for r in trials)} counted): {refused} refused{sample}, "
+            f"{sum(r['unanswered'] for r in trials)} unanswered; the driver (this process: the fake OneBot and the players) "
+            f"{last['driver']:.2f} CPU at N = {last['n']}, its sends {ms(last['late'])} late at p99")
+    return with_load(line, load)
+
+
+async def capacity_figure(work: Path, most: int, warmup: float, measured: float) -> str:
+    """The capacity figure in a bot process of its own, with a database of its own (no other
+    figure's games held: its VmRSS before the games is the process with nothing to serve)."""
+    folder = work / "capacity"
+    folder.mkdir(exist_ok=True)
+    cb = Bench(folder)
+    try:
+        await cb.up(UNPACED)
+        return await capacity(cb, most, warmup, measured)
+    except Exception as exc:
+        return f"capacity: SKIPPED ({str(exc) if isinstance(exc, Skip) else f'{type(exc).__name__}: {exc}'})"[:300]
+    finally:
+        await cb.down()
 
 
 def with_load(line: str, load: Load) -> str:
@@ -907,6 +1195,9 @@ async def run(args: argparse.Namespace) -> None:
             print(f"mafia88 start: SKIPPED ({next((why[k] for k in START_KEYS if k in why), None)})", flush=True)
     finally:
         await b.down()
+    if "capacity" in want:
+        measured = args.capacity_trial
+        print(await capacity_figure(work, args.capacity_max, min(CAPACITY_WARMUP, measured / 3), measured), flush=True)
     if "pg" in want:
         print(await postgres_burst(work), flush=True)
     for line in simulated_games(b.floors.get("group_p50"), args.tracemalloc) if "games" in want else ():
@@ -929,12 +1220,19 @@ def main() -> None:
     ap.add_argument("--only", type=lambda s: [f.strip() for f in s.split(",") if f.strip()], default=list(FIGURES),
                     help=f"a comma-separated subset of {','.join(FIGURES)} (default: all; 'side' also sets up and "
                          f"measures the solo figures it is compared with)")
+    ap.add_argument("--capacity-trial", type=float, default=CAPACITY_TRIAL, metavar="SECONDS",
+                    help=f"capacity: measured seconds of each N (default {CAPACITY_TRIAL:.0f}; the warm-up before them "
+                         f"is {CAPACITY_WARMUP:.0f} s, or a third of a shorter trial)")
+    ap.add_argument("--capacity-max", type=int, default=CAPACITY_MAX, metavar="N",
+                    help=f"capacity: the largest N tried (default {CAPACITY_MAX})")
     ap.add_argument("--tracemalloc", action="store_true",
                     help="also trace the Python-heap peak of each simulated game (slow: ~1 min more)")
     args = ap.parse_args()
     unknown = [f for f in args.only if f not in FIGURES]
     if unknown:
         ap.error(f"--only: unknown figure(s) {', '.join(unknown)}; choose from {', '.join(FIGURES)}")
+    if args.capacity_trial < ACTION_EVERY or args.capacity_max < 1:
+        ap.error(f"--capacity-trial: at least {ACTION_EVERY:.0f} s (a night player's period); --capacity-max: at least 1")
     asyncio.run(run(args))
 
 
