@@ -1,4 +1,4 @@
-"""Load benchmarks through the real WebSocket (issue 7).
+"""Load benchmarks through the real WebSocket.
 
     .venv/bin/python bench/run.py        (or: make bench)
     .venv/bin/python bench/run.py --only night,side      (a subset of the figures: faster to iterate)
@@ -85,14 +85,14 @@ HOST_M88, HOST_ROYALE, HOST_START = "101", "102", "103"
 M88_PLAYERS = [str(20001 + i) for i in range(88)]
 ROYALE_PLAYERS = [str(30001 + i) for i in range(60)]
 START_PLAYERS = [str(40001 + i) for i in range(88)]
-# /开始 is one sample per game: five games, each 88 players of its own (median reported; three before
-# 2026-12-01 13:00, whose single samples spread 7–13 ms)
+# /开始 is one sample per game: five games, each 88 players of its own (the median is reported: single
+# samples spread 7–13 ms)
 STARTS = [(GROUP_START, START_PLAYERS)] + [(str(880007 + k), [str(40001 + 1000 * k + i) for i in range(88)])
                                            for k in range(1, 5)]
 START_KEYS = [f"start_{k}" for k in range(len(STARTS))]
 # the vote burst is repeated in three games of its own (the first is GROUP_M88): one burst's p99 is its
 # slowest vote, and whether a pause of the machine (tens of ms, the floor's bursts get them too) falls
-# inside a one-second burst decided that figure (stop 27: 0.09× to 11× the floor, the same code)
+# inside a one-second burst decided that figure (0.09× to 11× the floor with the same code)
 VOTE_GAMES = [(GROUP_M88, M88_PLAYERS)] + [(str(881000 + k), [str(120001 + 1000 * k + i) for i in range(88)])
                                            for k in (1, 2)]
 VOTE_KEYS = ["m88"] + [f"m88_r{k}" for k in (1, 2)]
@@ -101,7 +101,7 @@ ROYALE_PLAYERS_2 = [str(60001 + i) for i in range(60)]
 M88_PLAYERS_3 = [str(70001 + i) for i in range(88)]
 ROYALE_PLAYERS_3 = [str(80001 + i) for i in range(60)]
 # side by side: three trials, each a vote burst and a royale night at once in two games of their own,
-# pooled as the solo figures are (one trial's vote p99 swung 0.23×–2.67× its solo figure in stop 27);
+# pooled as the solo figures are (one trial's vote p99 swung 0.23×–2.67× its solo figure);
 # the *_3 set: the votes' games served by a second process (PostgreSQL)
 SIDE_GAMES = [(GROUP_M88_2, M88_PLAYERS_2)] + [(str(882000 + k), [str(130001 + 1000 * k + i) for i in range(88)])
                                                for k in (1, 2)]
@@ -323,8 +323,8 @@ class Bench:
     async def up(self, env: dict[str, str]) -> TimedOneBot:
         env = {
             "ENVIRONMENT": "prod", "EXTRA_PLUGINS": "", "LOG_LEVEL": "INFO", "ONEBOT_ACCESS_TOKEN": "",
-            "SUPERUSERS": '["10000"]', "SEND_MAX_ATTEMPTS": "5", "SEND_PAUSE_AFTER": "5", **env,
-            **({"DATABASE_URL": self.database_url} if self.database_url else {}),
+            "SUPERUSERS": '["10000"]', "GAMEHOST__SEND_MAX_ATTEMPTS": "5", "GAMEHOST__SEND_PAUSE_AFTER": "5", **env,
+            **({"GAMEHOST__DATABASE_URL": self.database_url} if self.database_url else {}),
         }
         self.bot = BotProcess(self.db_path, env=env, log=self.work / "bot.log")
         self.bot.start()
@@ -991,8 +991,8 @@ def simulated_games(floor_p50: float | None, traced: bool) -> Iterator[str]:
 
 
 def cpu_probe() -> float:
-    """A fixed Python loop (median of 5, ms): this host's speed moved by half within minutes on
-    2026-12-01 with nothing else running, so runs are comparable only next to this figure."""
+    """A fixed Python loop (median of 5, ms): a host's speed has moved by half within minutes with
+    nothing else running, so runs are comparable only next to this figure."""
     xs = []
     for _ in range(5):
         t, acc = time.perf_counter(), 0
@@ -1071,7 +1071,6 @@ async def postgres_burst(work: Path) -> str:
             nights3 = [(group, users, await pg.create(group, HOST_ROYALE, "大逃杀")) for group, users in SIDE_ROYALES_3]
             # from here on every event reaches both processes, as NapCat does with two reverse
             # WebSocket clients: each sees the other game's sign-ups before the measured second
-            # (runs before 14:40 on 2026-12-01 mirrored the measured second only)
             assert pg.ob is not None and pg2.ob is not None
             pg.ob.mirrors, pg2.ob.mirrors = [pg2.ob], [pg.ob]
             for group, users, gid in side3:
