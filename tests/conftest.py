@@ -114,7 +114,7 @@ _groups = _it.count(700001)
 
 @pytest.fixture
 async def leak_scan(monkeypatch):
-    """Issue 12 item 6: record every group message the harness drains in this
+    """Record every group message the harness drains in this
     test; at the end, scan those of each game played against its secrets."""
     from harness import Harness
     from leakscan import scan, secrets_of

@@ -1,4 +1,4 @@
-"""Texts out of the stored state (issue 19 item 2). An engine names where its
+"""Texts out of the stored state. An engine names where its
 state keeps texts (``GameEngine.TEXTS``: paths such as ``("posts", "*", "text")``,
 ``"*"`` = every item of a list or value of a dict). Each such text is written once
 to its own row (``game_text``) and the stored state holds ``{"$text": ref}`` in

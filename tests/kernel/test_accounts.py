@@ -1,4 +1,4 @@
-"""Several bot accounts (issue 10 item 6): private messages go out through the
+"""Several bot accounts: private messages go out through the
 account the player (or host) last wrote to — the one they are friends with."""
 
 from harness import Harness
@@ -40,7 +40,7 @@ async def test_a_restart_remembers_which_account_each_user_wrote_to(harness):
 
 async def test_contacts_noted_at_once_are_written_in_one_trip(nonebug_init, monkeypatch):
     """A night's first private actions: 60 players write at once and their contacts go to the
-    database in one write, not 60 transactions ahead of other games' writes (issue 19)."""
+    database in one write, not 60 transactions ahead of other games' writes."""
     import asyncio
     import importlib
     from datetime import datetime, timezone

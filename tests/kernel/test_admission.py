@@ -1,4 +1,4 @@
-"""Fair admission (issue 19 item 3, "games never wait for each other"): a busy game's burst
+"""Fair admission: a busy game's burst
 does not hold up another game's messages before NoneBot looks at them; each game still sees
 its commands in arrival order; a routing command keeps its place among all messages."""
 

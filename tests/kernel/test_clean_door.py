@@ -1,4 +1,4 @@
-"""Clean text at the door (issue 10 item 3): every incoming text is normalised
+"""Clean text at the door: every incoming text is normalised
 once; look-alike aliases collide; every text has a length cap."""
 
 import json
@@ -110,7 +110,7 @@ def test_kernel_config_is_validated():
 
 
 def test_config_is_namespaced_and_reads_the_old_flat_names():
-    """Issue 11 item 5: one namespace (GAMEHOST__…); an old .env's flat names still count
+    """One namespace (GAMEHOST__…); an old .env's flat names still count
     where the namespaced one is absent; the namespaced one wins."""
     import pytest
     from pydantic import ValidationError
@@ -127,7 +127,7 @@ def test_config_is_namespaced_and_reads_the_old_flat_names():
 
 
 def test_data_folder_is_localstore_unless_set(monkeypatch, tmp_path):
-    """Issue 11 item 5: files go to localstore's folder for the kernel when no data folder is set."""
+    """Files go to localstore's folder for the kernel when no data folder is set."""
     import nonebot_plugin_localstore as store
 
     from plugins.kernel import config

@@ -1,4 +1,4 @@
-"""Every row of the kernel's command table (issue 2), with its bad inputs."""
+"""Every row of the kernel's command table, with its bad inputs."""
 
 from harness import export_folder, texts
 

@@ -1,4 +1,4 @@
-"""Hardening (issue 10 item 1): with a token set, every door is guarded — the
+"""Hardening: with a token set, every door is guarded — the
 reverse WebSocket (header or ``access_token`` query parameter) and the HTTP
 event routes; without a token the bot will not listen beyond loopback."""
 

@@ -1,5 +1,5 @@
 """End to end: bot.py as a real process, a fake OneBot implementation over a
-real reverse WebSocket (issue 2 item 12), and a hard kill between a deadline
+real reverse WebSocket, and a hard kill between a deadline
 and its firing (item 5)."""
 
 import asyncio
@@ -86,7 +86,7 @@ async def test_game_over_real_websocket(bot_process, database_url):
         await ob.wait_for("投给 2号")
         await asyncio.sleep(0.5)
         assert len([t for *_, t in ob.sent() if "投给 2号" in t]) == 1
-        # texts live in rows of their own, the stored state holds refs (issue 19), on both databases
+        # texts live in rows of their own, the stored state holds refs, on both databases
         note = "记" + "长" * 400
         await ob.private_message("11", note)
         await ob.private_message("12", note)  # the same text: the same row
@@ -110,7 +110,7 @@ async def test_game_over_real_websocket(bot_process, database_url):
 
 
 async def test_a_sign_up_sent_with_the_create_behind_a_burst_is_taken(bot_process):
-    """bot.py admits events per game (routing/admission.py): a burst read in one go loses
+    """Bot.py admits events per game (routing/admission.py): a burst read in one go loses
     nothing, and a private /报名 naming a group, read together with that group's /创建 just before
     it, is routed after it. (The admission order itself is tested step by step in test_admission.py;
     here the bot is often quick enough to need none of it.)"""

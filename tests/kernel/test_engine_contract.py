@@ -1,4 +1,4 @@
-"""One way to write an engine (issue 11 item 2): a CommandSpec names its rule, the
+"""One way to write an engine: a CommandSpec names its rule, the
 kernel makes the single copy of the state; read-only commands (query=True) are
 not logged and never write the game; stored states carry a version, an older one
 is upgraded at load and a newer one refuses to load."""

@@ -1,4 +1,4 @@
-"""Exactly once (issue 10 item 2): every kernel command, delivered again after
+"""Exactly once: every kernel command, delivered again after
 a kill -9, changes nothing and is not answered again — the delivery key is
 stored in the same transaction as what the command caused."""
 

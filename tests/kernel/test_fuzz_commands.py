@@ -1,4 +1,4 @@
-"""Fuzzing every command (issue 10 item 7): random arguments to every kernel
+"""Fuzzing every command: random arguments to every kernel
 and game command of the four games, from hosts, players and strangers, in the
 group and in private — never a traceback, never "机器人出错了", and a refused
 command changes nothing. Bounded (max_examples) to keep `make test` quick."""

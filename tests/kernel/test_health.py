@@ -173,7 +173,7 @@ def _http(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, 
 
 
 async def test_the_doors_of_the_running_bot(tmp_path):
-    """bot.py with a token: loopback is answered; a client behind a proxy on this machine (its
+    """Bot.py with a token: loopback is answered; a client behind a proxy on this machine (its
     X-Forwarded-For, which the server trusts from loopback) needs the token."""
     bp = BotProcess(tmp_path / "bot.sqlite3", env={"ONEBOT_ACCESS_TOKEN": TOKEN})
     bp.start()

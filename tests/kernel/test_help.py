@@ -1,4 +1,4 @@
-"""Help by topic and by command, and an answer to every unknown command (issue 18).
+"""Help by topic and by command, and an answer to every unknown command.
 
 The short /帮助 of every kind of asker (stranger, player, host; group, private) in
 each phase (sign-up, running) of each of the four games is kept as a snapshot

@@ -1,4 +1,4 @@
-"""The leak scan itself (issue 12 item 6) finds each kind of leak, and stays
+"""The leak scan itself finds each kind of leak, and stays
 quiet on what the rules publish."""
 
 from leakscan import Secrets, scan

@@ -1,4 +1,4 @@
-"""Leases (issue 19 item 5): every event reaches every process, so a game another
+"""Leases: every event reaches every process, so a game another
 process serves must cost the others no database query per event — they ask again
 after a second, and take the game over once its lease is gone."""
 

@@ -1,4 +1,4 @@
-"""Texts out of the stored state (issue 19 item 2): what an engine names in TEXTS is
+"""Texts out of the stored state: what an engine names in TEXTS is
 written once to a row of its own and the stored state holds a ref in its place; the
 engine, its hooks, /导出 and pages always see the texts themselves, also after a
 restart and after a refused rule."""

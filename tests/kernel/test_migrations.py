@@ -1,4 +1,4 @@
-"""Database (issue 2 item 3): the schema is created on first start and an
+"""Database: the schema is created on first start and an
 existing database is upgraded in place when the models change, keeping its
 rows — by the documented commands."""
 

@@ -1,4 +1,4 @@
-"""Sending (issue 2 item 6) on a virtual clock: pace, order per recipient,
+"""Sending on a virtual clock: pace, order per recipient,
 retry with back-off, giving up and pausing with a word to the hosts."""
 
 from datetime import datetime, timedelta, timezone
@@ -156,7 +156,7 @@ async def test_replies_to_a_group_go_out_together_in_order(nonebug_init):
     assert await Outbox.filter(status="pending").count() == 0
 
 
-# ---- a fair queue (issue 10 item 5) -------------------------------------------
+# ---- a fair queue -------------------------------------------
 
 
 class SlowRecorder(Recorder):
@@ -234,7 +234,7 @@ async def test_queued_rows_are_the_rows_one_create_writes(harness):
 
 
 async def test_games_take_turns_so_one_games_backlog_never_holds_up_another(nonebug_init):
-    """Issue 19 item 3: a royale night's 60 waiting replies do not stand in front of a vote's
+    """A royale night's 60 waiting replies do not stand in front of a vote's
     confirmation in another game; each game keeps its own order."""
     await _fresh()
     royale = await Game.create(group_id="9201", kind="demo", seed="s", created_by="h")
@@ -296,8 +296,7 @@ async def test_with_no_pace_sends_to_different_recipients_overlap_in_order_per_r
 
 
 async def test_sends_that_land_together_are_marked_sent_in_one_write(nonebug_init, monkeypatch):
-    """Eight answers from NapCat in one go: one write marks them all (issue 19: the queue's
-    writes share SQLite's one connection with every game's commands)."""
+    """Eight answers from NapCat in one go: one write marks them all."""
     import asyncio
 
     from harness import spy
@@ -323,7 +322,7 @@ async def test_sends_that_land_together_are_marked_sent_in_one_write(nonebug_ini
 
 
 async def test_with_no_pace_a_send_frees_its_place_once_it_lands_not_once_it_is_marked_sent(nonebug_init, monkeypatch):
-    """Issue 19: marking sends as sent is a write that waits its turn at the database (behind a
+    """Marking sends as sent is a write that waits its turn at the database (behind a
     royale night's); the queue goes on sending to other recipients meanwhile, and a recipient's
     next message still waits until its last one is marked."""
     import asyncio
@@ -361,7 +360,7 @@ async def test_with_no_pace_a_send_frees_its_place_once_it_lands_not_once_it_is_
 
 
 async def test_an_unpaced_worker_reads_the_queue_once_a_tick(nonebug_init, monkeypatch):
-    """Issue 19: a tick asks the database once, for the heads due now and for when the first one
+    """A tick asks the database once, for the heads due now and for when the first one
     not yet due will be (a retry's back-off); when every head due was sent on its way it waits
     for a wake-up or that time, instead of asking again at once (five reads a reply before, two now)."""
     import asyncio
@@ -434,7 +433,7 @@ async def test_a_recipients_next_message_goes_once_the_last_one_landed(nonebug_i
 
 @sqlite_only
 async def test_the_queue_is_read_at_once_without_a_trip_to_the_connections_thread(nonebug_init, monkeypatch):
-    """Issue 19: beside a royale night SQLite's connection thread is busy with writes half the
+    """Beside a royale night SQLite's connection thread is busy with writes half the
     time, and the queue's read of a vote's answer waited there 3-4 ms for a 0.15 ms query. The
     queue reads the committed rows on a connection of its own (WAL: a reader waits for no writer):
     a row is read as soon as its write is in, a row marked sent is no longer a head."""

@@ -1,4 +1,4 @@
-"""Receiving (issue 2 item 7): duplicates handled once, arrival order kept
+"""Receiving: duplicates handled once, arrival order kept
 under a burst, a sequence number and a sub-second receive time per command."""
 
 import asyncio

@@ -1,4 +1,4 @@
-"""Secrets hold (issue 12): in a game with secret aliases nothing in a group
+"""Secrets hold: in a game with secret aliases nothing in a group
 joins a QQ account to a seat or alias; players speak under their alias; the
 group sees only the public reason of a card."""
 

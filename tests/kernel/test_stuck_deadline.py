@@ -1,4 +1,4 @@
-"""No stuck deadline (issue 10 item 4): a deadline whose engine call or effects
+"""No stuck deadline: a deadline whose engine call or effects
 raise is rolled back, retried with back-off a bounded number of times, then
 parked with every host told privately what failed and how to act."""
 

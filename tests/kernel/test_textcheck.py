@@ -1,4 +1,4 @@
-"""Shared text figures (issue 2, item 10): Word-style count, quotes, repeats, Simplified."""
+"""Shared text figures: Word-style count, quotes, repeats, Simplified."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_describe_is_one_short_chinese_line():
 
 
 def test_a_clause_repeated_with_commas_counts_as_repeated():
-    """Issue 13 item 9: 20 comma-chained copies of one clause are not new text."""
+    """20 comma-chained copies of one clause are not new text."""
     from plugins.gamekit.textcheck import measure
 
     fig = measure("，".join(["今天天气真好啊"] * 20) + "。")

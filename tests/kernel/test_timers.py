@@ -1,4 +1,4 @@
-"""Phases and deadlines (issue 2 item 5): rows are the truth, re-armed at
+"""Phases and deadlines: rows are the truth, re-armed at
 start-up; an overdue deadline fires once, never twice."""
 
 import asyncio

@@ -1,4 +1,4 @@
-"""Several processes, one PostgreSQL database (issue 10 item 6): both come up
+"""Several processes, one PostgreSQL database: both come up
 together on a fresh database; each game is served by one of them (the other
 neither answers nor sends); when the owner dies the other takes the game over
 within a bounded time and applies nothing twice. SQLite refuses a second

@@ -1,4 +1,4 @@
-"""/网页 through the bot, in process (issue 17 item 1): off without WEB_PUBLIC_URL; private
+"""/网页 through the bot, in process: off without WEB_PUBLIC_URL; private
 only; a link and a fresh password each time, of which only a scrypt hash is stored;
 wrong passwords make the player wait; a host resets someone's."""
 

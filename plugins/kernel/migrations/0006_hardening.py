@@ -1,4 +1,4 @@
-"""Hardening (issue 10): delivered-message keys, leases, contacts, timer retries, queue owner and timeouts."""
+"""Hardening: delivered-message keys, leases, contacts, timer retries, queue owner and timeouts."""
 from tortoise import migrations
 from tortoise.migrations import operations as ops
 from tortoise import fields
