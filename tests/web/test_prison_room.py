@@ -1,4 +1,4 @@
-"""囚犯游戏's web interrogation room (issue 17 item 3): with room_mode = "web" the two
+"""囚犯游戏's web interrogation room: with room_mode = "web" the two
 partners of a room chat live on a page in a real browser (new lines arrive by
 server-sent events, without reloading), labelled only 看守 / 囚犯; the transcript is
 the relay's (the same engine command and record); after the window the page is
@@ -12,6 +12,8 @@ import pytest
 from web_helpers import bot_with_web, chromium, db_rows, login, screenshot_path, web_access
 from webclient import Client
 
+from plugins.kernel.longtexts import MARK
+
 GROUP = "6000"
 HOST = "10000"
 ALIASES = ["青龙", "白虎", "朱雀", "玄武", "麒麟", "凤凰", "貔貅", "饕餮", "穷奇", "梼杌", "混沌", "白泽"]
@@ -22,11 +24,21 @@ def qq(seat: int) -> str:
 
 
 def state(bp) -> dict:
-    """The stored state with its texts read back from their rows (issue 19: a transcript
-    line's text is stored once, the state holds {"$text": ref})."""
+    """The stored state with its texts read back from their rows (a transcript line's text is
+    stored once in a row of its own; the state holds its mark, MARK + ref)."""
     gid, raw = db_rows(bp, "SELECT id, state FROM game WHERE group_id = ? ORDER BY id DESC", GROUP)[0]
     texts = dict(db_rows(bp, "SELECT ref, text FROM game_text WHERE game_id = ?", gid))
-    return json.loads(raw, object_hook=lambda d: texts[d["$text"]] if set(d) == {"$text"} else d)
+
+    def back(node):
+        if isinstance(node, str) and node.startswith(MARK):
+            return texts[int(node[len(MARK):])]
+        if isinstance(node, list):
+            return [back(x) for x in node]
+        if isinstance(node, dict):
+            return {k: back(v) for k, v in node.items()}
+        return node
+
+    return back(json.loads(raw))
 
 
 @pytest.fixture(scope="module")
