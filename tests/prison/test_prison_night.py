@@ -214,6 +214,17 @@ def test_group_mode_tells_each_player_the_room_group(game):
     assert g.p(1).status == "dead"
 
 
+def test_group_mode_night_message_offers_the_alt_account(game):
+    """【版杀前言】4 / 【游戏流程】<6> "玩家须用自己的qq小号申请入群": the private night message says a
+    room group may be joined with the 小号 registered by /小号, not only with the sign-up QQ."""
+    g = game({"room_mode": "group"}, chats=ROOMS)
+    to_rooms(g)
+    fx = g.rooms([(1, 7)])
+    for seat in (1, 7):
+        text = next(t for t in says(fx, seat) if "今晚你的审讯群" in t)
+        assert "小号" in text and "/小号" in text
+
+
 def test_group_mode_room_admin_effects(game):
     """Window opens: cards 看守/囚犯 and unmute; closes: mute + 墙壁升起了; next night: kick
     last night's occupants. Too few groups: the hosts are told; no admin effect for the rest."""
