@@ -385,6 +385,19 @@ POINT_ITEM = "{why} {n:+d}"
 
 # ---- the web interrogation room ------------------------------------------------------------
 WEB_TITLE = "囚犯游戏 · 审讯室"
+WEB_OPEN = "审讯进行中，墙壁升起前可以交谈（每晚 {window}）。"
+WEB_RECORD = "墙壁已经升起：这是第{night}夜审讯的记录，只能查看。"
+WEB_NO_ROOM = "现在不是审讯时间（每晚 {window}），你没有审讯对象。"
+WEB_SAY = "对对方说……（对方只看到你的身份标签）"
+WEB_READ_ONLY = "审讯时间外只能查看。"
+WEB_PAUSED = "游戏暂停中，只能查看。"
+WEB_ENDED = "游戏已结束，只能查看。"
+WEB_GONE = "你已出局，只能查看。"
+WEB_RELEASED = "你已被释放，只能查看。"
+WEB_PARTNER_GONE = "对方已不在审讯室，只能查看。"
+WEB_BYE = "你今晚轮空，没有审讯对象，只能查看。"
+WEB_NOT_PLAYER = "只有审讯双方可以发言。"
+WEB_WHEN = "{month}月{day}日 {hhmm}"  # a line's date and time (hover)
 
 # ---- a host's settings (content.py): one line per mistake ------------------------------------
 CAMP_WORDS = {"guard": "guard", "prisoner": "prisoner", "any": "any", "看守": "guard", "囚犯": "prisoner", "任意": "any"}
