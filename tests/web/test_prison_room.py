@@ -8,14 +8,12 @@ after the window the page is read-only, the box disabled and saying why. At phon
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from web_helpers import bot_with_web, chromium, db_rows, login, screenshot_path, web_access
 from webclient import Client
-from datetime import datetime
-from zoneinfo import ZoneInfo
-
-from plugins.kernel.longtexts import MARK
 
 GROUP = "6000"
 ZONE = "Asia/Kathmandu"  # the game's zone: +05:45, unlike the browser's (the machine's)
@@ -30,18 +28,18 @@ def qq(seat: int) -> str:
 
 def state(bp) -> dict:
     """The stored state with its texts read back from their rows (a transcript line's text is
-    stored once in a row of its own; the state holds its mark, MARK + ref)."""
+    stored once, in its own row; the state holds its mark and ref)."""
+    from plugins.kernel.longtexts import MARK
+
     gid, raw = db_rows(bp, "SELECT id, state FROM game WHERE group_id = ? ORDER BY id DESC", GROUP)[0]
     texts = dict(db_rows(bp, "SELECT ref, text FROM game_text WHERE game_id = ?", gid))
 
     def back(node):
-        if isinstance(node, str) and node.startswith(MARK):
-            return texts[int(node[len(MARK):])]
-        if isinstance(node, list):
-            return [back(x) for x in node]
         if isinstance(node, dict):
             return {k: back(v) for k, v in node.items()}
-        return node
+        if isinstance(node, list):
+            return [back(v) for v in node]
+        return texts[int(node[len(MARK):])] if isinstance(node, str) and node.startswith(MARK) else node
 
     return back(json.loads(raw))
 
