@@ -24,8 +24,8 @@ CHARACTERS = (
     '{ name = "步美" }, { name = "元太" }]'
 )
 DEAL = (
-    'deal = { "1" = "noise", "2" = "search", "3" = "lover_g", "4" = "patrol", "5" = "plain1", "6" = "plain2", '
-    '"7" = "murderer", "8" = "accomplice", "9" = "lover_p", "10" = "thief", "11" = "survivor", "12" = "plain_p" }'
+    'deal = { "1" = "noise", "2" = "search", "3" = "lover_g", "4" = "patrol", "5" = "listener", "6" = "keeper", '
+    '"7" = "murderer", "8" = "accomplice", "9" = "lover_p", "10" = "thief", "11" = "survivor", "12" = "saboteur" }'
 )
 
 

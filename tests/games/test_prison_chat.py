@@ -29,8 +29,8 @@ pytestmark = pytest.mark.usefixtures("leak_scan")  # every group message checked
 HOST = "1"
 ALIASES = ["青龙", "白虎", "朱雀", "玄武", "麒麟", "凤凰", "貔貅", "饕餮", "穷奇", "梼杌", "混沌", "白泽"]
 DEAL = (  # seat -> sample12 role (group mode)
-    'deal = { "1" = "noise", "2" = "search", "3" = "lover_g", "4" = "patrol", "5" = "plain1", "6" = "plain2", '
-    '"7" = "murderer", "8" = "accomplice", "9" = "lover_p", "10" = "thief", "11" = "survivor", "12" = "plain_p" }'
+    'deal = { "1" = "noise", "2" = "search", "3" = "lover_g", "4" = "patrol", "5" = "listener", "6" = "keeper", '
+    '"7" = "murderer", "8" = "accomplice", "9" = "lover_p", "10" = "thief", "11" = "survivor", "12" = "saboteur" }'
 )
 
 

@@ -15,6 +15,7 @@ from plugins.kernel.models import Game, Player
 from plugins.prison.engine.model import Phase, PointItem, Status
 
 SAVED = Path(__file__).resolve().parents[1] / "prison" / "fixtures" / "saved-v2.json"
+IDENTITIES = SAVED.with_name("identities-v2.toml").read_text(encoding="utf-8")  # what the saved game was started with
 HOST = "1"
 DEAL = (
     'deal = { "1" = "noise", "2" = "search", "3" = "lover_g", "4" = "patrol", "5" = "plain1", "6" = "plain2", '
@@ -38,7 +39,7 @@ async def test_a_saved_game_plays_on_through_the_bot(harness):
         await h.private(qq(seat), f"/报名 {h.group_id} 报名{seat}")
     # a host's TOML with a syntax error is refused in Chinese, and nothing changes
     assert "配置格式有误（TOML）" in texts(await h.group(HOST, "/配置 room_mode = "))
-    for line in ('room_mode = "group"', DEAL):
+    for line in ('room_mode = "group"', IDENTITIES, DEAL):
         assert "配置已更新" in texts(await h.group(HOST, f"/配置 {line}"))
     assert "囚犯游戏开始" in texts(await h.group(HOST, "/开始"))
 

@@ -23,8 +23,8 @@ CHECK_PURE = True  # compare the state before and after each call (the bench tur
 
 # sample12 roles dealt to fixed seats (settings "deal")
 DEAL = {
-    "1": "noise", "2": "search", "3": "lover_g", "4": "patrol", "5": "plain1", "6": "plain2",
-    "7": "murderer", "8": "accomplice", "9": "lover_p", "10": "thief", "11": "survivor", "12": "plain_p",
+    "1": "noise", "2": "search", "3": "lover_g", "4": "patrol", "5": "listener", "6": "keeper",
+    "7": "murderer", "8": "accomplice", "9": "lover_p", "10": "thief", "11": "survivor", "12": "saboteur",
 }
 GUARDS = [1, 2, 3, 4, 5, 6]
 PRISONERS = [7, 8, 9, 10, 11, 12]

@@ -17,8 +17,8 @@ from plugins.prison.engine.engine import ENGINE
 from plugins.prison.engine.model import State
 
 DEAL = {str(seat): role for seat, role in enumerate(
-    ("noise", "search", "lover_g", "patrol", "plain1", "plain2", "murderer", "accomplice", "lover_p", "thief", "survivor",
-     "plain_p"), start=1)}
+    ("noise", "search", "lover_g", "patrol", "listener", "keeper", "murderer", "accomplice", "lover_p", "thief", "survivor",
+     "saboteur"), start=1)}
 MURDERER = 7
 
 

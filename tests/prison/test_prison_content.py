@@ -25,7 +25,8 @@ def test_sample12_is_a_complete_12_player_game_with_one_murderer():
     assert len(s.guards) == 6 and len(s.prisoners) == 6
     assert [r.id for r in s.prisoners if r.murderer] == ["murderer"]
     kinds = {ab.kind for r in s.guards + s.prisoners for ab in r.abilities}
-    assert {"kill", "point_kill", "noise", "lover", "generic"} <= kinds
+    designed = {"check", "protect", "block", "eavesdrop", "swap", "message", "vote_weight"}
+    assert {"kill", "point_kill", "noise", "lover", "generic"} | designed == kinds  # the sample shows every kind
     assert s.variant == "sample12" and "sample12" in CONTENT.variants()
 
 
@@ -75,7 +76,7 @@ def _roles_with(mutate) -> dict:
         (lambda r: r["guards"][2]["abilities"][0].update({"with": "nobody"}), "身份「lover_g」的情侣指向不存在的身份「nobody」。"),
         (lambda r: r["guards"][1].update(id="noise"), "身份 id「noise」重复，请改成唯一的 id。"),
         (lambda r: r["guards"][1]["abilities"][0].update(uses=-1), "uses 应为不小于 0 的整数"),
-        (lambda r: r["guards"][1]["abilities"][0].pop("name"), "通用技能需要 name"),
+        (lambda r: r["guards"][3]["abilities"][0].pop("name"), "通用技能需要 name"),
         (lambda r: r["prisoners"][3]["abilities"][0].update(when="any"), "必须使用的技能要写明 when"),
         (lambda r: r["prisoners"][4].update(win="forever"), "win 只能是"),
         (lambda r: r["guards"][0].update(side="murderer"), "只有囚犯可以属于杀人犯阵营"),
@@ -120,7 +121,7 @@ def test_a_host_variant_file_is_checked_as_written_and_stored_as_hosts_write_it(
     stored = ENGINE.check_settings({"room_mode": "group", "guards": sample["guards"]})
     assert stored["room_mode"] == "group"
     lover = next(r for r in stored["guards"] if r["id"] == "lover_g")
-    assert lover["abilities"] == [{"kind": "lover", "with": "lover_p", "when": "any", "compulsory": False, "optional": False}]
+    assert lover["abilities"] == [{"kind": "lover", "with": "lover_p", "compulsory": False}]
     assert "crimes" not in lover and "side" not in lover
     assert ENGINE.check_settings(stored) == stored
 
@@ -138,8 +139,66 @@ def test_an_unknown_key_and_a_dangling_reference_are_one_line_each():
 
 
 def test_an_ability_mistake_says_where_it_is():
-    lines = errors_of(_roles_with(lambda r: r["guards"][1]["abilities"][0].pop("name")))
-    assert lines == ["guards[2].abilities[1]：通用技能需要 name（不含空格），玩家用 /技能 <name> 发动。"]
+    lines = errors_of(_roles_with(lambda r: r["guards"][3]["abilities"][0].pop("name")))
+    assert lines == ["guards[4].abilities[1]：通用技能需要 name（不含空格），玩家用 /技能 <name> 发动。"]
+
+
+def _with_ability(camp: int, role: int, ability: dict):
+    """The sample's roles with one role's abilities replaced by ``ability`` (camp 0: guards, 1:
+    prisoners); with "also" in it, added to that role's abilities instead."""
+    key = ("guards", "prisoners")[camp]
+    if ability.pop("also", False):
+        return _roles_with(lambda r: r[key][role].setdefault("abilities", []).append(ability))
+    return _roles_with(lambda r: r[key][role].update(abilities=[ability]))
+
+
+@pytest.mark.parametrize(
+    "camp, role, ability, expected",
+    [
+        (0, 4, {"kind": "fly"}, "guards[5].abilities[1].kind 只能是"),
+        (0, 4, {"kind": "check", "learn": "soul"}, "guards[5].abilities[1].learn 只能是 camp 或 role。"),
+        (0, 4, {"kind": "protect", "learn": "role"}, "learn 不能用于 protect（保护），只用于 check（查验）。"),
+        (0, 4, {"kind": "protect", "when": "day"},
+         'protect（保护） 的 when 只能是 "night"（夜晚）（不写即第一个）。'),
+        (0, 4, {"kind": "vote_weight", "when": "night"}, 'vote_weight（投票加权） 的 when 只能是 "day"（白天）'),
+        (0, 4, {"kind": "vote_weight", "weight": 1}, "guards[5].abilities[1].weight 应为不小于 2 的整数。"),
+        (0, 4, {"kind": "vote_weight", "compulsory": True, "when": "day"}, "不限次数时每次投票自动生效，不能设 compulsory"),
+        (0, 4, {"kind": "message", "compulsory": True}, "必须使用的技能要写明 when"),
+        (0, 4, {"kind": "eavesdrop", "target": "guard"}, "target 不能用于 eavesdrop（窃听）"),
+        (0, 4, {"kind": "swap", "weight": 3}, "weight 不能用于 swap（换房），只用于 vote_weight（投票加权）。"),
+        (0, 4, {"kind": "block", "name": "断 电"}, "block（封锁） 的 name 不能为空，也不能含空格。"),
+        (0, 4, {"kind": "check", "tell_target": "yes"}, "guards[5].abilities[1].tell_target 应为 true 或 false。"),
+        (1, 5, {"kind": "message", "self": 1}, "prisoners[6].abilities[1].self 应为 true 或 false。"),
+        (0, 0, {"kind": "generic", "name": "噪音", "also": True}, "技能名「噪音」在同一身份中重复。"),
+    ],
+)
+def test_each_designed_ability_mistake_gets_its_own_chinese_line(camp, role, ability, expected):
+    """【身份与胜利条件】（四）2: the director designs the identities; a mistake in one is named where it is."""
+    lines = errors_of(_with_ability(camp, role, ability))
+    assert any(expected in line for line in lines), lines
+
+
+def test_one_ability_of_each_designed_kind_per_role():
+    """Each designed kind has its own command, which finds the role's one ability of that kind."""
+    lines = errors_of(_roles_with(lambda r: r["guards"][4].update(
+        abilities=[{"kind": "check"}, {"kind": "check", "learn": "role", "name": "搜身"}])))
+    assert lines == ["guards[5]：同一身份只能有一个 check（查验）技能。"]
+
+
+def test_designed_abilities_are_stored_as_written_and_read_back_with_their_defaults():
+    roles = _roles_with(lambda r: r["guards"][4].update(abilities=[
+        {"kind": "check", "name": "审视", "uses": 2, "learn": "role", "target": "prisoner"},
+        {"kind": "protect", "self": True, "tell_target": True},
+        {"kind": "vote_weight", "weight": 3, "uses": 1},
+    ]))
+    stored = ENGINE.check_settings(roles)
+    assert ENGINE.check_settings(stored) == stored
+    written = next(r for r in stored["guards"] if r["id"] == roles["guards"][4]["id"])["abilities"]
+    assert written[1] == {"kind": "protect", "self": True, "tell_target": True, "compulsory": False}
+    check, protect, weight = ENGINE.settings_of(stored).guards[4].abilities
+    assert (check.label, check.timing, check.learns, check.targets, check.limit) == ("审视", "night", "role", "prisoner", 2)
+    assert (protect.label, protect.timing, protect.may_self, protect.tells, protect.limit) == ("保护", "night", True, True, 0)
+    assert (weight.votes, weight.timing, weight.passive) == (3, "day", False)
 
 
 def test_room_groups_take_numbers_or_text():

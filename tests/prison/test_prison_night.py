@@ -186,14 +186,21 @@ def test_generic_ability_goes_to_hosts_and_host_settles_it(game):
     g = game()
     to_rooms(g)
     assert "只能在白天讨论日使用" in g.reject(4, "ability", ability="巡逻", text="3")
-    fx = g.do(2, "ability", ability="搜身", text="搜对面")
+    fx = g.do(THIEF, "ability", ability="偷看", text="看 1 号")
     assert any("/结算 1" in t for t in says(fx, "hosts"))
-    assert g.reject(2, "ability", ability="搜身", text="再搜") == "「搜身」已经用完了。"
     assert g.reject(3, "settle", host=False, id=1, text="x") == "只有导演可以这样做。"  # the table's who="host"
-    fx = g.do(None, "settle", host=True, id=1, text="对方身上有一把钥匙")
-    assert says(fx, 2) == ["你的技能「搜身」（#1）结算：对方身上有一把钥匙"]
+    fx = g.do(None, "settle", host=True, id=1, text="1 号在 c 号房")
+    assert says(fx, THIEF) == ["你的技能「偷看」（#1）结算：1 号在 c 号房"]
     assert "已经结算过了" in g.reject(None, "settle", host=True, id=1, text="y")
     assert g.reject(5, "ability", ability="飞行", text="") == "你没有技能「飞行」。"
+    # a designed ability is not sent to the hosts: its own command resolves it
+    assert g.reject(2, "ability", ability="搜身", text="3") == "「搜身」请用 /查验 <玩家> 发动。"
+    g.rooms([(1, MURDERER)])
+    g.talk()
+    g.advance()  # day 2: 巡逻 twice, then it is used up
+    g.do(4, "ability", ability="巡逻", text="3")
+    g.do(4, "ability", ability="巡逻", text="5")
+    assert g.reject(4, "ability", ability="巡逻", text="6") == "「巡逻」已经用完了。"
 
 
 ROOMS = ("9001", "9002", "9003", "9004", "9005", "9006")
@@ -212,6 +219,17 @@ def test_group_mode_tells_each_player_the_room_group(game):
     g.thief()
     g.advance()
     assert g.p(1).status == "dead"
+
+
+def test_group_mode_night_message_offers_the_alt_account(game):
+    """【版杀前言】4 / 【游戏流程】<6> "玩家须用自己的qq小号申请入群": the private night message says a
+    room group may be joined with the 小号 registered by /小号, not only with the sign-up QQ."""
+    g = game({"room_mode": "group"}, chats=ROOMS)
+    to_rooms(g)
+    fx = g.rooms([(1, 7)])
+    for seat in (1, 7):
+        text = next(t for t in says(fx, seat) if "今晚你的审讯群" in t)
+        assert "小号" in text and "/小号" in text
 
 
 def test_group_mode_room_admin_effects(game):

@@ -84,26 +84,28 @@ def _wipe_out_guards(g):
     assert g.state.result.cond == 2
 
 
-def test_guards_all_dead_gives_the_prisoners_still_there_three_2_5(game):
-    """(二)5: 看守阵营全部死亡，所有囚犯积分+3 — default reading (guards_dead_bonus = "living"):
-    the prisoners alive or released when the guards' side is wholly dead; 9 died with guard 3."""
+def test_guards_all_dead_gives_every_prisoner_three_by_default_2_5(game):
+    """(二)5 "看守阵营全部死亡，所有囚犯积分+3", as written: every prisoner, the dead too (9 died
+    with guard 3), like its other half "杀人犯阵营全部死亡，其他所有人积分+2"."""
     g = game()
+    _wipe_out_guards(g)
+    r = g.state.result
+    assert g.p(9).status == "dead"
+    for s in range(7, 13):
+        assert PointItem("看守阵营全部死亡（（二）5）", 3) in r.points[s]
+    for s in range(1, 7):
+        assert all("看守阵营" not in x.why for x in r.points[s])
+
+
+def test_guards_all_dead_pays_only_the_prisoners_still_there_when_set_to_living_2_5(game):
+    """(二)5 under guards_dead_bonus = "living": the prisoners alive or released when the guards'
+    side is wholly dead; 9 died with guard 3 and gets nothing."""
+    g = game({"guards_dead_bonus": "living"})
     _wipe_out_guards(g)
     r = g.state.result
     for s in (7, 8, 10, 11, 12):
         assert PointItem("看守阵营全部死亡（（二）5）", 3) in r.points[s]
     for s in (1, 2, 3, 4, 5, 6, 9):
-        assert all("看守阵营" not in x.why for x in r.points[s])
-
-
-def test_guards_all_dead_gives_every_prisoner_three_when_set_to_all_2_5(game):
-    """(二)5 read literally (guards_dead_bonus = "all"): dead prisoners too."""
-    g = game({"guards_dead_bonus": "all"})
-    _wipe_out_guards(g)
-    r = g.state.result
-    for s in range(7, 13):
-        assert PointItem("看守阵营全部死亡（（二）5）", 3) in r.points[s]
-    for s in range(1, 7):
         assert all("看守阵营" not in x.why for x in r.points[s])
 
 

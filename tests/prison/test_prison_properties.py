@@ -14,7 +14,8 @@ from plugins.prison.engine.rules_end import condition
 from prison_helpers import MURDERER, Game
 
 NAMES = ["love", "hate", "elect", "execute", "release", "abstain", "decide", "uprising", "room", "noise",
-         "point_kill", "spare", "ability", "relay", "post", "submit_map", "note", "kernel.out", "bid", "bid"]
+         "point_kill", "spare", "ability", "relay", "post", "submit_map", "note", "kernel.out", "bid", "bid",
+         "check", "protect", "block", "eavesdrop", "swap", "message", "vote_weight"]
 BIDS = ["第一志愿=甲:5 第二志愿=乙:3", "第一志愿=乙:5", "第一志愿=丙:0 随机号码=7", "第二志愿=甲:9", "第一志愿=丁:50"]
 CHARACTERS = ["甲", "乙", "丙", {"name": "丁", "camp": "guard"}, {"name": "戊", "camp": "prisoner"}] + [f"角色{i}" for i in range(8)]
 ROOMS = list("abcdefABCDEF")
@@ -34,7 +35,7 @@ def run(g: Game, steps) -> None:
             continue
         _, by, name, target, room, choice = s
         text = BIDS[(by + target) % len(BIDS)] if name == "bid" else "x a-A"
-        args = {"seat": target, "room": room, "choice": choice, "text": text, "images": 0,
+        args = {"seat": target, "room": room, "choice": choice, "text": text, "images": 0, "a": target, "b": by,
                 "ability": "偷看" if by == 10 else "搜身"}
         host = name == "kernel.out"
         try:

@@ -2,7 +2,7 @@
 points of every player checked against hand tallies.
 
 Readings (settings, RULES.md "Points readings"):
-  guards_dead_bonus — (二)5 "看守阵营全部死亡，所有囚犯积分+3": "living" (default) or "all";
+  guards_dead_bonus — (二)5 "看守阵营全部死亡，所有囚犯积分+3": "all" (default, the words) or "living";
   top_ties          — (二)2 万人迷/讨厌鬼 tied at the top: "none" (default), "all" or "drawn";
   max_submissions   — (二)4: 0 = unlimited (default), the first correct mapping by arrival scores.
 
@@ -23,8 +23,9 @@ from prison_helpers import MURDERER
 LOVES = {1: 9, 2: 9, 3: 11, 4: 11, 10: 1}
 HATES = {5: 12, 6: 8, 12: 3}
 
-DEFAULT = {}  # living, none, unlimited
+DEFAULT = {}  # all, none, unlimited
 LITERAL = {"guards_dead_bonus": "all", "top_ties": "all", "max_submissions": 1}
+LIVING = {"guards_dead_bonus": "living"}
 DRAWN = {"top_ties": "drawn"}
 
 
@@ -118,7 +119,7 @@ GUARDS_DEAD = {  # (二)5 +3: who is paid, per ending and reading (no guard wipe
 
 def expected(ending, readings):
     exp = dict(BASE[ending])
-    for s in GUARDS_DEAD[(ending, readings.get("guards_dead_bonus", "living"))]:
+    for s in GUARDS_DEAD[(ending, readings.get("guards_dead_bonus", "all"))]:
         exp[s] += 3
     exp[5 if readings.get("max_submissions", 0) == 0 else 6] += 3  # (二)4
     if readings.get("top_ties") == "all":
@@ -130,7 +131,7 @@ def expected(ending, readings):
 
 
 @pytest.mark.parametrize("ending, play", [(1, ending_1), (2, ending_2), (3, ending_3)])
-@pytest.mark.parametrize("readings", [DEFAULT, LITERAL, DRAWN], ids=["default", "literal", "drawn"])
+@pytest.mark.parametrize("readings", [DEFAULT, LITERAL, DRAWN, LIVING], ids=["default", "literal", "drawn", "living"])
 def test_points_of_a_whole_game_per_ending_and_reading(game, ending, play, readings):
     g = game(dict(readings), seed=f"readings-{ending}")
     opening(g, readings)

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from plugins.gamekit.contract import Eliminate, Finish, Say
+from plugins.gamekit.datafile import load_toml
 from plugins.prison.engine.engine import ENGINE
 from plugins.prison.engine.model import Kill, Kind, Phase, Pick, PointItem, SignupInfo, Status
 
@@ -26,8 +27,12 @@ SAVED = Path(__file__).with_name("fixtures") / "saved-v2.json"
 CHARS = ["柯南", {"name": "基德", "camp": "prisoner"}, "小兰", "灰原", {"name": "目暮", "camp": "guard"},
          {"name": "高木", "camp": "guard"}, {"name": "佐藤", "camp": "guard"}, {"name": "琴酒", "camp": "prisoner"},
          {"name": "伏特加", "camp": "prisoner"}, {"name": "贝尔摩德", "camp": "prisoner"}, "步美", "元太", "光彦"]
+IDENTITIES = load_toml(Path(__file__).with_name("fixtures") / "identities-v2.toml")  # as the game was started with
 OVERRIDES = {"room_mode": "group", "characters": CHARS, "auction": {"balances": {"2": 80}},
-             "signup": {"3": {"nickname": "阿三"}}}
+             "signup": {"3": {"nickname": "阿三"}}, "guards": IDENTITIES["guards"], "prisoners": IDENTITIES["prisoners"],
+             "deal": {str(seat): rid for seat, rid in enumerate(
+                 ("noise", "search", "lover_g", "patrol", "plain1", "plain2", "murderer", "accomplice", "lover_p",
+                  "thief", "survivor", "plain_p"), start=1)}}
 CHATS = ("9001", "9002")
 SAVED_AT = datetime(2026, 12, 1, 12, 0, 1, tzinfo=timezone.utc)  # day 2's deadline (20:00 in Shanghai) had passed
 LAST_SEQ = 161

@@ -1,18 +1,23 @@
-"""囚犯游戏's web interrogation room (issue 17 item 3): with room_mode = "web" the two
+"""囚犯游戏's web interrogation room: with room_mode = "web" the two
 partners of a room chat live on a page in a real browser (new lines arrive by
-server-sent events, without reloading), labelled only 看守 / 囚犯; the transcript is
-the relay's (the same engine command and record); after the window the page is
-read-only. One bot process and one browser for the module."""
+server-sent events, without reloading), labelled only 看守 / 囚犯, each with its time
+in the game's zone; the transcript is the relay's (the same engine command and record);
+after the window the page is read-only, the box disabled and saying why. At phone size
+(390×844) and desktop size (1280×800). One bot process and one browser for the module."""
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from web_helpers import bot_with_web, chromium, db_rows, login, screenshot_path, web_access
 from webclient import Client
 
 GROUP = "6000"
+ZONE = "Asia/Kathmandu"  # the game's zone: +05:45, unlike the browser's (the machine's)
+DESKTOP = {"width": 1280, "height": 800}
 HOST = "10000"
 ALIASES = ["青龙", "白虎", "朱雀", "玄武", "麒麟", "凤凰", "貔貅", "饕餮", "穷奇", "梼杌", "混沌", "白泽"]
 
@@ -52,6 +57,8 @@ async def night(tmp_path_factory):
         await ob.wait_for("配置已更新")
         await ob.group_message(GROUP, HOST, '/配置 room_mode = "web"')
         await ob.wait_for("配置已更新", count=2)
+        await ob.group_message(GROUP, HOST, f'/配置 timezone = "{ZONE}"')
+        await ob.wait_for("配置已更新", count=3)
         await ob.group_message(GROUP, HOST, "/开始")
         await ob.wait_for("囚犯游戏开始")
         for n, needle in enumerate(("第1天开始", "选房开始", "审讯开始：你在"), start=1):
@@ -74,7 +81,7 @@ async def test_partners_chat_live_and_the_transcript_is_the_relays(night, browse
     guard, prisoner = pair["guard"], pair["prisoner"]
     g_link, g_pw = await web_access(ob, qq(guard))
     p_link, p_pw = await web_access(ob, qq(prisoner))
-    gp, pp = await browser(), await browser()
+    gp, pp = await browser(DESKTOP), await browser()
     await login(gp, g_link, g_pw)
     await login(pp, p_link, p_pw)
     await gp.wait_for_selector("#room-state:has-text('审讯进行中')")
@@ -91,12 +98,18 @@ async def test_partners_chat_live_and_the_transcript_is_the_relays(night, browse
     chat = await pp.inner_text("#chat")
     for leak in (ALIASES[guard - 1], qq(guard), f"{guard}号"):
         assert leak not in chat
-    await pp.evaluate("window.scrollTo(0, 0)")
-    await pp.screenshot(path=str(screenshot_path("web-prison.png")))
     # the transcript is kept as the relay keeps it
     lines = state(bp)["nights"][-1]["pairs"][0]["lines"]
     assert [(x["from"], x["seat"], x["text"]) for x in lines] == [
         ("【看守】", guard, "你是谁？报上罪名"), ("【囚犯】", prisoner, "我是无辜的")]
+    # each line shows its time as the game's clock reads it, on both pages
+    local = [datetime.fromisoformat(x["at"]).astimezone(ZoneInfo(ZONE)).strftime("%H:%M") for x in lines]
+    for p in (gp, pp):
+        assert await p.locator("#chat li time.at").all_inner_texts() == local
+    assert await pp.get_attribute("#say", "placeholder") == "对对方说……（对方只看到你的身份标签）"
+    await pp.evaluate("window.scrollTo(0, 0)")
+    await pp.screenshot(path=str(screenshot_path("web-prison.png")))
+    await gp.screenshot(path=str(screenshot_path("web-prison-desktop.png")))
     assert db_rows(bp, "SELECT source FROM command_log WHERE name = 'relay'") == [("web",), ("web",)]
     # a plain private message still reaches the room (the relay's route): it appears on both pages
     await ob.private_message(qq(guard), "从实招来")
@@ -104,7 +117,15 @@ async def test_partners_chat_live_and_the_transcript_is_the_relays(night, browse
     # the window closes: the page turns read-only by itself
     await ob.group_message(GROUP, HOST, "/推进")
     await gp.wait_for_selector("#room-state:has-text('只能查看')")
-    assert await gp.is_disabled("#say")
+    await pp.wait_for_selector("#room-state:has-text('只能查看')")
+    for p in (gp, pp):  # the box no longer invites typing: disabled, saying why
+        assert await p.is_disabled("#say") and await p.is_disabled("#send")
+        assert (await p.get_attribute("#say", "placeholder")).endswith("只能查看。")
+    alive_now = {who: state(bp)["players"][str(who)]["status"] == "alive" for who in (guard, prisoner)}
+    if alive_now[prisoner]:
+        assert await pp.get_attribute("#say", "placeholder") == "审讯时间外只能查看。"
+    await pp.screenshot(path=str(screenshot_path("web-prison-closed.png")))
+    await gp.screenshot(path=str(screenshot_path("web-prison-closed-desktop.png")))
     # one of the pair may have been sent out as the window closed (the game's seed decides): ask as one still in
     alive = [who for who in (prisoner, guard) if state(bp)["players"][str(who)]["status"] == "alive"]
     link, pw = (p_link, p_pw) if alive[0] == prisoner else (g_link, g_pw)

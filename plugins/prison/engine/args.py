@@ -38,6 +38,20 @@ class AbilityArgs(Args, frozen=True, kw_only=True):
     text: Annotated[str, TEXT] = ""
 
 
+class SwapArgs(Args, frozen=True, kw_only=True):
+    """/换房 <玩家> <玩家>."""
+
+    a: Annotated[int, PLAYER]
+    b: Annotated[int, PLAYER]
+
+
+class MessageArgs(Args, frozen=True, kw_only=True):
+    """/传话 <玩家> <内容> (an empty line is refused by the rule, in the game's words)."""
+
+    seat: Annotated[int, PLAYER]
+    text: Annotated[str, TEXT] = ""
+
+
 class TextArgs(Args, frozen=True, kw_only=True):
     """/提交对应 /提交马甲 /树洞: the rest of the message."""
 

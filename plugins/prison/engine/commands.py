@@ -6,8 +6,8 @@ from __future__ import annotations
 from plugins.gamekit.args import NoArgs, TextIn
 from plugins.gamekit.contract import CommandSpec
 
-from . import rules_auction, rules_day, rules_misc, rules_night, rules_setup
-from .args import AbilityArgs, BidArgs, DecideArgs, RoomArgs, SeatArgs, SettleArgs, TextArgs
+from . import rules_abilities, rules_auction, rules_day, rules_misc, rules_night, rules_setup
+from .args import AbilityArgs, BidArgs, DecideArgs, MessageArgs, RoomArgs, SeatArgs, SettleArgs, SwapArgs, TextArgs
 
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(("竞拍",), "bid", BidArgs, where="private", who="anyone",
@@ -37,6 +37,20 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 rule=rules_night.point_kill),
     CommandSpec(("不杀",), "spare", NoArgs, where="private", usage="/不杀", help="杀人犯今晚不杀人（若身份允许）",
                 rule=rules_night.spare),
+    CommandSpec(("查验",), "check", SeatArgs, where="private", usage="/查验 <玩家>",
+                help="有查验技能时：得知对方的阵营或身份（夜晚天亮时告知，白天立即告知）", rule=rules_abilities.check),
+    CommandSpec(("保护",), "protect", SeatArgs, where="private", usage="/保护 <玩家>",
+                help="有保护技能时：对方今晚不会被杀", rule=rules_abilities.protect),
+    CommandSpec(("封锁",), "block", SeatArgs, where="private", usage="/封锁 <玩家>",
+                help="有封锁技能时：对方今晚的技能失效", rule=rules_abilities.block),
+    CommandSpec(("窃听",), "eavesdrop", RoomArgs, where="private", usage="/窃听 <房间>",
+                help="有窃听技能时：天亮时读到该房间今晚的审讯记录", rule=rules_abilities.eavesdrop),
+    CommandSpec(("换房",), "swap", SwapArgs, where="private", usage="/换房 <玩家> <玩家>",
+                help="有换房技能时：选房阶段让两名同阵营玩家交换房间", rule=rules_abilities.swap),
+    CommandSpec(("传话",), "message", MessageArgs, where="private", usage="/传话 <玩家> <内容>",
+                help="有传话技能时：匿名给对方传一句话", rule=rules_abilities.message),
+    CommandSpec(("加权",), "vote_weight", NoArgs, where="private", usage="/加权",
+                help="有投票加权技能时：当天你的票按加权计", rule=rules_abilities.vote_weight),
     CommandSpec(("技能",), "ability", AbilityArgs, where="private", usage="/技能 <技能名> [<内容>]",
                 help="发动身份文件里的技能，由导演结算", rule=rules_misc.use_ability),
     CommandSpec(("提交对应",), "submit_map", TextArgs, where="private", alive_only=False,

@@ -122,7 +122,7 @@ def compulsory_check(state: State, cfg: Settings, fx: Fx, when: str) -> None:
     ok = [f"day:{d}"] if when == "day" else [f"rooms:{d}", f"night:{d}"]
     for s in m.living(state):
         for ab in m.role_of(cfg, state, s).abilities:
-            if not ab.compulsory or ab.when != when:
+            if not ab.compulsory or ab.timing != when:
                 continue
             left = m.uses_left(state, s, ab)
             if left is not None and left <= 0:

@@ -21,9 +21,30 @@ CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 DEFAULT_VARIANT = "sample12"
 CONTENT = Content(CONTENT_DIR, ("game.toml",), variant="variant", default_variant=DEFAULT_VARIANT)
 
-KINDS_GUARD = ("noise", "lover", "generic")
-KINDS_PRISONER = ("kill", "point_kill", "lover", "generic")
+DESIGNED = ("check", "protect", "block", "eavesdrop", "swap", "message", "vote_weight")
+"""Ability kinds the bot resolves itself (RULES.md "Designed abilities"); each used by its own command."""
+KINDS_GUARD = ("noise", "lover", "generic", *DESIGNED)
+KINDS_PRISONER = ("kill", "point_kill", "lover", "generic", *DESIGNED)
 DEFAULT_USES = {"point_kill": 1, "noise": 1}  # an ability's uses when its file names none (else unlimited)
+TIMINGS: dict[str, tuple[str, ...]] = {  # the timings a designed kind allows; the first is its default
+    "check": ("night", "day", "any"),
+    "protect": ("night",),
+    "block": ("night",),
+    "eavesdrop": ("night",),
+    "swap": ("night",),
+    "message": ("any", "day", "night"),
+    "vote_weight": ("day",),
+}
+KIND_KEYS: dict[str, tuple[str, ...]] = {  # keys only some kinds take -> those kinds
+    "learn": ("check",),
+    "target": ("check", "protect", "block", "swap", "message"),
+    "self_": ("check", "protect", "block", "swap", "message"),
+    "tell_target": ("check", "protect", "block", "eavesdrop", "swap"),
+    "weight": ("vote_weight",),
+    "optional": ("kill",),
+    "with_": ("lover",),
+}
+KEY_NAMES = {"self_": "self", "with_": "with"}  # as written in the file
 MIN_PLAYERS, MAX_PLAYERS = 10, 14
 NAME_BANNED = T.NAME_BANNED
 
@@ -57,15 +78,21 @@ class Points(Part):
 
 
 class Ability(Part):
-    model_config = ConfigDict(serialize_by_alias=True)  # stored as written: ``with``
+    model_config = ConfigDict(serialize_by_alias=True)  # stored as written: ``with``, ``self``
 
-    kind: Literal["noise", "lover", "generic", "kill", "point_kill"]
+    kind: Literal["noise", "lover", "generic", "kill", "point_kill",
+                  "check", "protect", "block", "eavesdrop", "swap", "message", "vote_weight"]
     uses: Count | None = None  # 0 = 不限次数; not written: DEFAULT_USES
-    name: str | None = None  # generic: /技能 <name>
-    when: Literal["day", "night", "any"] = "any"
+    name: str | None = None  # generic: /技能 <name>; a designed kind: the name players read
+    when: Literal["day", "night", "any"] | None = None  # not written: "any", a designed kind's own timing
     compulsory: bool = False
-    optional: bool = False
+    optional: bool | None = None  # kill: /不杀 allowed
     with_: str | None = Field(None, alias="with")  # lover: the other role's id
+    learn: Literal["camp", "role"] | None = None  # check: 阵营 (default) or 身份
+    target: Literal["any", "guard", "prisoner"] | None = None  # who may be chosen (default any)
+    self_: bool | None = Field(None, alias="self")  # may choose oneself (default false)
+    tell_target: bool | None = None  # the target learns it, anonymously (default false)
+    weight: Annotated[int, Field(ge=2)] | None = None  # vote_weight: a vote counts this many (default 2)
 
     @property
     def limit(self) -> int:
@@ -79,17 +106,68 @@ class Ability(Part):
 
     @property
     def label(self) -> str:
-        return self.name or self.kind
+        """The name players read: its own, else the kind's."""
+        return self.name or T.KIND_NAME.get(self.kind, self.kind)
+
+    @property
+    def timing(self) -> str:
+        """day, night or any: as written, else the kind's own."""
+        if self.when is not None:
+            return self.when
+        return TIMINGS[self.kind][0] if self.kind in TIMINGS else "any"
+
+    @property
+    def designed(self) -> bool:
+        return self.kind in DESIGNED
+
+    @property
+    def passive(self) -> bool:
+        """vote_weight without a limit: every vote counts ``weight``, no command needed."""
+        return self.kind == "vote_weight" and self.limit == 0
+
+    @property
+    def learns(self) -> str:
+        return self.learn or "camp"
+
+    @property
+    def targets(self) -> str:
+        return self.target or "any"
+
+    @property
+    def may_self(self) -> bool:
+        return bool(self.self_)
+
+    @property
+    def tells(self) -> bool:
+        return bool(self.tell_target)
+
+    @property
+    def votes(self) -> int:
+        return self.weight or 2
 
     @model_validator(mode="after")
     def _kind_needs(self) -> Ability:
         errors: list[str] = []
-        if self.kind == "lover" and not self.with_:
+        kind = self.kind
+        what = T.KIND_WORD.format(kind=kind, name=T.KIND_NAME.get(kind, kind))
+        for key, kinds in KIND_KEYS.items():
+            value = getattr(self, key)  # false is "not set" (stored settings write optional = false)
+            if value is not None and value is not False and kind not in kinds:
+                errors.append(T.KEY_NOT_FOR.format(key=KEY_NAMES.get(key, key), what=what, kinds=T.SEP.join(
+                    T.KIND_WORD.format(kind=k, name=T.KIND_NAME.get(k, k)) for k in kinds)))
+        if kind == "lover" and not self.with_:
             errors.append(T.LOVER_NEEDS_WITH)
-        if self.kind == "generic":
-            if not self.name or " " in self.name:
-                errors.append(T.GENERIC_NEEDS_NAME)
-            if self.compulsory and self.when == "any":
+        if kind == "generic" and (not self.name or " " in self.name):
+            errors.append(T.GENERIC_NEEDS_NAME)
+        if kind != "generic" and self.name is not None and (not self.name.strip() or " " in self.name):
+            errors.append(T.NAME_NO_SPACE.format(what=what))
+        if kind in TIMINGS and self.when is not None and self.when not in TIMINGS[kind]:
+            errors.append(T.WHEN_NOT_FOR.format(what=what, allowed=T.SEP.join(
+                T.WHEN_WORD.format(when=w, text=T.WHEN[w]) for w in TIMINGS[kind])))
+        if self.compulsory and (kind in DESIGNED or kind == "generic"):
+            if self.passive:
+                errors.append(T.COMPULSORY_PASSIVE.format(what=what))
+            elif self.timing == "any":
                 errors.append(T.COMPULSORY_NEEDS_WHEN)
         problems(errors)
         return self
@@ -110,9 +188,15 @@ class Role(Part):
         return self.murderer or self.side == "murderer"
 
     @model_validator(mode="after")
-    def _generic_names(self) -> Role:
-        names = [ab.name for ab in self.abilities if ab.kind == "generic" and ab.name]
-        problems(T.ABILITY_TWICE.format(name=n) for i, n in enumerate(names) if n in names[:i])
+    def _ability_names(self) -> Role:
+        """Names unique within a role (a generic one is used by its name); one ability per
+        other kind (its command finds it by the kind)."""
+        names = [ab.label for ab in self.abilities]
+        errors = [T.ABILITY_TWICE.format(name=n) for i, n in enumerate(names) if n in names[:i]]
+        kinds = [ab.kind for ab in self.abilities if ab.designed]
+        errors += [T.KIND_TWICE.format(what=T.KIND_WORD.format(kind=k, name=T.KIND_NAME.get(k, k)))
+                   for i, k in enumerate(kinds) if k in kinds[:i]]
+        problems(errors)
         return self
 
 

@@ -21,7 +21,7 @@ from plugins.gamekit.contract import (
 )
 
 from . import model as m
-from . import rules_auction, rules_day, rules_end, rules_misc, rules_night, rules_setup
+from . import rules_abilities, rules_auction, rules_day, rules_end, rules_misc, rules_night, rules_setup
 from . import tables as tbl
 from . import texts as T
 from .commands import COMMANDS
@@ -142,6 +142,7 @@ class PrisonEngine(GameEngine[PrisonState, PrisonSettings]):
         if won is not None:
             how = T.WON_BY_DRAW if won.how is m.How.DRAW else T.WON_BY_BID.format(how=T.HOW_TEXT[won.how], coins=won.coins)
             text += T.WON_LINE.format(name=won.name, how=how, balance=won.balance)
+        text += rules_abilities.pending_line(state, settings, seat)
         night = m.current_night(state)
         if state.phase is Phase.ROOMS:
             mine = [r for r, s in state.rooms.items() if s == seat]

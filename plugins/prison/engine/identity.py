@@ -20,8 +20,34 @@ def ability_line(cfg: Settings, state: State, seat: int, ab: Ability) -> str:
     if ab.kind == "lover":
         other = m.lover_of(cfg, state, seat)
         return T.ABILITY_LOVER.format(who=m.name(state, other) if other is not None else T.LOVER_NOT_DEALT)
-    return T.ABILITY_GENERIC.format(name=ab.name, when=T.WHEN[ab.when], left=left_txt,
+    if ab.designed:
+        return designed_line(state, seat, ab, left_txt)
+    return T.ABILITY_GENERIC.format(name=ab.name, when=T.WHEN[ab.timing], left=left_txt,
                                     must=T.MUST_USE if ab.compulsory else "")
+
+
+def designed_line(state: State, seat: int, ab: Ability, left: str) -> str:
+    """The identity line of a designed ability: its command, when, whom, who learns it."""
+    must = T.MUST_USE if ab.compulsory else ""
+    target = T.TARGET_ONLY[ab.targets] + (T.MAY_SELF if ab.may_self else "")
+    tells = T.TELLS if ab.tells else ""
+    if ab.kind == "check":
+        return T.ABILITY_CHECK.format(name=ab.label, when=T.WHEN_USE[ab.timing], learn=T.LEARN[ab.learns],
+                                      result=T.CHECK_WHEN[ab.timing], left=left, target=target, tells=tells, must=must)
+    if ab.kind == "protect":
+        return T.ABILITY_PROTECT.format(name=ab.label, left=left, target=target, tells=tells, must=must)
+    if ab.kind == "block":
+        return T.ABILITY_BLOCK.format(name=ab.label, left=left, target=target, tells=tells, must=must)
+    if ab.kind == "eavesdrop":
+        return T.ABILITY_EAVESDROP.format(name=ab.label, left=left, tells=T.TELLS_ROOM if ab.tells else "", must=must)
+    if ab.kind == "swap":
+        return T.ABILITY_SWAP.format(name=ab.label, left=left, target=target, tells=tells, must=must)
+    if ab.kind == "message":
+        return T.ABILITY_MESSAGE.format(name=ab.label, when=T.WHEN_USE[ab.timing], left=left, target=target, must=must)
+    vote = T.WEIGHT_VOTE[state.players[seat].kind is m.Kind.GUARD]
+    if ab.passive:
+        return T.ABILITY_WEIGHT_ALWAYS.format(name=ab.label, vote=vote, n=ab.votes)
+    return T.ABILITY_WEIGHT.format(name=ab.label, vote=vote, n=ab.votes, left=left, must=must)
 
 
 def identity(cfg: Settings, state: State, seat: int) -> str:

@@ -150,6 +150,21 @@ class Tonight(msgspec.Struct, kw_only=True):
     spare: bool = False
 
 
+class Act(msgspec.Struct, kw_only=True):
+    """A designed ability used and waiting for its resolution (tonight's at the window's open or
+    close, a vote weight at the day's tally); the last use of a kind by a seat replaces it."""
+
+    seq: int
+    at: str
+    day: int
+    phase: Phase
+    seat: int
+    kind: str
+    targets: list[int] = msgspec.field(default_factory=list)
+    room: str = ""
+    text: str = ""
+
+
 class Use(msgspec.Struct, kw_only=True):
     """An ability used (the sheet 技能使用); ``result`` None until a host settles it."""
 
@@ -283,6 +298,7 @@ class State(GameState, kw_only=True):
     signup: dict[int, SignupInfo] = msgspec.field(default_factory=dict)  # the sign-up the deal used (export, （二）6)
     cards: list[CardNote] = msgspec.field(default_factory=list)
     auction: AuctionBook | None = None  # games with a character list
+    acts: list[Act] = msgspec.field(default_factory=list)  # designed abilities waiting for their resolution
 
 
 def become(state: State, new: State) -> None:

@@ -9,6 +9,7 @@ from plugins.gamekit.contract import Actor, Ctx, Effect, Rejected, Say
 
 from . import common as c
 from . import model as m
+from . import rules_abilities as ra
 from . import rules_end, rules_night
 from . import texts as T
 from .args import DecideArgs, SeatArgs
@@ -98,8 +99,10 @@ def uprising(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> li
         name=m.name(state, me), time=c.hhmm(ctx.phase.ends_at if ctx.phase else None, ctx)))]
 
 
-def tally(votes: dict[int, str], authority: int | None, alive: bool) -> tuple[str, list[str]]:
-    """Top choice wins; a tie goes to the authority (【看守长】<权威>).
+def tally(votes: dict[int, str], authority: int | None, alive: bool,
+          weights: dict[int, int] | None = None) -> tuple[str, list[str]]:
+    """Top choice wins; a tie goes to the authority (【看守长】<权威>). ``weights``: voters whose
+    vote counts more than once (投票加权; 【游戏流程】<5> leaves the counting to the director).
 
     Returns ("done", [option]) / ("done", []) for nothing, ("pick", top) when the authority
     voted in the minority (or not at all) and must pick one of the top, ("none", top) for a
@@ -107,7 +110,9 @@ def tally(votes: dict[int, str], authority: int | None, alive: bool) -> tuple[st
     """
     if not votes:
         return "done", []
-    counts = Counter(votes.values())
+    counts: Counter[str] = Counter()
+    for voter, opt in votes.items():
+        counts[opt] += (weights or {}).get(voter, 1)
     best = max(counts.values())
     top = sorted(o for o, n in counts.items() if n == best)
     if len(top) == 1:
@@ -183,6 +188,7 @@ def day_over(state: State, ctx: Ctx[Settings]) -> list[Effect]:
     fx: list[Effect] = []
     cfg = ctx.settings
     if state.day == 1:
+        ra.end_of_day(state)
         _elections(state, ctx, fx)
         _post_check(state, cfg, fx)
         c.compulsory_check(state, cfg, fx, "day")
@@ -199,8 +205,14 @@ def day_over(state: State, ctx: Ctx[Settings]) -> list[Effect]:
         lines.append(T.UPRISING_TALLY.format(tally=_tally_text(state, state.uprising.votes)))
         ballots.append((Kind.PRISONER, _alive_votes(state, state.uprising.votes), state.leader))
     state.picks = []
+    weights = ra.weights(state, cfg)
+    ra.end_of_day(state)
+    counted = [s for _, votes, _ in ballots for s in sorted(votes) if s in weights]
+    if counted:
+        fx.append(Say("hosts", T.WEIGHTS_TO_HOSTS.format(day=state.day, items=T.SEP.join(
+            T.WEIGHT_ITEM.format(name=m.name(state, s), n=weights[s]) for s in counted))))
     for camp, votes, auth in ballots:
-        verdict, opts = tally(votes, auth, auth is not None and m.in_prison(state, auth))
+        verdict, opts = tally(votes, auth, auth is not None and m.in_prison(state, auth), weights)
         if verdict == "done":
             results[camp] = opts
         elif verdict == "none":

@@ -81,8 +81,9 @@ def _correct_alias(state: State, sub: Submission) -> bool:
 
 def _bonus_prisoners(state: State, cfg: Settings) -> list[int]:
     """(二)5 "看守阵营全部死亡，所有囚犯积分+3": who receives it (setting ``guards_dead_bonus``).
-    "living" (default): prisoners still alive in prison or released when the guards' side is
-    wholly dead — the end of the game, after (三)3's mass execution; "all": every prisoner."""
+    "all" (default, the seed's words): every prisoner, the dead too; "living": prisoners still
+    alive in prison or released when the guards' side is wholly dead — the end of the game,
+    after (三)3's mass execution."""
     prisoners = [s for s in state.order if state.players[s].kind is Kind.PRISONER]
     if cfg.guards_dead_bonus == "all":
         return prisoners

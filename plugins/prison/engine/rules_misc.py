@@ -30,11 +30,14 @@ def use_ability(state: State, actor: Actor, args: AbilityArgs, ctx: Ctx[Settings
     name = args.ability
     ab = m.ability(ctx.settings, state, me, "generic", name)
     if ab is None:
+        other = next((a for a in m.role_of(ctx.settings, state, me).abilities if a.label == name and a.kind in T.COMMAND_OF), None)
+        if other is not None:
+            raise Rejected(T.USE_COMMAND.format(name=name, usage=T.COMMAND_OF[other.kind]))
         mine = [a.label for a in m.role_of(ctx.settings, state, me).abilities if a.kind == "generic"]
         raise Rejected(T.NO_SUCH_ABILITY.format(name=name)
                        + (T.YOUR_ABILITIES.format(names=T.SEP.join(mine)) if mine else ""))
-    if state.phase not in PHASES_FOR[ab.when]:
-        raise Rejected(T.ABILITY_ONLY_WHEN.format(name=name, when=T.ABILITY_WHEN[ab.when]))
+    if state.phase not in PHASES_FOR[ab.timing]:
+        raise Rejected(T.ABILITY_ONLY_WHEN.format(name=name, when=T.ABILITY_WHEN[ab.timing]))
     c.need_uses(state, me, ab, T.QUOTED.format(name=name))
     c.spend(state, me, ab)
     entry = c.log_use(state, ctx, me, name, args.text, None)

@@ -8,6 +8,7 @@ from plugins.gamekit.contract import Actor, Ctx, Effect, GroupAdmin, Ignored, Re
 
 from . import common as c
 from . import model as m
+from . import rules_abilities as ra
 from . import rules_end, rules_misc
 from . import texts as T
 from .args import RoomArgs, SeatArgs
@@ -75,6 +76,7 @@ def rooms_over(state: State, ctx: Ctx[Settings]) -> list[Effect]:
         for s in m.living(state, kind):
             if s not in state.rooms.values():
                 state.rooms[ctx.rng.choice(_free(state, kind))] = s
+    ra.swap_rooms(state, ctx, state.rooms, fx)  # 换房, before the pairs are made
     by_room = dict(state.rooms)
     pairs: list[Pair] = []
     byes: list[int] = []
@@ -277,6 +279,9 @@ def noise(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[
         raise Rejected(T.NOISE_BYE)
     c.need_uses(state, me, ab, T.NOISE)
     c.spend(state, me, ab)
+    if me in ra.blocked(state):  # 封锁: the use is spent, nobody hears it
+        c.log_use(state, ctx, me, T.NOISE, m.name(state, partner), T.FAILED_BLOCKED)
+        return [Say("reply", T.NOISE_BLOCKED)]
     pair.lines.append(Line(seq=ctx.seq, at=ctx.now.isoformat(), from_=T.NOISE_LABEL, seat=me, text=T.NOISE))
     c.log_use(state, ctx, me, T.NOISE, m.name(state, partner), T.LOG_PLAYED)
     left = m.uses_left(state, me, ab)
@@ -331,6 +336,7 @@ def night_over(state: State, ctx: Ctx[Settings]) -> list[Effect]:
                 if m.in_prison(state, who) and not any(line.seat == who and line.from_ in labels for line in pair.lines):
                     c.card(state, cfg, fx, who, T.CARD_SILENT_ROOM.format(day=state.day))
     c.compulsory_check(state, cfg, fx, "night")
+    res = ra.start_close(state)  # 封锁 and 保护, before the kill
     dead: list[int] = []
     killer = m.murderer_seat(cfg, state)
     tonight = state.tonight
@@ -345,10 +351,14 @@ def night_over(state: State, ctx: Ctx[Settings]) -> list[Effect]:
         elif not tonight.spare and m.ability(cfg, state, killer, "kill") is not None:
             _, victim = m.pair_of(state, killer)
             how = T.KILL_HOW["kill"]
-        if victim is not None:
+        if victim is not None and not ra.kill_stopped(state, ctx, res, killer, victim, how, fx):
             c.kill(state, cfg, victim, T.REASON_KILLED.format(day=state.day), fx, dead)
             night.kill = Kill(by=killer, victim=victim, how=how)
             c.log_use(state, ctx, killer, how, m.name(state, victim), T.LOG_DEAD)
+            if res.used:
+                res.summary.append(T.SUM_LINE.format(kind=how, who=m.name(state, killer), what=m.name(state, victim),
+                                                     result=T.LOG_DEAD))
+    ra.finish_close(state, ctx, res, fx)  # 查验, 窃听, 传话 … and the hosts' summary
     night.deaths = list(dead)
     state.tonight = Tonight()
     state.rooms = {}

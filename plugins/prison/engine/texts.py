@@ -209,8 +209,9 @@ NIGHT_WEB = ("审讯开始：你在 {where}。请打开你的审讯室网页（�
              "对方只看到你的身份标签；{until} 墙壁升起。")
 NIGHT_NO_GROUP = ("审讯开始：你在 {where}。今晚房间群不够，你们这间改用私聊转发：直接私聊我发文字，"
                   "我会只带身份标签转给对方；{until} 墙壁升起。")
-NIGHT_GROUP = ("审讯开始：你在 {where}。今晚你的审讯群：{group}（群号），请用报名的 QQ 申请加入，"
-               "只有今晚同房的两人会被同意；群名片会被改成「{card}」。{until} 墙壁升起。")
+NIGHT_GROUP = ("审讯开始：你在 {where}。今晚你的审讯群：{group}（群号），请用报名的 QQ 或登记的小号申请加入"
+               "（小号在白天私聊 /小号 <QQ号> 登记），只有今晚同房的两人会被同意；群名片会被改成「{card}」。"
+               "{until} 墙壁升起。")
 NIGHT_BYE = "你在 {room} 号房，今晚轮空，没有审讯对象。"
 NIGHT_OPEN = "第{day}夜审讯开始，{until} 墙壁升起。"
 ROOM_GROUP_OPEN = "第{day}夜审讯开始：本群今晚只有一名看守和一名囚犯，墙壁升起前可以自由交谈。"
@@ -245,6 +246,94 @@ LOG_DEAD = "死亡"
 DAWN_END = "天亮了。昨夜死亡：{names}。"
 DAWN = ("第{day}天天亮了。昨夜死亡：{names}。\n"
         "看守请在 {time} 前私聊我 /处决 <囚犯>、/释放 <囚犯> 或 /弃票。")
+
+# ---- designed abilities: 查验 保护 封锁 窃听 换房 传话 投票加权 ---------------------------------
+NO_KIND = "你没有{name}技能。"
+SWAP_WHEN = "「{name}」只能在选房时使用（审讯开始时生效）。"
+NOT_SELF_ABILITY = "「{name}」不能选自己，请换一名玩家。"
+TARGET_NOT_IN_PRISON = "只能选监狱中存活的玩家。"
+TARGET_KIND = "「{name}」只能选{kind}。"
+QUEUED = "已记下「{name}」：{what}，{when}。{again}"
+REPLACED = "（已替换你之前的选择）"
+AT_DAWN = "审讯结束时结算，天亮前私聊告诉你结果；之前可以改"
+AT_CLOSE = "审讯结束时生效；之前可以改"
+AT_ONCE_TONIGHT = "今晚生效；审讯结束前可以改"
+AT_OPEN = "审讯开始时生效；选房结束前可以改"
+TODAY = "今天"
+CAMP_RESULT = {"guard": "看守", "murderer": "杀人犯阵营", "prisoner": "囚犯，不属于杀人犯阵营"}
+ROLE_RESULT = "【{kind}】{role}{crimes}"
+CHECK_RESULT = "「{name}」：{target} 是 {result}。"
+CHECKED_YOU = "有人查验了你。"
+ONCE_A_DAY = "「{name}」每个白天或夜晚只能用一次。"
+NO_ROOM_TO_HEAR = "没有这个房间。可窃听：{rooms}（看守房或囚犯房都行）。"
+SWAP_TWO = "请写两名不同的玩家：/换房 <玩家> <玩家>。"
+SWAP_SAME_CAMP = "只能让两名看守或两名囚犯交换房间。"
+SWAP_WHAT = "{a} 与 {b} 交换房间"
+SWAP_DONE = "{ra}↔{rb}"
+SWAP_OK = "「{name}」已生效：{what}。"
+SWAPPED_YOU = "今晚你的房间被人调换了，以审讯开始的通知为准。"
+MESSAGE_EMPTY = "请写上要传的话：/传话 <玩家> <内容>。"
+MESSAGE_LONG = "一次传话最多 {n} 个字，请缩短。"
+MESSAGE_IN = "【匿名传话】{text}"
+MESSAGE_SENT = "已把话匿名传给 {name}。"
+WEIGHT_ALWAYS = "「{name}」一直有效：你的每一票都算 {n} 票，不用发动。"
+WEIGHT_WHEN = "加权只能在第2天起的讨论日、投票截止前使用。"
+WEIGHT_UPRISING = "囚犯只有在起义投票时才能加权。"
+WEIGHT_VOTE = {True: "裁决票", False: "起义票"}
+WEIGHT_SET = "「{name}」：今天你的{vote}算 {n} 票（截止时计入）。{left}"
+WEIGHT_LOG = "今天 {n} 票"
+WEIGHTS_TO_HOSTS = "第{day}天加权计票（保密）：{items}"
+WEIGHT_ITEM = "{name}×{n}"
+NOISE_BLOCKED = "噪音没有放出去：你今晚被封锁了。"
+KILL_BLOCKED = "你今晚被封锁了，没有杀死任何人。"
+PROTECT_SAVED = "「{name}」：{target} 昨夜遭到袭击，被你保护下来了。"
+PROTECTED_SAVED = "昨夜你遭到袭击，但有人保护了你。"
+PROTECTED_YOU = "昨夜有人保护了你。"
+BLOCKED_YOU = "昨夜你被人封锁了，你的技能没有生效。"
+YOU_FAILED = "「{name}」没有生效：{why}。"
+BLOCKED_WHY = "你被封锁了"
+GONE_WHY = "对方已离开监狱"
+HEARD = "「{name}」：{room}第{night}夜的审讯记录：\n{lines}"
+HEARD_NOBODY = "「{name}」：{room}今晚没有审讯。"
+HEARD_SILENCE = "（没有人说话）"
+HEARD_YOU = "昨夜有人窃听了你的审讯。"
+HEARD_LOG = "{n} 条记录"
+NO_INTERROGATION = "没有审讯"
+PENDING = "\n今晚已选：{items}。"
+PENDING_ITEM = "「{name}」{what}"
+# the ability log's results (sheet 技能使用) and the hosts' summary
+DONE = "已生效"
+FAILED_BLOCKED = "失效（被封锁）"
+FAILED_GONE = "失效（目标已离开监狱）"
+FAILED_PROTECTED = "未遂（目标被保护）"
+PROTECT_STOPPED = "挡下了杀人"
+SUM_LINE = "· {kind}：{who} → {what}：{result}"
+SUM_GENERIC_BLOCKED = "· #{id}「{name}」：{who} 今晚被封锁，请结算时考虑"
+SUMMARY_OPEN = "第{day}夜换房结算（保密）：\n{lines}"
+SUMMARY_CLOSE = "第{day}夜技能结算（保密）：\n{lines}"
+USE_COMMAND = "「{name}」请用 {usage} 发动。"
+COMMAND_OF = {
+    "check": "/查验 <玩家>", "protect": "/保护 <玩家>", "block": "/封锁 <玩家>", "eavesdrop": "/窃听 <房间>",
+    "swap": "/换房 <玩家> <玩家>", "message": "/传话 <玩家> <内容>", "vote_weight": "/加权",
+    "noise": "/噪音", "point_kill": "/点杀 <看守>",
+}
+# the identity message's line for each
+WHEN_USE = {"day": "白天", "night": "夜晚（选房或审讯时）", "any": "白天或夜晚"}
+TARGET_ONLY = {"any": "", "guard": "，只能选看守", "prisoner": "，只能选囚犯"}
+MAY_SELF = "，可以选自己"
+TELLS = "，对方会知道有人这样做，但不知道是谁"
+LEARN = {"camp": "阵营：看守、杀人犯阵营或其他囚犯", "role": "身份和罪名"}
+ABILITY_CHECK = "「{name}」：{when}私聊 /查验 <玩家>，得知对方的{learn}{result}（{left}{target}{tells}{must}）。"
+CHECK_WHEN = {"day": "，立即告知", "night": "，天亮前告知", "any": "，白天立即告知、夜晚天亮前告知"}
+ABILITY_PROTECT = "「{name}」：夜晚私聊 /保护 <玩家>，对方今晚不会被杀人犯杀死（{left}{target}{tells}{must}）。"
+ABILITY_BLOCK = "「{name}」：夜晚私聊 /封锁 <玩家>，对方今晚的技能全部失效（{left}{target}{tells}{must}）。"
+ABILITY_EAVESDROP = "「{name}」：夜晚私聊 /窃听 <房间>，天亮前读到该房间当晚的审讯记录（{left}{tells}{must}）。"
+ABILITY_SWAP = ("「{name}」：选房时私聊 /换房 <玩家> <玩家>，审讯开始时两人交换房间（同为看守或同为囚犯）"
+                "（{left}{target}{tells}{must}）。")
+ABILITY_MESSAGE = "「{name}」：{when}私聊 /传话 <玩家> <内容>，匿名给对方传一句话（{left}{target}{must}）。"
+ABILITY_WEIGHT_ALWAYS = "「{name}」：你的{vote}一直算 {n} 票。"
+ABILITY_WEIGHT = "「{name}」：讨论日私聊 /加权，当天你的{vote}算 {n} 票（{left}{must}）。"
+TELLS_ROOM = "，房间里的两人会知道有人窃听"
 
 # ---- abilities the host settles, submissions, 树洞, the kernel's /出局 /回场 -----------------
 ABILITY_WHEN = {"day": "白天讨论日", "night": "夜晚", "any": "游戏进行中"}
@@ -384,6 +473,19 @@ POINT_ITEM = "{why} {n:+d}"
 
 # ---- the web interrogation room ------------------------------------------------------------
 WEB_TITLE = "囚犯游戏 · 审讯室"
+WEB_OPEN = "审讯进行中，墙壁升起前可以交谈（每晚 {window}）。"
+WEB_RECORD = "墙壁已经升起：这是第{night}夜审讯的记录，只能查看。"
+WEB_NO_ROOM = "现在不是审讯时间（每晚 {window}），你没有审讯对象。"
+WEB_SAY = "对对方说……（对方只看到你的身份标签）"
+WEB_READ_ONLY = "审讯时间外只能查看。"
+WEB_PAUSED = "游戏暂停中，只能查看。"
+WEB_ENDED = "游戏已结束，只能查看。"
+WEB_GONE = "你已出局，只能查看。"
+WEB_RELEASED = "你已被释放，只能查看。"
+WEB_PARTNER_GONE = "对方已不在审讯室，只能查看。"
+WEB_BYE = "你今晚轮空，没有审讯对象，只能查看。"
+WEB_NOT_PLAYER = "只有审讯双方可以发言。"
+WEB_WHEN = "{month}月{day}日 {hhmm}"  # a line's date and time (hover)
 
 # ---- a host's settings (content.py): one line per mistake ------------------------------------
 CAMP_WORDS = {"guard": "guard", "prisoner": "prisoner", "any": "any", "看守": "guard", "囚犯": "prisoner", "任意": "any"}
@@ -396,6 +498,17 @@ ABILITY_TWICE = "技能名「{name}」在同一身份中重复。"
 BALANCE_SEAT = "「{seat}」应为 座位号 = 不小于 0 的整数。"
 CHAR_TOO_LONG = "角色「{name}」太长：马甲最长 16 个字。"
 CHAR_BAD_NAME = "角色「{name}」不能是纯数字或「无」，也不能含空格和 {banned}。"
+KIND_NAME = {
+    "check": "查验", "protect": "保护", "block": "封锁", "eavesdrop": "窃听", "swap": "换房", "message": "传话",
+    "vote_weight": "投票加权", "noise": "噪音", "kill": "杀人", "point_kill": "点杀", "lover": "情侣", "generic": "通用技能",
+}
+KIND_WORD = "{kind}（{name}）"
+KEY_NOT_FOR = "{key} 不能用于 {what}，只用于 {kinds}。"
+NAME_NO_SPACE = "{what} 的 name 不能为空，也不能含空格。"
+WHEN_NOT_FOR = "{what} 的 when 只能是 {allowed}（不写即第一个）。"
+WHEN_WORD = "\"{when}\"（{text}）"
+COMPULSORY_PASSIVE = "{what} 不限次数时每次投票自动生效，不能设 compulsory。"
+KIND_TWICE = "同一身份只能有一个 {what}技能。"
 ROLE_WHERE = "{camp}身份「{id}」"
 GUARD_NO_CRIMES = "{where}：看守没有罪名，请删去 crimes。"
 GUARD_NOT_MURDERER = "{where}：杀人犯必须是囚犯。"

@@ -8,7 +8,10 @@
   function lines(list) {
     const chat = $("chat");
     const atEnd = chat.scrollTop + chat.clientHeight >= chat.scrollHeight - 20;
-    chat.replaceChildren(...list.map(l => el("li", { class: l.mine ? "mine" : "" }, el("span", { class: "who", text: l.who + (l.mine ? "（我）" : "") }), l.text)));
+    chat.replaceChildren(...list.map(l => el("li", { class: l.mine ? "mine" : "" },
+      el("span", { class: "head" }, el("span", { class: "who", text: l.who + (l.mine ? "（我）" : "") }),
+        el("time", { class: "at", datetime: l.at, title: l.when, text: l.time })),
+      l.text)));
     if (!list.length) chat.append(el("li", { class: "empty", text: "还没有人说话。" }));
     if (atEnd) chat.scrollTop = chat.scrollHeight;
   }
@@ -22,9 +25,10 @@
     if (!pg) return;
     $("identity").textContent = pg.identity;
     $("room-title").textContent = pg.night ? `第${pg.night}夜审讯室` + (pg.me ? `（我是${pg.me}）` : "") : "审讯室";
-    $("room-state").textContent = pg.open ? `审讯进行中，墙壁升起前可以交谈（每晚 ${pg.window}）。`
-      : pg.has_room ? "墙壁已经升起：这是上一次审讯的记录，只能查看。" : `现在不是审讯时间（每晚 ${pg.window}），你没有审讯对象。`;
+    $("room-state").textContent = pg.state;
     $("say").disabled = $("send").disabled = !pg.open;
+    $("say").placeholder = pg.placeholder;
+    $("say-form").classList.toggle("closed", !pg.open);
     lines(pg.lines);
   }
 
