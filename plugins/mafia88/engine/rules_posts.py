@@ -565,16 +565,31 @@ def white_due(state: State, r: int, ctx: Ctx[Settings], effects: list[Effect]) -
     cur.white_done = True
     lines: list[str] = []
     for p in [p for p in state.posts if p.round == r and p.status in (PostStatus.WHITE, PostStatus.REJECTED)]:
-        p.status = PostStatus.VOID
-        p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.VOID))
-        mark_out(state, p.author, Cause.WHITE, T.OUT_WHITE_MISSED.format(r=r), effects)
-        t = state.players[p.target]
-        back = False
-        if not t.alive and t.out and t.out.post == p.id:
-            back = bring_back(state, p.target, T.POST_VOIDED_REVIVED.format(r=r, id=p.id), effects)
+        back = void_post(state, ctx.settings, p, Cause.WHITE, T.OUT_WHITE_MISSED.format(r=r), ctx, effects)
         lines.append(T.WHITE_MISSED.format(code=p.code, author=name(state, p.author)) + (T.TARGET_REVIVED.format(target=name(state, p.target)) if back else ""))
     if lines:
         effects.append(Say("group", T.SEMI_SEP.join(lines) + T.PERIOD))
+
+
+def void_post(state: State, cfg: Settings, p: Post, cause: Cause, reason: str, ctx: Ctx[Settings], effects: list[Effect]) -> bool:
+    """A post made void (§十二.4/5/6/7): its author is out, its target comes back if that post was
+    its death. A target that had taken the author along (同归) comes back without its 烟花 (§十二.5).
+    Returns whether the target came back."""
+    p.status = PostStatus.VOID
+    p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.VOID))
+    mark_out(state, p.author, cause, reason, effects)
+    t = state.players[p.target]
+    if t.alive or not t.out or t.out.post != p.id:
+        return False
+    author_out = state.players[p.author].out
+    mutual = author_out is not None and author_out.cause == Cause.MUTUAL and author_out.round == p.round
+    bring_back(state, p.target, T.POST_VOIDED_REVIVED.format(r=p.round, id=p.id), effects)
+    if mutual:
+        t.fireworks_spent = True
+        if not cfg.role(t.role).disguise:  # a disguised egg (暗蛋) is not told what it is (§五白7)
+            effects.append(Say(p.target, T.FIREWORKS_SPENT_TELL))
+        effects.append(Say("hosts", T.FIREWORKS_SPENT_HOSTS.format(target=name(state, p.target))))
+    return True
 
 
 def explanation(state: State, r: int, res: Resolution, final: bool) -> str:

@@ -152,6 +152,7 @@ class Player(Part):
     report: Report | None
     dealt: str = ""  # the role dealt at the start, once it changed (§五白4/黑8)
     half: list[int] = msgspec.field(default_factory=list)  # rounds with a half vote while alive (§五白6, §七.1)
+    fireworks_spent: bool = False  # revived after a voided post that it took along: no more 同归 (§十二.5)
 
 
 # ---- rounds ------------------------------------------------------------------------------------
