@@ -99,9 +99,10 @@ class SetRoundArgs(Args, frozen=True, kw_only=True):
 
 
 class OverrideArgs(Args, frozen=True, kw_only=True):
-    """/改判 <步骤> <结果> <理由>."""
+    """/改判 <步骤> <结果> <理由>: a post step ("2") or a vote result step ("结果2"); logs of
+    older versions hold the post step as a number."""
 
-    step: Annotated[int, INT]
+    step: Annotated[int | str, WORD]
     result: Annotated[str, WORD]
     reason: Annotated[str, TEXT] = ""
 

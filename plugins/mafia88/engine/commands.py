@@ -39,13 +39,13 @@ from .rules_posts import (
     my_posts,
     open_post,
     open_rewrite,
-    override,
     publish_now,
     reject,
     show_post,
     show_steps,
 )
 from .rules_reports import reject_report, report
+from .rules_rulings import override
 from .rules_souls import back, move
 from .rules_start import signal
 from .rules_votes import proxy, show_tally, vote
@@ -119,7 +119,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 alive_only=False, usage="/票记录 [轮次]", help="哨子：查看投票记录（含托票和未投票名单）", rule=vote_log, query=True),
     CommandSpec(("改判",), "override", OverrideArgs,
                 where="private", who="host", alive_only=False, usage="/改判 <步骤> <结果> <理由>",
-                help="哨子：杀帖公布前改判结算预览中的一步（出局/同归/出贴者出局/照出/照出并出局/倒计时/无人出局）", rule=override),
+                help="哨子：杀帖公布前改判结算预览中的一步（出局/同归/出贴者出局/照出/照出并出局/倒计时/无人出局）；"
+                     "结果贴后改判其中一步：/改判 结果<步骤> <出局|无人出局> <理由>",
+                extra={"example": "/改判 结果1 无人出局 投票机故障"}, rule=override),
     CommandSpec(("结算",), "steps", NoArgs, where="private", who="host", alive_only=False, usage="/结算",
                 help="哨子：查看本轮杀帖结算步骤（交贴截止后）", rule=show_steps),
     CommandSpec(("发布",), "publish_now", NoArgs, who="host", alive_only=False, usage="/发布",

@@ -240,6 +240,23 @@ def pending_marks(state: State, res: Resolution, data: ResultInput) -> None:
 RESULT_STEPS: list[ResultStep] = [vote_outs, take_alongs, pending_marks]
 
 
+def result_steps_text(state: State, cfg: Settings, r: int) -> str:
+    """The vote result of round r as numbered steps, for hosts (/改判 结果<n> changes one)."""
+    res = state.rounds[r].result
+    assert res is not None
+    lines = []
+    for i, st in enumerate(res.steps, 1):
+        if st.out:
+            line = T.RESULT_STEP.format(i=i, seat=name(state, st.seat), seat_name=role_name(state, cfg, st.seat), reason=st.reason)
+        else:
+            line = T.RESULT_STEP_REVIVED.format(n_steps=i, items=name(state, st.seat))
+        if st.override:
+            line += T.RESULT_STEP_OVERRIDDEN.format(word=st.override)
+        lines.append(line)
+    tail = T.RESULT_STEPS_HOW.format(n=1) if res.steps else ""
+    return T.RESULT_STEPS_HEAD.format(r=r) + ("\n".join(lines) or T.NOBODY_OUT) + tail
+
+
 def run(state: State, r: int, steps: list[ResultStep], data: ResultInput, effects: list[Effect]) -> tuple[Resolution, list[Mark]]:
     res = Resolution(r)
     for step in steps:

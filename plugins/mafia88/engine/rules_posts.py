@@ -68,6 +68,14 @@ def post_number(value: object) -> int:
     return int(text)
 
 
+def step_number(value: int | str) -> int:
+    """A step of the resolution as hosts write it: "3" (a number in older logs)."""
+    text = str(value).strip()
+    if not text.isdigit():
+        raise Rejected(T.NOT_A_STEP.format(value=value))
+    return int(text)
+
+
 # ---- eligibility -----------------------------------------------------------
 
 def living_with(state: State, roles: list[str]) -> int:
@@ -623,10 +631,10 @@ def record_triggered(state: State, cfg: Settings, r: int, triggered: list[Trigge
 
 # ---- host rulings on the resolution ------------------------------------------
 
-def override(state: State, actor: Actor, args: OverrideArgs, ctx: Ctx[Settings]) -> list[Effect]:
+def override_post(state: State, actor: Actor, args: OverrideArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/改判 <步骤> <结果> <理由>: replace the effect of one post step before publication."""
     cfg = ctx.settings
-    step, word = args.step, args.result
+    step, word = step_number(args.step), args.result
     r = state.round
     cur = rnd(state)
     if state.step != Step.ROUND or cur.published:

@@ -205,10 +205,20 @@ class Death(Part):
     reason: str
 
 
+class ResultStep(Part):
+    """One numbered step of a vote result as hosts see it (/改判 结果<n>)."""
+
+    seat: int
+    out: bool  # True: went out with the result; False: revived by the 复活 (§五白6)
+    reason: str
+    override: str = ""  # a host's /改判 word, once changed
+
+
 class Result(Part):
     voted_out: list[int]
     survivors: int
     at: str
+    steps: list[ResultStep] = msgspec.field(default_factory=list)
 
 
 class Candidate(Part):
