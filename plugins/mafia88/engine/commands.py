@@ -98,7 +98,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(("贴单",), "posts", RoundArgs, where="private", who="host",
                 alive_only=False, usage="/贴单 [轮次]", help="哨子：查看某轮杀帖、字数和状态", rule=list_posts, query=True),
     CommandSpec(("看贴",), "show", PostRef, where="private", who="host", alive_only=False,
-                usage="/看贴 <帖号>", help="哨子：查看杀帖全文", rule=show_post, query=True),
+                usage="/看贴 <帖号|报道号>", help="哨子：查看杀帖或报道全文、字数和与其他文字的重合（报道号 = 报道+座位号）", rule=show_post, query=True),
     CommandSpec(("通过",), "approve", PostRef, where="private", who="host", alive_only=False,
                 usage="/通过 <帖号>", help="哨子：通过杀帖", rule=approve),
     CommandSpec(("退回",), "reject", RejectArgs, where="private",

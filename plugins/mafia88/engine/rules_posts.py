@@ -4,6 +4,7 @@ judgement, white slips, rewrites, giving up, publication and the 12:00 due."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 import plugins.mafia88.engine.texts as T
 from plugins.gamekit.args import NoArgs, TextIn
@@ -34,6 +35,7 @@ from .model import (
     tz,
     when,
 )
+from .originality import earlier_texts, flagged, overlap_line, overlap_of
 from .resolution import Resolution, Trigger, resolve_posts
 from .rules_souls import publish_texts
 from .state import (
@@ -50,6 +52,7 @@ from .state import (
     PostEffect,
     PostKind,
     PostStatus,
+    Report,
     Reveal,
     State,
     Step,
@@ -325,6 +328,7 @@ def finish_draft(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -
         if len(round_posts(state, r, d.group)) >= quotas_of(state, cfg, r).get(d.group, 0):
             raise Rejected(T.DRAFT_GROUP_FULL.format(group=d.group))
         post = new_post(state, seat, r, d.code, d.target, d.group, PostKind.POST, text, fig, ctx)
+        post.overlap = overlap_of(text, earlier_texts(state, cfg, skip_post=post.id), cfg)
         head = T.POST_SUBMITTED.format(id=post.id)
     else:
         assert d.post is not None  # a rewrite names its post
@@ -333,13 +337,14 @@ def finish_draft(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -
         if due and ctx.now >= dt(due):
             raise Rejected(T.REWRITE_LATE.format(due=when(state, due)))
         post.text, post.figures, post.status, post.text_shown = text, fig, PostStatus.PENDING, False
+        post.overlap = overlap_of(text, earlier_texts(state, cfg, skip_post=post.id), cfg)
         post.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.REWRITE))
         head = T.REWRITE_SUBMITTED.format(id=post.id)
     del state.drafts[seat]
     line = figures_line(fig)
     return [
         Say("reply", T.SUBMITTED_FOR_REVIEW.format(head=head, line=line)),
-        Say("hosts", T.NEW_POST_HOSTS.format(mode=T.REWRITE_WORD if d.mode != DraftMode.NEW else T.KILL_POST, id=post.id, code=post.code, author=name(state, post.author), target=name(state, post.target), line=line)),
+        Say("hosts", T.NEW_POST_HOSTS.format(mode=T.REWRITE_WORD if d.mode != DraftMode.NEW else T.KILL_POST, id=post.id, code=post.code, author=name(state, post.author), target=name(state, post.target), line=line, overlap=overlap_line(post.overlap))),
     ]
 
 
@@ -396,15 +401,41 @@ def list_posts(state: State, actor: Actor, args: RoundArgs, ctx: Ctx[Settings]) 
     lines = [T.ROUND_POSTS_HEAD.format(r=r, quota_text=quota_text(state, r))]
     for p in posts:
         fig = figures_line(p.figures) if p.figures else T.TEXT_MISSING
-        lines.append(T.POST_LIST_LINE.format(id=p.id, code=p.code, author=name(state, p.author), target=name(state, p.target), status_name=STATUS_NAME[p.status], fig=fig))
+        flag = T.OV_FLAG if flagged(p.overlap) else ""
+        lines.append(T.POST_LIST_LINE.format(id=p.id, code=p.code, author=name(state, p.author), target=name(state, p.target), status_name=STATUS_NAME[p.status], fig=fig) + flag)
     return [Say("reply", "\n".join(lines))]
 
 
 def show_post(state: State, actor: Actor, args: PostRef, ctx: Ctx[Settings]) -> list[Effect]:
-    """/看贴 <帖号>."""
-    p = get_post(state, post_number(args.post))
+    """/看贴 <帖号> or /看贴 报道<座位>: the text, its figures and its overlap (§十二.6 原创首发)."""
+    kind, n = text_ref(args.post)
+    if kind == "report":
+        rep = report_of(state, n)
+        verdict = T.REPORT_OK_WORD if rep.ok else T.REPORT_BAD_WORD
+        return [Say("reply", T.REPORT_SHOW.format(seat=n, player=name(state, n), chars=rep.chars or 0, verdict=verdict,
+                                                   overlap=overlap_line(rep.overlap), text=rep.text or T.TEXT_MISSING))]
+    p = get_post(state, n)
     fig = figures_line(p.figures) if p.figures else T.TEXT_MISSING
-    return [Say("reply", T.POST_SHOW.format(id=p.id, round=p.round, code=p.code, author=name(state, p.author), target=name(state, p.target), status_name=STATUS_NAME[p.status], fig=fig, text=p.text or T.WHITE_NO_TEXT))]
+    return [Say("reply", T.POST_SHOW.format(id=p.id, round=p.round, code=p.code, author=name(state, p.author), target=name(state, p.target), status_name=STATUS_NAME[p.status], fig=fig, overlap=overlap_line(p.overlap), text=p.text or T.WHITE_NO_TEXT))]
+
+
+def text_ref(value: object) -> tuple[Literal["post", "report"], int]:
+    """A post number ("3", "#3", "贴3") or a report number ("报道12": the report of seat 12)."""
+    text = str(value).strip()
+    for mark in T.REPORT_REF_MARKS:
+        if text.startswith(mark):
+            rest = text[len(mark):].strip()
+            if not rest.isdigit():
+                raise Rejected(T.NOT_A_REPORT_NUMBER.format(value=value))
+            return "report", int(rest)
+    return "post", post_number(text.removeprefix(T.POST_REF_MARK))
+
+
+def report_of(state: State, seat: int) -> Report:
+    p = state.players.get(seat)
+    if p is None or p.report is None or p.report.chars is None:
+        raise Rejected(T.NO_SUCH_REPORT.format(seat=seat))
+    return p.report
 
 
 def approve(state: State, actor: Actor, args: PostRef, ctx: Ctx[Settings]) -> list[Effect]:
