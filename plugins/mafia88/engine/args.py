@@ -61,6 +61,21 @@ class RejectArgs(Args, frozen=True, kw_only=True):
     reason: Annotated[str, TEXT] = ""
 
 
+class ComplainArgs(Args, frozen=True, kw_only=True):
+    """/投诉 <贴号|报道号> <理由>: "3" / "#3" / "贴3" a post, "报道12" the report of seat 12."""
+
+    ref: Annotated[str, WORD]
+    reason: Annotated[str, TEXT] = ""
+
+
+class RulingArgs(Args, frozen=True, kw_only=True):
+    """/裁决 <投诉号> <结果> [理由]."""
+
+    complaint: Annotated[int, INT]
+    result: Annotated[str, WORD]
+    reason: Annotated[str, TEXT] = ""
+
+
 class RoundArgs(Args, frozen=True, kw_only=True):
     """/贴单, /票记录 [轮次] (the current round when left out)."""
 

@@ -8,6 +8,7 @@ from plugins.gamekit.args import NoArgs, TextIn
 from plugins.gamekit.contract import CommandSpec
 
 from .args import (
+    ComplainArgs,
     EndArgs,
     HighArgs,
     MessageArgs,
@@ -18,6 +19,7 @@ from .args import (
     RejectArgs,
     RewriteArgs,
     RoundArgs,
+    RulingArgs,
     SetRoundArgs,
     SoulBackArgs,
     SoulMoveArgs,
@@ -26,6 +28,7 @@ from .args import (
     TextArgs,
     WhiteArgs,
 )
+from .rules_complaints import complain, list_complaints, rule
 from .rules_decide import designate_high, letter_soul, letter_thanks
 from .rules_host import end, host_back, host_out, private_message, set_round, show_table, vote_log
 from .rules_posts import (
@@ -94,7 +97,17 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 usage="/还魂 <玩家> <800字正文>", help="还魂：第二、三轮交贴截止前还魂一人（§五黑8）", rule=back),
     CommandSpec(("接头",), "signal", TextArgs, where="private",
                 usage="/接头 <寻找暗号>", help="知道暗号的独立杀和孤杀：用寻找暗号找到对方（§五黑3、§七.3）", rule=signal),
+    CommandSpec(("投诉",), "complain", ComplainArgs, where="private", alive_only=False,
+                usage="/投诉 <帖号|报道号> <理由>",
+                help="投诉已公布的杀帖或报道（报道号 = 报道+座位号），以你的马甲在群里公开发出（§十四）",
+                extra={"example": "/投诉 3 整段抄自某某旧作，见某某链接（§十二.6）"}, rule=complain),
     # hosts
+    CommandSpec(("投诉列表",), "complaints", NoArgs, where="private", who="host", alive_only=False, usage="/投诉列表",
+                help="哨子：查看全部投诉、投诉期和现在可以投诉的帖子", rule=list_complaints, query=True),
+    CommandSpec(("裁决", "判投诉"), "rule", RulingArgs, where="private", who="host", alive_only=False,
+                usage="/裁决 <投诉号> <结果> [理由]",
+                help="哨子：裁决投诉（杀帖：非原创/非首发/重写/驳回；报道：成立/驳回），结果在群里公布（§十四.6）",
+                extra={"example": "/裁决 1 非原创 与某某旧作雷同"}, audit=True, rule=rule),
     CommandSpec(("贴单",), "posts", RoundArgs, where="private", who="host",
                 alive_only=False, usage="/贴单 [轮次]", help="哨子：查看某轮杀帖、字数和状态", rule=list_posts, query=True),
     CommandSpec(("看贴",), "show", PostRef, where="private", who="host", alive_only=False,
@@ -102,7 +115,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(("通过",), "approve", PostRef, where="private", who="host", alive_only=False,
                 usage="/通过 <帖号>", help="哨子：通过杀帖", rule=approve),
     CommandSpec(("退回",), "reject", RejectArgs, where="private",
-                who="host", alive_only=False, usage="/退回 <帖号> [理由]", help="哨子：退回杀帖，作者须次日12:00前重写1200字", rule=reject),
+                who="host", alive_only=False, usage="/退回 <帖号> [理由]",
+                help="哨子：退回杀帖，作者须次日12:00前重写1200字（投诉期内都可以退回）", rule=reject),
     CommandSpec(("退回报道",), "reject_report", PlayerReason,
                 who="host", alive_only=False, usage="/退回报道 <玩家> [理由]", help="哨子：退回报道，须在第1轮结束前重报601字", rule=reject_report),
     # /出局 and /回场 (the kernel's words) are aliases here: the same action, announced by the rules

@@ -21,7 +21,7 @@ from .rules_start import start as deal
 from .state import PostKind, Step
 from .state import State as Mafia88State
 
-AFTER_OVER = ("tally", "table", "posts", "show", "vote_log", "mine", "text")
+AFTER_OVER = ("tally", "table", "posts", "show", "vote_log", "mine", "text", "complaints")
 """The commands still answered once the game is over (who may use each is the table's ``who``)."""
 
 

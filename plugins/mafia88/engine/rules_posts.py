@@ -3,7 +3,7 @@ judgement, white slips, rewrites, giving up, publication and the 12:00 due."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 
 import plugins.mafia88.engine.texts as T
@@ -234,9 +234,8 @@ def open_rewrite(state: State, actor: Actor, args: RewriteArgs, ctx: Ctx[Setting
         raise Rejected(T.NOT_YOUR_POST.format(post_id=post_id))
     if post.status not in (PostStatus.WHITE, PostStatus.REJECTED):
         raise Rejected(T.NO_REWRITE_NEEDED.format(post_id=post_id, status_name=STATUS_NAME[post.status]))
-    due = rnd(state, post.round).due.white
-    if due and ctx.now >= dt(due):
-        raise Rejected(T.REWRITE_LATE.format(due=when(state, due)))
+    if ctx.now >= rewrite_due(state, cfg, post):
+        raise Rejected(T.REWRITE_LATE.format(due=rewrite_due_text(state, cfg, post)))
     if seat in state.drafts:
         raise Rejected(T.DRAFT_OPEN)
     state.drafts[seat] = Draft(mode=DraftMode.REWRITE, round=post.round, post=post_id, code=post.code, target=post.target,
@@ -333,9 +332,8 @@ def finish_draft(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -
     else:
         assert d.post is not None  # a rewrite names its post
         post = get_post(state, d.post)
-        due = rnd(state, post.round).due.white
-        if due and ctx.now >= dt(due):
-            raise Rejected(T.REWRITE_LATE.format(due=when(state, due)))
+        if ctx.now >= rewrite_due(state, cfg, post):
+            raise Rejected(T.REWRITE_LATE.format(due=rewrite_due_text(state, cfg, post)))
         post.text, post.figures, post.status, post.text_shown = text, fig, PostStatus.PENDING, False
         post.overlap = overlap_of(text, earlier_texts(state, cfg, skip_post=post.id), cfg)
         post.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.REWRITE))
@@ -448,7 +446,7 @@ def approve(state: State, actor: Actor, args: PostRef, ctx: Ctx[Settings]) -> li
     p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.APPROVED))
     effects: list[Effect] = [Say("reply", T.APPROVED.format(post_id=post_id)), Say(p.author, T.APPROVED_TELL_AUTHOR.format(post_id=post_id))]
     if p.published and not p.text_shown:
-        p.text_shown = True
+        show_text(state, ctx.settings, p, ctx)
         effects.append(Say("group", post_text(state, p, late=True)))
     return effects
 
@@ -461,17 +459,73 @@ def reject(state: State, actor: Actor, args: RejectArgs, ctx: Ctx[Settings]) -> 
     if p.status not in (PostStatus.PENDING, PostStatus.APPROVED):
         raise Rejected(T.REJECT_WRONG_STATUS.format(post_id=post_id, status_name=STATUS_NAME[p.status]))
     due = rnd(state, p.round).due.white
-    if due and ctx.now >= dt(due):
-        raise Rejected(T.REJECT_LATE.format(post_id=post_id, due=when(state, due)))
-    reason = args.reason.strip() or T.REJECT_DEFAULT_REASON
+    window = p.complain_until
+    if due and ctx.now >= dt(due) and not (window and ctx.now < dt(window)):
+        late = window if window and dt(window) > dt(due) else due
+        raise Rejected(T.REJECT_LATE.format(post_id=post_id, due=when(state, late)))
+    effects: list[Effect] = []
+    due_txt = ask_rewrite(state, cfg, p, args.reason.strip() or T.REJECT_DEFAULT_REASON, ctx, effects)
+    return [Say("reply", T.REJECTED.format(post_id=post_id, due_txt=due_txt)), *effects]
+
+
+def ask_rewrite(state: State, cfg: Settings, p: Post, reason: str, ctx: Ctx[Settings], effects: list[Effect]) -> str:
+    """§十二.7: the post is to be rewritten at 1200+ characters, by the round's white-slip due or,
+    asked for after it (a complaint, §十四.1), by the white-slip hour of the next day. Returns the due."""
     p.status = PostStatus.REJECTED
     p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.REJECTED, note=reason))
-    due_txt = when(state, due) if due else expected_white_due(state, cfg) if p.round == state.round else T.NEXT_NOON
-    minimum = cfg.limits.rewrite_min
-    return [
-        Say("reply", T.REJECTED.format(post_id=post_id, due_txt=due_txt)),
-        Say(p.author, T.REJECTED_TELL_AUTHOR.format(post_id=post_id, reason=reason, due_txt=due_txt, minimum=minimum)),
-    ]
+    due = rnd(state, p.round).due.white
+    if due and (ctx.now >= dt(due) or rnd(state, p.round).white_done):
+        redo = on_day(ctx.now, cfg.times.white_due, tz(state), 1)
+        p.redo_due = iso(redo)
+        effects.append(SetTimer(f"redo:{p.id}", redo))
+    due_txt = rewrite_due_text(state, cfg, p)
+    effects.append(Say(p.author, T.REJECTED_TELL_AUTHOR.format(post_id=p.id, reason=reason, due_txt=due_txt, minimum=cfg.limits.rewrite_min)))
+    return due_txt
+
+
+def rewrite_due(state: State, cfg: Settings, p: Post) -> datetime:
+    """When the text of a white slip or a rejected post is due (§十二.4/7)."""
+    if p.redo_due:
+        return dt(p.redo_due)
+    due = rnd(state, p.round).due.white
+    return dt(due) if due else white_due_at(state, cfg, p.round)
+
+
+def rewrite_due_text(state: State, cfg: Settings, p: Post) -> str:
+    return when(state, iso(rewrite_due(state, cfg, p)))
+
+
+def redo_due(state: State, pid: int, ctx: Ctx[Settings], effects: list[Effect]) -> None:
+    """A rewrite asked for after the round's white-slip due, not delivered by its own due (§十二.7)."""
+    if not 1 <= pid <= len(state.posts):
+        return
+    p = state.posts[pid - 1]
+    if p.status != PostStatus.REJECTED or p.redo_due is None:
+        return
+    back = void_post(state, ctx.settings, p, Cause.WHITE, T.OUT_WHITE_MISSED.format(r=p.round), ctx, effects)
+    effects.append(Say("group", T.WHITE_MISSED.format(code=p.code, author=name(state, p.author))
+                       + (T.TARGET_REVIVED.format(target=name(state, p.target)) if back else "") + T.PERIOD))
+
+
+def post_window(state: State, cfg: Settings, shown: datetime) -> datetime:
+    """Until when a post whose text went out at ``shown`` may be complained about (§十四.1, §十二.6)."""
+    c = cfg.complaints
+    if c.post_rule == "before_close":
+        close = rnd(state).due.close
+        if close and not rnd(state).closed:
+            until = dt(close) - timedelta(hours=c.post_hours_before_close)
+            if until > shown:
+                return until
+        # published after that round's last complaint hour: that hour of the next day
+        last = (dt(close) if close else shown) - timedelta(hours=c.post_hours_before_close)
+        return on_day(shown, f"{last.astimezone(tz(state)):%H:%M}", tz(state), 1)
+    return on_day(shown, c.post_next_day_at, tz(state), 1)
+
+
+def show_text(state: State, cfg: Settings, p: Post, ctx: Ctx[Settings]) -> None:
+    """The post's text goes out now (a rewrite: its new text): its complaint window opens (§十四.1)."""
+    p.text_shown = True
+    p.complain_until = iso(post_window(state, cfg, ctx.now))
 
 
 def quota_text(state: State, r: int) -> str:
@@ -541,7 +595,7 @@ def publish(state: State, r: int, ctx: Ctx[Settings], effects: list[Effect]) -> 
             p.status = PostStatus.APPROVED
             p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.AUTO_APPROVED))
         if p.status == PostStatus.APPROVED:
-            p.text_shown = True
+            show_text(state, cfg, p, ctx)
             effects.append(Say("group", post_text(state, p)))
         elif p.status == PostStatus.PENDING:
             held.append(T.PUBLISH_POST_REF.format(code=p.code, target=name(state, p.target)))
@@ -603,7 +657,7 @@ def white_due(state: State, r: int, ctx: Ctx[Settings], effects: list[Effect]) -
         return
     cur.white_done = True
     lines: list[str] = []
-    for p in [p for p in state.posts if p.round == r and p.status in (PostStatus.WHITE, PostStatus.REJECTED)]:
+    for p in [p for p in state.posts if p.round == r and p.status in (PostStatus.WHITE, PostStatus.REJECTED) and p.redo_due is None]:
         back = void_post(state, ctx.settings, p, Cause.WHITE, T.OUT_WHITE_MISSED.format(r=r), ctx, effects)
         lines.append(T.WHITE_MISSED.format(code=p.code, author=name(state, p.author)) + (T.TARGET_REVIVED.format(target=name(state, p.target)) if back else ""))
     if lines:

@@ -13,8 +13,9 @@ from .content import Settings
 from .ending import check_end, sides_left
 from .model import alive, iso, name, new_round, rnd, role_name, row, tz, when
 from .resolution import RESULT_STEPS, ResultInput, result_steps_text, run
+from .rules_complaints import close_reports_window, complaint_due
 from .rules_decide import after_result, begin, letter_due_fired, settle
-from .rules_posts import posts_due, publish, white_due
+from .rules_posts import posts_due, publish, redo_due, white_due
 from .rules_reports import failing_reports
 from .rules_souls import convert_roles
 from .rules_votes import decide, non_voters, resolve_overtime, start_overtime
@@ -67,6 +68,13 @@ def on_deadline(state: State, key: str, ctx: Ctx[Settings]) -> list[Effect]:
     if kind == "letter" and num.isdigit():
         letter_due_fired(state, int(num), ctx, effects)
         return effects
+    if kind == "complaint" and num.isdigit():
+        complaint_due(state, int(num), ctx, effects)
+        return effects
+    if kind == "redo" and num.isdigit():
+        redo_due(state, int(num), ctx, effects)
+        check_end(state, cfg, effects)
+        return effects
     if not num.isdigit() or int(num) not in state.rounds:
         return effects
     r = int(num)
@@ -101,6 +109,7 @@ def close(state: State, ctx: Ctx[Settings], effects: list[Effect]) -> None:
     for s in non_voters(state, r):
         cur.marks.append(Death(seat=s, cause=Cause.NOVOTE, reason=T.OUT_NO_VOTE.format(r=r)))
     if r == 1:
+        close_reports_window(state, cfg, ctx.now)
         for s in failing_reports(state, cfg):
             cur.marks.append(Death(seat=s, cause=Cause.REPORT, reason=T.OUT_REPORT))
     # §五白1/黑1: a 隐剑/孤杀 that posted the 魔镜 goes out with the result of its last round
