@@ -48,6 +48,12 @@ class RewriteArgs(Args, frozen=True, kw_only=True):
     text: Annotated[str, TEXT] = ""
 
 
+class HandInArgs(Args, frozen=True, kw_only=True):
+    """/交贴 [正文] (the post desk): the whole text, replacing the open draft's."""
+
+    text: Annotated[str, TEXT] = ""
+
+
 class PostRef(Args, frozen=True, kw_only=True):
     """/看贴, /通过 <帖号>."""
 

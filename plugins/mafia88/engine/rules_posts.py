@@ -12,7 +12,7 @@ from plugins.gamekit.clock import on_day
 from plugins.gamekit.contract import Actor, CancelTimer, Ctx, Effect, Ignored, Rejected, Say, SetTimer
 from plugins.gamekit.textcheck import TextFigures
 
-from .args import OverrideArgs, PostArgs, PostRef, RejectArgs, RewriteArgs, RoundArgs, Target, WhiteArgs
+from .args import HandInArgs, OverrideArgs, PostArgs, PostRef, RejectArgs, RewriteArgs, RoundArgs, Target, WhiteArgs
 from .checks import measure_text, post_problems
 from .content import Settings
 from .ending import check_end
@@ -286,13 +286,14 @@ def named_aliases(state: State, text: str, but: int) -> list[int]:
     return sorted(found)
 
 
-def first_post_problems(state: State, cfg: Settings, seat: int, d: Draft, text: str) -> list[str]:
-    """§六.1: the 孤杀's first post names exactly 8 aliases, at least one a 联合杀 (not itself)."""
+def first_post_problems(state: State, cfg: Settings, seat: int, mode: DraftMode, post: int | None, text: str) -> list[str]:
+    """§六.1: the 孤杀's first post names exactly 8 aliases, at least one a 联合杀 (not itself).
+    ``mode``/``post``: a new post, or the rewrite of post ``post``."""
     need = cfg.options.first_post_aliases
     if not need or state.players[seat].role != "gu_sha":
         return []
     mine = [p for p in state.posts if p.author == seat and p.status != PostStatus.VOID]
-    if mine and (d.mode == DraftMode.NEW or d.post != mine[0].id):
+    if mine and (mode == DraftMode.NEW or post != mine[0].id):
         return []
     named = named_aliases(state, text, seat)
     out = []
@@ -305,27 +306,49 @@ def first_post_problems(state: State, cfg: Settings, seat: int, d: Draft, text: 
 
 def finish_draft(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/完成: the draft is measured and handed in for review (§十二.2)."""
-    cfg = ctx.settings
     seat = actor.seat
     assert seat is not None  # who="player"
     d = state.drafts.get(seat)
     if d is None:
         raise Rejected(T.NO_DRAFT_START)
+    return hand_in_draft(state, seat, d, ctx, T.CHAT_WORDS)
+
+
+def hand_in(state: State, actor: Actor, args: HandInArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/交贴 <正文> (the post desk's button): the open draft's text becomes this text, then it is handed
+    in as by /完成; the answers name the desk's buttons."""
+    seat = actor.seat
+    assert seat is not None  # who="player"
+    d = state.drafts.get(seat)
+    if d is None:
+        raise Rejected(T.NO_DRAFT_WEB)
+    if args.text.strip():
+        cap = ctx.settings.limits.post_max
+        if len(args.text) > cap:
+            raise Rejected(T.POST_TOO_LONG_WEB.format(total=len(args.text), cap=cap))
+        d.parts = [args.text]
+    return hand_in_draft(state, seat, d, ctx, T.WEB_BUTTONS)
+
+
+def hand_in_draft(state: State, seat: int, d: Draft, ctx: Ctx[Settings], words: dict[str, str]) -> list[Effect]:
+    """Measure the draft and hand it in for review (§十二.2, §六.1); ``words``: how the answers name
+    what to do next (chat commands or the desk's buttons)."""
+    cfg = ctx.settings
     text = "\n".join(d.parts)
     fig = measure_text(text)
     limits = cfg.limits
     minimum = limits.post_min if d.mode == DraftMode.NEW else limits.rewrite_min
     bad = post_problems(fig, minimum, limits)
-    bad += first_post_problems(state, cfg, seat, d, text)
+    bad += first_post_problems(state, cfg, seat, d.mode, d.post, text)
     if bad:
-        raise Rejected(T.POST_FAILED.format(bad=T.SEMI_SEP.join(bad), figures_line=figures_line(fig)))
+        raise Rejected(T.POST_FAILED.format(bad=T.SEMI_SEP.join(bad), figures_line=figures_line(fig), **words))
     if d.mode == DraftMode.NEW:
         posting_open(state, ctx)
         r = state.round
         if not state.players[d.target].alive:
-            raise Rejected(T.DRAFT_TARGET_OUT.format(target=name(state, d.target)))
+            raise Rejected(T.DRAFT_TARGET_OUT.format(target=name(state, d.target), **words))
         if len(round_posts(state, r, d.group)) >= quotas_of(state, cfg, r).get(d.group, 0):
-            raise Rejected(T.DRAFT_GROUP_FULL.format(group=d.group))
+            raise Rejected(T.DRAFT_GROUP_FULL.format(group=d.group, **words))
         post = new_post(state, seat, r, d.code, d.target, d.group, PostKind.POST, text, fig, ctx)
         post.overlap = overlap_of(text, earlier_texts(state, cfg, skip_post=post.id), cfg)
         head = T.POST_SUBMITTED.format(id=post.id)

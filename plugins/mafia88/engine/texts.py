@@ -25,7 +25,7 @@ WINNER_WORDS = {"白方": "white", "白": "white", "黑方": "black", "黑": "bl
 STATUS_NAME = {"pending": "待审", "approved": "已通过", "white": "白条待补", "rejected": "退回待重写", "void": "作废"}
 OVERRIDE_WORDS = {"出局": "kill", "同归": "mutual", "出贴者出局": "poster_dies", "照出": "reveal",
                   "照出并出局": "reveal_kill", "倒计时": "countdown", "无人出局": "none"}
-WEB_WORDS = ("出贴", "完成", "撤稿", "重写", "白条", "我的贴")
+WEB_WORDS = ("出贴", "完成", "交贴", "撤稿", "重写", "白条", "我的贴")
 WEB_HOST_WORDS = ("通过", "退回", "结算", "贴单", "看贴")
 
 # ---- words, marks and separators used across the rules -------------------------------------------
@@ -232,9 +232,13 @@ PROBLEM_NO_HANZI = "没有汉字"
 FIRST_POST_ALIASES = "孤杀第一贴须有且只有 {need} 个游戏马甲（§六.1），现有 {n_named} 个"
 FIRST_POST_UNION_ALIAS = "孤杀第一贴至少要有一个联合杀马甲（§六.1）"
 NO_DRAFT_START = "你没有未完成的草稿：先 /出贴 <代号> <目标>。"
-POST_FAILED = "杀帖未通过：{bad}。\n{figures_line}\n可继续发送正文补充后再 /完成，或 /撤稿 重写。"
-DRAFT_TARGET_OUT = "{target} 已出局，请 /撤稿 后换一个目标。"
-DRAFT_GROUP_FULL = "「{group}」本轮的贴已满，不能再交；请 /撤稿。"
+POST_FAILED = "杀帖未通过：{bad}。\n{figures_line}\n{fix}"
+DRAFT_TARGET_OUT = "{target} 已出局，请{drop}，再换一个目标。"
+DRAFT_GROUP_FULL = "「{group}」本轮的贴已满，不能再交；请{drop}。"
+CHAT_WORDS = {"fix": "可继续发送正文补充后再 /完成，或 /撤稿 放弃。", "drop": " /撤稿"}
+WEB_BUTTONS = {"fix": "改好正文后再点「交贴」，或点「撤稿」放弃。", "drop": "点「撤稿」"}
+NO_DRAFT_WEB = "还没有草稿：请先选好代号和目标（重写请点「重写」），再点「交贴」。"
+POST_TOO_LONG_WEB = "杀帖正文太长：{total} 字，最多 {cap} 字。请删短后再点「交贴」。"
 POST_SUBMITTED = "杀帖已交（#{id}）"
 REWRITE_SUBMITTED = "重写稿已交（#{id}）"
 SUBMITTED_FOR_REVIEW = "{head}：{line}。已交哨子审核，结果会私聊告诉你。"
@@ -576,6 +580,8 @@ OV_HOSTS_REPORT = "报道{seat}（{player}）{line}。/看贴 报道{seat} 查�
 
 # ---- the web post desk ---------------------------------------------------------------------------
 WEB_DUTY = "本轮你可以为「{group}」出贴（代号见身份）。"
+WEB_DUTY_REDO = "#{id}「{status_name}」：请在 {due} 前交 {minimum} 字以上的新稿——点「我的杀帖」里的「重写」，写好后点「交贴」。"
+WEB_DUTY_DONE = "本轮你已交贴 #{id}（{status_name}），每轮只能交一份。"
 WEB_BAD_INPUT = "提交的内容无法识别。"
 WEB_TITLE = "88人场 · 交贴台"
 
