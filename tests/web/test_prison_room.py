@@ -22,11 +22,21 @@ def qq(seat: int) -> str:
 
 
 def state(bp) -> dict:
-    """The stored state with its texts read back from their rows (issue 19: a transcript
-    line's text is stored once, the state holds {"$text": ref})."""
+    """The stored state with its texts read back from their rows (a transcript line's text is
+    stored once, in its own row; the state holds its mark and ref)."""
+    from plugins.kernel.longtexts import MARK
+
     gid, raw = db_rows(bp, "SELECT id, state FROM game WHERE group_id = ? ORDER BY id DESC", GROUP)[0]
     texts = dict(db_rows(bp, "SELECT ref, text FROM game_text WHERE game_id = ?", gid))
-    return json.loads(raw, object_hook=lambda d: texts[d["$text"]] if set(d) == {"$text"} else d)
+
+    def back(node):
+        if isinstance(node, dict):
+            return {k: back(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [back(v) for v in node]
+        return texts[int(node[len(MARK):])] if isinstance(node, str) and node.startswith(MARK) else node
+
+    return back(json.loads(raw))
 
 
 @pytest.fixture(scope="module")
