@@ -105,7 +105,7 @@ async def test_a_game_row_updated_by_write_sets_of_one_transaction_keeps_the_las
         ws = WriteSet()
         ws.update(Game, gid, {"last_seq": seq, "phase_label": f"第{seq}步"})
         sets.append(ws)
-    await asyncio.gather(*(current().hand_in(ws).done for ws in sets))
+    await asyncio.gather(*(current().hand_in(ws, game_id=gid).done for ws in sets))  # (a game's writes: in order)
     g = await Game.get(id=gid)
     assert (g.last_seq, g.phase_label) == (3, "第3步")
 
