@@ -26,49 +26,24 @@ def shingles(norm: str, k: int) -> frozenset[str]:
     return frozenset(norm[i:i + k] for i in range(len(norm) - k + 1))
 
 
-def longest_run(a: str, b: str) -> int:
-    """The longest run of characters ``a`` and ``b`` share: a suffix automaton of ``b`` walked
-    along ``a`` (linear in both, whatever the texts repeat)."""
-    link: list[int] = [-1]
-    length: list[int] = [0]
-    nxt: list[dict[str, int]] = [{}]
-    last = 0
-    for ch in b:
-        cur = len(length)
-        length.append(length[last] + 1)
-        link.append(-1)
-        nxt.append({})
-        p = last
-        while p != -1 and ch not in nxt[p]:
-            nxt[p][ch] = cur
-            p = link[p]
-        if p == -1:
-            link[cur] = 0
+@functools.lru_cache(maxsize=CACHE)
+def shingle_list(norm: str, k: int) -> tuple[str, ...]:
+    return tuple(norm[i:i + k] for i in range(len(norm) - k + 1))
+
+
+def longest_run(mine: tuple[str, ...], other: frozenset[str], k: int) -> int:
+    """The longest run of characters of a text found in another: the longest chain of the text's
+    consecutive shingles that are all in the other text, plus the shingle's length less one (0:
+    nothing shared). Linear in the text; exact for a copied passage."""
+    best = cur = 0
+    for sh in mine:
+        if sh in other:
+            cur += 1
+            if cur > best:
+                best = cur
         else:
-            q = nxt[p][ch]
-            if length[p] + 1 == length[q]:
-                link[cur] = q
-            else:
-                clone = len(length)
-                length.append(length[p] + 1)
-                link.append(link[q])
-                nxt.append(dict(nxt[q]))
-                while p != -1 and nxt[p].get(ch) == q:
-                    nxt[p][ch] = clone
-                    p = link[p]
-                link[q] = clone
-                link[cur] = clone
-        last = cur
-    v = n = best = 0
-    for ch in a:
-        while v and ch not in nxt[v]:
-            v = link[v]
-            n = length[v]
-        if ch in nxt[v]:
-            v = nxt[v][ch]
-            n += 1
-        best = max(best, n)
-    return best
+            cur = 0
+    return best + k - 1 if best else 0
 
 
 @dataclass(frozen=True)
@@ -88,19 +63,20 @@ def compare(text: str, others: list[tuple[str, str]], cfg: Originality) -> list[
     own = shingles(mine, k)
     if not own:
         return []
-    shared: list[tuple[int, int, str, str]] = []  # (-shared shingles, index, label, normalized text)
+    shared: list[tuple[int, int, str, frozenset[str]]] = []  # (-shared shingles, index, label, its shingles)
     for i, (label, other) in enumerate(others):
-        norm = normalize(other)
-        n = len(own & shingles(norm, k))
+        theirs = shingles(normalize(other), k)
+        n = len(own & theirs)
         if n:
-            shared.append((-n, i, label, norm))
+            shared.append((-n, i, label, theirs))
     shared.sort(key=lambda x: x[:2])
     enough = cfg.flag_run - k + 1 if cfg.flag_run > 0 else len(own) + 1
     picked = [x for j, x in enumerate(shared) if j < cfg.top or -x[0] >= enough]
     found: list[tuple[float, int, int, Match]] = []
-    for neg, i, label, norm in picked:
+    seq = shingle_list(mine, k)
+    for neg, i, label, theirs in picked:
         percent = round(100 * -neg / len(own), 1)
-        run = longest_run(mine, norm)
+        run = longest_run(seq, theirs, k)
         flag = percent >= cfg.flag_percent or (cfg.flag_run > 0 and run >= cfg.flag_run)
         found.append((-percent, -run, i, Match(label, percent, run, flag)))
     found.sort(key=lambda m: m[:3])
