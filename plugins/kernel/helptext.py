@@ -255,8 +255,16 @@ def open_words(kind: GameKind | None, a: Asker) -> list[str]:
 
 
 def closest(word: str, words: list[str]) -> str | None:
-    found = difflib.get_close_matches(word, words, n=1, cutoff=0.5)
-    return found[0] if found else None
+    """The most similar of ``words`` (difflib's ratio, at least 0.5); a tie goes to the one listed
+    first (a game lists its common commands first: /投標 is /投票, not /投诉)."""
+    best, score = None, 0.5
+    matcher = difflib.SequenceMatcher(b=word)
+    for w in words:
+        matcher.set_seq1(w)
+        r = matcher.ratio()
+        if r > score or (best is None and r == score):
+            best, score = w, r
+    return best
 
 
 def unknown_text(word: str, kind: GameKind | None, a: Asker) -> str:

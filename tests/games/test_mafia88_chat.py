@@ -307,7 +307,7 @@ async def test_mafia88_whole_game_through_the_bot(harness):
             out = await t.private(qq(s), f"/投票 {picks[0]} {alias(picks[1])}")
         n += 1
         txt = texts(out)
-        assert f"第1轮第 {n} 票（序号 #" in txt, txt
+        assert f"第1轮第 {n} 票（票型中 #{n}，到达序号 " in txt, txt
         if i == 0:
             assert "不能更改" in texts(await t.private(qq(s), f"/投票 {picks[0]}"))
             assert "已投票的玩家不能托票" in texts(await t.private(qq(s), f"/托票 {picks[0]}"))

@@ -137,7 +137,9 @@ async def test_mafia88_roles_resolved_by_the_bot(harness):
     lj = next(s for s in roles["lianhe_jian"] if s in living)
     dl = roles["di_lei"][0]
     first = await b.private(qq(lj), f"/出贴 {codes[lj]} {dl}\n" + essay(900, "剑"))
-    assert "杀帖已交" in texts(await b.private(qq(lj), "/完成")), (texts(first), lj, dl, living)
+    done = texts(await b.private(qq(lj), "/完成"))
+    assert "杀帖已交" in done, (texts(first), lj, dl, living)
+    lj_post = int(re.search(r"杀帖已交（#(\d+)）", done).group(1))
     gb = roles["gong_bing"][0]
     an = roles["an_dan"][0]
     first = await b.private(qq(gb), f"/出贴 {codes[gb]} {an}\n" + essay(900, "工"))  # 工兵 摸蛋 (§五黑7)
@@ -155,6 +157,22 @@ async def test_mafia88_roles_resolved_by_the_bot(harness):
     assert "【第2轮杀帖公布】贴杀：" in pub and f"{dl}号 {alias(dl)}" in pub and f"{an}号 {alias(an)}" in pub
     alive = await b.alive()
     assert lj in alive and gb in alive and dl not in alive and an not in alive
+
+    # §十四: an out alias complains about the sword's post; it is posted under the alias; the host rules it
+    # not original (§十二.6): the author is out, the 地雷 it killed is back, published under aliases
+    assert "请私聊" in texts(await b.group(qq(an), f"/投诉 {lj_post} 抄袭"))
+    out = await b.private(qq(an), f"/投诉 {lj_post} 整段抄自旧作")
+    group = only(out, h.group_id)
+    assert group.startswith("【投诉 #1】") and f"{an}号 {alias(an)} 投诉 #{lj_post}" in group and alias(lj) not in group
+    assert "投诉 #1 已在群里公开发出" in only(out, qq(an)) and f"作者 {lj}号 {alias(lj)}" in only(out, HOST)
+    assert "没有参加任何游戏" in texts(await b.private("1234567", f"/投诉 {lj_post} 路过"))  # §十四.4: no outsiders
+    listing = only(await b.private(HOST, "/投诉列表"), HOST)
+    assert "#1 " in listing and "投诉期至" in listing and "待裁决" in listing
+    out = await b.private(HOST, "/裁决 1 非原创 与旧作雷同")
+    ruling = only(out, h.group_id)
+    assert ruling.startswith("【投诉 #1 裁决】") and f"出贴者 {lj}号 {alias(lj)} 出局" in ruling and f"{dl}号 {alias(dl)} 复活" in ruling
+    alive = await b.alive()
+    assert lj not in alive and dl in alive
 
     # a host writes to one player through the bot
     out = await b.private(HOST, f"/私信 {yx[3]} 请按时投票")

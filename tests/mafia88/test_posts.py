@@ -353,3 +353,21 @@ def test_an_early_close_runs_the_posts_due_and_publication_first():
     assert texts[0].startswith("第1轮交贴截止") and any(t.startswith("【第1轮杀帖｜") for t in texts)
     assert texts.index(next(t for t in texts if t.startswith("【第1轮结果】"))) > 1
     assert not g.p(target).alive and g.state.round == 2
+
+
+def test_the_desks_hand_in_sends_the_edited_text_not_the_old_draft_12_2():
+    """§十二.2 the figures are the handed-in text's: the desk's 交贴 replaces the draft's text with the
+    editor's whole text; its answers name the desk's buttons, not chat commands."""
+    g = small()
+    gu = g.seats_of("gu_sha")[0]
+    target = g.seats_of("you_xia")[0]
+    g.cmd(gu, "post", code=g.p(gu).code, target=target, text=essay(449, "旧"))
+    with pytest.raises(Rejected, match="不足 801") as refused:
+        g.cmd(gu, "hand_in", text=essay(449, "旧"))
+    assert "点「交贴」" in str(refused.value) and "/完成" not in str(refused.value) and "/撤稿" not in str(refused.value)
+    new = essay(878, "新")
+    out = g.cmd(gu, "hand_in", text=new)
+    assert "杀帖已交（#1）" in out[0].text and f"字数 {len(new)}" in out[0].text
+    assert g.state.posts[0].text == new and gu not in g.state.drafts
+    with pytest.raises(Rejected, match="点「交贴」"):  # no draft: say what to do on the desk
+        g.cmd(gu, "hand_in", text=new)

@@ -107,10 +107,12 @@ def test_overlong_report_is_refused_and_changes_nothing():
     assert g.state.players[1].report is None
 
 
-def test_the_state_keeps_a_reports_length_and_verdict_not_its_text_or_figures_11_1():
-    """Small states: every later write of the game carries the state, so a 报道 leaves only what
-    the rules decide on (§十一.1/2: valid or not, the minimum, a host's rejection) and its length
-    for the hosts' sheet; the reply already gave the figures, the command log keeps the text."""
+def test_the_state_keeps_a_reports_length_verdict_and_text_not_its_figures_11_1():
+    """Small states: every later write of the game carries the state, so a 报道 leaves what the
+    rules decide on (§十一.1/2: valid or not, the minimum, a host's rejection), its length for the
+    hosts' sheet and its text, which the originality check of later texts compares with (§十一.1
+    原创首发) and which the kernel keeps in a row of its own (TEXTS), not in the state's JSON; the
+    reply already gave the figures."""
     from plugins.mafia88.engine import ENGINE
 
     g = small()
@@ -118,7 +120,8 @@ def test_the_state_keeps_a_reports_length_and_verdict_not_its_text_or_figures_11
     g.cmd(1, "report", private=False, text=text)
     rep = g.state.players[1].report
     stored = ENGINE.encode(g.state)
-    assert set(stored["players"]["1"]["report"]) == {"chars", "ok", "need", "rejected", "seq", "at", "note"}
+    assert set(stored["players"]["1"]["report"]) == {"chars", "ok", "need", "rejected", "seq", "at", "note", "text"}
+    assert ("players", "*", "report", "text") in ENGINE.TEXTS and rep.text == text
     assert rep.ok is True and rep.need == 301 and rep.chars == len(text)
     row = ENGINE.tables(g.state, settings=g.settings)["身份"][1]
     assert row[0] == 1 and row[9] == len(text) and row[10] == "是"

@@ -229,3 +229,19 @@ def test_proxy_cutoff_follows_a_moved_deadline_13_5():
     assert g.state.rounds[1].due.close == g.phase.ends_at.isoformat()
     # /状态: the kernel prints the phase deadline; the engine's line does not repeat a stale copy
     assert "投票截止" not in ENGINE.status(g.state, settings=g.settings)
+
+
+def test_a_votes_answer_and_the_tally_give_it_the_same_number_13_1():
+    """§十三.1 the vote machine: the number a vote's answer gives is the one /票型 shows for it
+    (the arrival number in the game is a different figure and is not written with #)."""
+    import re
+
+    g = small()
+    g.cmd(2, "tally", private=False)  # earlier commands of the game: the arrival numbers run ahead
+    answers = {s: g.cmd(s, "vote", targets=[7])[0].text for s in (1, 2, 3)}
+    proxy = g.cmd(4, "proxy", targets=[7])[0].text
+    tally = g.cmd(5, "tally", private=False)[0].text
+    line = next(ln for ln in tally.splitlines() if ln.startswith("7号"))
+    shown = dict((int(voter), n) for n, voter in re.findall(r"#(\d+) (\d+)号", line))
+    for s, text in {**answers, 4: proxy}.items():
+        assert re.findall(r"#(\d+)", text) == [shown[s]], (text, line)

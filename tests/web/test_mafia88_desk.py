@@ -1,20 +1,24 @@
-"""88人场's post desk (issue 17 item 4) in a real browser: the 孤杀 sees the role text and
-the round's duties, writes a post with the figures /完成 checks shown live, hands it in;
-the host's desk lists it with figures and rejects it with a reason, which the author's
-page then shows. A player cannot use a host's button or post without the right. One bot
-process and one browser for the module."""
+"""88人场's post desk in a real browser, at phone and desktop size, agreeing with the bot: the 孤杀
+writes its first post with the figures /完成 checks shown live, §六.1's aliases included; the target
+picker starts on no one and never offers the author; after a host's 退回 the page shows the rewrite
+the bot asks for (its due, a 重写 button) instead of "posts full" and an unset due; 交贴 always sends
+the editor's text, also once a draft exists; answers name the page's buttons. The host's desk lists
+posts with figures and their overlap with earlier texts. A player cannot use a host's button or post
+without the right. One bot process and one browser for the module."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
-from web_helpers import bot_with_web, chromium, db_rows, login, screenshot_path, web_access
+from web_helpers import PHONE, bot_with_web, chromium, db_rows, login, screenshot_path, web_access
 from webclient import Client
 
 GROUP = "7000"
 HOST = "10000"
 ALIASES = ["青锋", "白羽", "赤霄", "墨竹", "流云", "寒星", "听雨", "归雁", "惊鸿", "问剑", "长风", "明月", "孤舟"]
+DESKTOP = {"width": 1100, "height": 900}
 VARIANT = """/配置 [counts]
 yin_jian = 0
 lianhe_jian = 0
@@ -35,9 +39,10 @@ du_sha = 3
 
 [limits]
 post_min = 40
+rewrite_min = 60
 
 [options]
-first_post_aliases = 0
+first_post_aliases = 8
 
 [[rounds]]
 votes = 2
@@ -48,8 +53,10 @@ posts = { "孤杀" = 1 }
 votes = 1
 out = 1
 posts = { "杀" = 1 }"""
-POST = ("月黑风高的夜里，孤舟独行在长河之上。远处的灯火一盏盏熄灭，只剩下风声和水声。"
+POST = ("月黑风高的夜里，小船独行在长河之上。远处的灯火一盏盏熄灭，只剩下风声和水声。"
         "他握紧手中的剑，想起多年前的誓言，终于决定今夜了结这一切。")
+REWRITE = ("重写之后的这一篇写的是春天的江边。柳条刚刚发芽，燕子从南方飞回来，落在渡口的木桩上。"
+           "撑船的老人说今年的水比往年来得早，他笑着把船推离岸边，唱起了一支很老的歌。")
 
 
 def qq(seat: int) -> str:
@@ -80,49 +87,129 @@ async def browser(game):
         yield new_page
 
 
-async def test_write_hand_in_and_judge_a_post(game, browser):
+def first_post(roles: dict, author: int) -> str:
+    """§六.1: exactly eight aliases of other players, one of them a 联合杀."""
+    lh = next(s for s, p in roles.items() if p["role"] == "lianhe_sha")
+    others = [s for s in sorted(roles) if s not in (author, lh)][:7]
+    return "我点名" + "、".join(ALIASES[s - 1] for s in [lh, *others]) + "。" + POST
+
+
+async def answer(page, text: str) -> str:
+    await page.wait_for_selector(f"#answer:has-text('{text}')")
+    return await page.inner_text("#answer")
+
+
+async def picker_agrees(page, author: int) -> None:
+    """The target picker starts on no one and never offers the author."""
+    options = page.locator("#target option")
+    first = await options.nth(0).get_attribute("value")
+    seats = [await options.nth(i).get_attribute("value") for i in range(await options.count())]
+    assert first == "" and str(author) not in seats and len(seats) == 13
+
+
+async def test_the_desk_agrees_with_the_bot_on_phone_and_desktop(game, browser):
     bp, ob, roles = game
     author = next(s for s, p in roles.items() if p["role"] == "gu_sha")
-    code = roles[author]["code"]
-    target = next(s for s in roles if s != author)
+    target = next(s for s, p in roles.items() if p["role"] == "you_xia")
     link, pw = await web_access(ob, qq(author))
-    page = await browser()
+    page = await browser(PHONE)
     await login(page, link, pw)
     await page.wait_for_selector("#role:has-text('孤杀')")
     assert "本轮你可以为「孤杀」出贴" in await page.inner_text("#duty")
-    assert "交贴截止" in await page.inner_text("#dues")
+    await picker_agrees(page, author)
+    assert await page.input_value("#code") == roles[author]["code"]  # the own code, as the bot expects it
+
+    # the live figures check what /完成 checks, the 孤杀's first-post aliases too (§六.1)
     await page.fill("#text", "太短了。")
     await page.wait_for_selector("#problems li:has-text('不足 40')")
-    await page.fill("#text", POST + "“引用一句很长很长很长很长很长很长很长很长很长很长很长的话”")
-    await page.wait_for_selector("#problems li:has-text('引用占')")  # the quote share, as /完成 checks it
     await page.fill("#text", POST)
+    await page.wait_for_selector("#problems li:has-text('有且只有 8 个游戏马甲')")
+    await page.wait_for_selector("#problems li:has-text('至少要有一个联合杀马甲')")
+    await page.fill("#text", POST + "“引用一句很长很长很长很长很长很长很长很长很长很长很长的话”")
+    await page.wait_for_selector("#problems li:has-text('引用占')")
+    await page.fill("#text", first_post(roles, author))
     await page.wait_for_selector("#figures:has-text('可以交贴')")
     assert "简体：是" in await page.inner_text("#figures")
-    await page.fill("#code", code)
+    await page.click("#btn-submit")
+    assert "请先选择目标" in await answer(page, "选择目标")  # no target chosen: nothing sent
     await page.select_option("#target", str(target))
     await page.screenshot(path=str(screenshot_path("web-mafia88.png")), full_page=True)  # the editor and its figures
     await page.click("#btn-submit")
-    await page.wait_for_selector("#answer:has-text('杀帖已交（#1）')")
+    await answer(page, "杀帖已交（#1）")
     await page.wait_for_selector("#mine li:has-text('待审')")
-    assert db_rows(bp, "SELECT name, source FROM command_log WHERE name IN ('post', 'done')") == [("post", "web"), ("done", "web")]
+    assert "本轮你已交贴 #1" in await page.inner_text("#duty")
+    assert db_rows(bp, "SELECT name, source FROM command_log WHERE name IN ('post', 'hand_in')") == [("post", "web"), ("hand_in", "web")]
 
-    # the host's desk: the pending post with its figures; reject it with a reason
+    # the host's desk: the post with its figures and its overlap; rejected with a reason
     host_link, host_pw = await web_access(ob, HOST)
-    desk = await browser({"width": 1000, "height": 900})
+    desk = await browser(DESKTOP)
     await login(desk, host_link, host_pw)
     item = desk.locator("#desk li[data-post='1']")
     await item.wait_for()
-    assert "待审" in await item.inner_text() and "字数" in await item.inner_text()
+    text = await item.inner_text()
+    assert "待审" in text and "字数" in text and "重合：" in text
     await item.locator("input").fill("正文离题")
     await desk.screenshot(path=str(screenshot_path("web-mafia88-host.png")))  # the pending post, its buttons
     await item.locator("button.reject").click()
-    await desk.wait_for_selector("#answer:has-text('#1 已退回')")
+    await answer(desk, "#1 已退回")
     await desk.click("#btn-steps")
     await desk.wait_for_selector("#steps:has-text('结算')")  # (wait_for_function would need eval: the CSP forbids it)
-    # the author's page shows the state and the reason
+    told = (await ob.wait_for("被退回"))[-1]
+    due = re.search(r"请在 (\S+ \d\d:\d\d) 前私聊 /重写 1", told).group(1)  # what the bot demands
+
+    # phone: the page shows the rewrite the bot asks for, and a 重写 button
     await page.reload()
     await page.wait_for_selector("#mine li:has-text('退回待重写')")
-    assert "退回理由：正文离题" in await page.inner_text("#mine")
+    mine = await page.inner_text("#mine")
+    assert "退回理由：正文离题" in mine and f"重写截止：{due}" in mine
+    duty = await page.inner_text("#duty")
+    assert "退回待重写" in duty and due in duty and "已满" not in duty
+    assert "（未定）" not in await page.inner_text("#dues") and f"白条 / 重写截止：{due}" in await page.inner_text("#dues")
+    await page.screenshot(path=str(screenshot_path("web-mafia88-rewrite.png")), full_page=True)
+    await page.click("#mine li[data-post='1'] button.rewrite")
+    await page.wait_for_selector("#editor-title:has-text('重写 #1')")
+    await page.fill("#text", "重写太短。")  # too short for a rewrite (60)
+    await page.wait_for_selector("#problems li:has-text('不足 60')")
+    await page.click("#btn-submit")
+    said = await answer(page, "杀帖未通过")
+    assert "点「交贴」" in said and "/撤稿" not in said and "/完成" not in said  # the page's buttons, not chat
+    await page.fill("#text", first_post(roles, author) + REWRITE)  # the corrected text: it is what goes in
+    await page.click("#btn-submit")
+    said = await answer(page, "重写稿已交（#1）")
+    chars = len(re.sub(r"\s", "", first_post(roles, author) + REWRITE))
+    assert f"字数 {chars}" in said
+    await page.wait_for_selector("#mine li:has-text('待审')")
+
+    # desktop: a draft started in chat; the desk shows its text, and 交贴 sends the edited one
+    await item.wait_for()
+    await desk.reload()
+    await desk.locator("#desk li[data-post='1'] input").fill("还是离题")
+    await desk.locator("#desk li[data-post='1'] button.reject").click()
+    await answer(desk, "#1 已退回")
+    await ob.private_message(qq(author), "/重写 1 旧稿只有这一句。")
+    await ob.wait_for("开始重写 #1")
+    link2, pw2 = await web_access(ob, qq(author))
+    wide = await browser(DESKTOP)
+    await login(wide, link2, pw2)
+    await wide.wait_for_selector("#editor-title:has-text('重写 #1')")
+    assert not await wide.is_visible("#target")  # a rewrite keeps its code and target
+    assert await wide.input_value("#text") == "旧稿只有这一句。"
+    assert "退回待重写" in await wide.inner_text("#duty") and "（未定）" not in await wide.inner_text("#dues")
+    await picker_agrees(wide, author)
+    await wide.fill("#text", POST + REWRITE)  # the first post's rewrite still needs §六.1's aliases
+    await wide.wait_for_selector("#problems li:has-text('有且只有 8 个游戏马甲')")
+    await wide.click("#btn-submit")
+    said = await answer(wide, "杀帖未通过")
+    assert "点「交贴」" in said and "/撤稿" not in said
+    final = first_post(roles, author) + REWRITE + "江水东流。"
+    await wide.fill("#text", final)
+    await wide.wait_for_selector("#figures:has-text('可以交贴')")
+    await wide.screenshot(path=str(screenshot_path("web-mafia88-desktop.png")), full_page=True)
+    await wide.click("#btn-submit")
+    await answer(wide, "重写稿已交（#1）")
+    await ob.private_message(HOST, "/看贴 1")
+    shown = (await ob.wait_for("江水东流"))[-1]  # the host reads the edited text, not the chat draft's
+    assert shown.startswith("#1 ") and "旧稿只有这一句" not in shown and "重合：" in shown
 
 
 async def test_a_player_cannot_judge_or_post_without_the_right(game):
@@ -141,5 +228,5 @@ async def test_a_player_cannot_judge_or_post_without_the_right(game):
     assert status == 409 and "贴杀权" in body["replies"][0]
     assert db_rows(bp, "SELECT count(*) FROM command_log") == before
     status, view = c.view(link)
-    assert view["page"]["desk"] is None  # no host desk, no other player's post
+    assert view["page"]["desk"] is None and view["page"]["reports"] is None  # no host desk, no other player's post
     assert "正文离题" not in json.dumps(view, ensure_ascii=False)

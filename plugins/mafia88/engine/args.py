@@ -48,6 +48,12 @@ class RewriteArgs(Args, frozen=True, kw_only=True):
     text: Annotated[str, TEXT] = ""
 
 
+class HandInArgs(Args, frozen=True, kw_only=True):
+    """/交贴 [正文] (the post desk): the whole text, replacing the open draft's."""
+
+    text: Annotated[str, TEXT] = ""
+
+
 class PostRef(Args, frozen=True, kw_only=True):
     """/看贴, /通过 <帖号>."""
 
@@ -58,6 +64,21 @@ class RejectArgs(Args, frozen=True, kw_only=True):
     """/退回 <帖号> [理由]."""
 
     post: Annotated[str, WORD]
+    reason: Annotated[str, TEXT] = ""
+
+
+class ComplainArgs(Args, frozen=True, kw_only=True):
+    """/投诉 <贴号|报道号> <理由>: "3" / "#3" / "贴3" a post, "报道12" the report of seat 12."""
+
+    ref: Annotated[str, WORD]
+    reason: Annotated[str, TEXT] = ""
+
+
+class RulingArgs(Args, frozen=True, kw_only=True):
+    """/裁决 <投诉号> <结果> [理由]."""
+
+    complaint: Annotated[int, INT]
+    result: Annotated[str, WORD]
     reason: Annotated[str, TEXT] = ""
 
 
@@ -99,9 +120,10 @@ class SetRoundArgs(Args, frozen=True, kw_only=True):
 
 
 class OverrideArgs(Args, frozen=True, kw_only=True):
-    """/改判 <步骤> <结果> <理由>."""
+    """/改判 <步骤> <结果> <理由>: a post step ("2") or a vote result step ("结果2"); logs of
+    older versions hold the post step as a number."""
 
-    step: Annotated[int, INT]
+    step: Annotated[int | str, WORD]
     result: Annotated[str, WORD]
     reason: Annotated[str, TEXT] = ""
 

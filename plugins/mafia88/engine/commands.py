@@ -8,7 +8,9 @@ from plugins.gamekit.args import NoArgs, TextIn
 from plugins.gamekit.contract import CommandSpec
 
 from .args import (
+    ComplainArgs,
     EndArgs,
+    HandInArgs,
     HighArgs,
     MessageArgs,
     OverrideArgs,
@@ -18,6 +20,7 @@ from .args import (
     RejectArgs,
     RewriteArgs,
     RoundArgs,
+    RulingArgs,
     SetRoundArgs,
     SoulBackArgs,
     SoulMoveArgs,
@@ -26,6 +29,7 @@ from .args import (
     TextArgs,
     WhiteArgs,
 )
+from .rules_complaints import complain, list_complaints, rule
 from .rules_decide import designate_high, letter_soul, letter_thanks
 from .rules_host import end, host_back, host_out, private_message, set_round, show_table, vote_log
 from .rules_posts import (
@@ -35,17 +39,18 @@ from .rules_posts import (
     declare_white,
     drop_draft,
     finish_draft,
+    hand_in,
     list_posts,
     my_posts,
     open_post,
     open_rewrite,
-    override,
     publish_now,
     reject,
     show_post,
     show_steps,
 )
 from .rules_reports import reject_report, report
+from .rules_rulings import override
 from .rules_souls import back, move
 from .rules_start import signal
 from .rules_votes import proxy, show_tally, vote
@@ -71,6 +76,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(("重写",), "rewrite", RewriteArgs, where="private",
                 alive_only=False, usage="/重写 <帖号> [正文…]", help="补交白条或重写被退回的杀帖（1200字以上）", rule=open_rewrite),
     CommandSpec(("完成",), "done", NoArgs, where="private", alive_only=False, usage="/完成", help="交出正在起草的杀帖", rule=finish_draft),
+    CommandSpec(("交贴",), "hand_in", HandInArgs, where="private", alive_only=False, usage="/交贴 <全文>",
+                help="用这段全文替换正在起草的杀帖并交出（交贴台的「交贴」按钮；分段发送请用 /完成）", rule=hand_in),
     CommandSpec(("撤稿",), "drop", NoArgs, where="private", alive_only=False, usage="/撤稿", help="放弃正在起草的杀帖", rule=drop_draft),
     CommandSpec(("我的贴",), "mine", NoArgs, where="private", alive_only=False, usage="/我的贴", help="查看自己交过的杀帖和状态", rule=my_posts, query=True),
     CommandSpec((), "text", TextIn, where="private", alive_only=False,
@@ -94,15 +101,26 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 usage="/还魂 <玩家> <800字正文>", help="还魂：第二、三轮交贴截止前还魂一人（§五黑8）", rule=back),
     CommandSpec(("接头",), "signal", TextArgs, where="private",
                 usage="/接头 <寻找暗号>", help="知道暗号的独立杀和孤杀：用寻找暗号找到对方（§五黑3、§七.3）", rule=signal),
+    CommandSpec(("投诉",), "complain", ComplainArgs, where="private", alive_only=False,
+                usage="/投诉 <帖号|报道号> <理由>",
+                help="投诉已公布的杀帖或报道（报道号 = 报道+座位号），以你的马甲在群里公开发出（§十四）",
+                extra={"example": "/投诉 3 整段抄自某某旧作，见某某链接（§十二.6）"}, rule=complain),
     # hosts
+    CommandSpec(("投诉列表",), "complaints", NoArgs, where="private", who="host", alive_only=False, usage="/投诉列表",
+                help="哨子：查看全部投诉、投诉期和现在可以投诉的帖子", rule=list_complaints, query=True),
+    CommandSpec(("裁决", "判投诉"), "rule", RulingArgs, where="private", who="host", alive_only=False,
+                usage="/裁决 <投诉号> <结果> [理由]",
+                help="哨子：裁决投诉（杀帖：非原创/非首发/重写/驳回；报道：成立/驳回），结果在群里公布（§十四.6）",
+                extra={"example": "/裁决 1 非原创 与某某旧作雷同"}, audit=True, rule=rule),
     CommandSpec(("贴单",), "posts", RoundArgs, where="private", who="host",
                 alive_only=False, usage="/贴单 [轮次]", help="哨子：查看某轮杀帖、字数和状态", rule=list_posts, query=True),
     CommandSpec(("看贴",), "show", PostRef, where="private", who="host", alive_only=False,
-                usage="/看贴 <帖号>", help="哨子：查看杀帖全文", rule=show_post, query=True),
+                usage="/看贴 <帖号|报道号>", help="哨子：查看杀帖或报道全文、字数和与其他文字的重合（报道号 = 报道+座位号）", rule=show_post, query=True),
     CommandSpec(("通过",), "approve", PostRef, where="private", who="host", alive_only=False,
                 usage="/通过 <帖号>", help="哨子：通过杀帖", rule=approve),
     CommandSpec(("退回",), "reject", RejectArgs, where="private",
-                who="host", alive_only=False, usage="/退回 <帖号> [理由]", help="哨子：退回杀帖，作者须次日12:00前重写1200字", rule=reject),
+                who="host", alive_only=False, usage="/退回 <帖号> [理由]",
+                help="哨子：退回杀帖，作者须次日12:00前重写1200字（投诉期内都可以退回）", rule=reject),
     CommandSpec(("退回报道",), "reject_report", PlayerReason,
                 who="host", alive_only=False, usage="/退回报道 <玩家> [理由]", help="哨子：退回报道，须在第1轮结束前重报601字", rule=reject_report),
     # /出局 and /回场 (the kernel's words) are aliases here: the same action, announced by the rules
@@ -119,7 +137,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 alive_only=False, usage="/票记录 [轮次]", help="哨子：查看投票记录（含托票和未投票名单）", rule=vote_log, query=True),
     CommandSpec(("改判",), "override", OverrideArgs,
                 where="private", who="host", alive_only=False, usage="/改判 <步骤> <结果> <理由>",
-                help="哨子：杀帖公布前改判结算预览中的一步（出局/同归/出贴者出局/照出/照出并出局/倒计时/无人出局）", rule=override),
+                help="哨子：杀帖公布前改判结算预览中的一步（出局/同归/出贴者出局/照出/照出并出局/倒计时/无人出局）；"
+                     "结果贴后改判其中一步：/改判 结果<步骤> <出局|无人出局> <理由>",
+                extra={"example": "/改判 结果1 无人出局 投票机故障"}, rule=override),
     CommandSpec(("结算",), "steps", NoArgs, where="private", who="host", alive_only=False, usage="/结算",
                 help="哨子：查看本轮杀帖结算步骤（交贴截止后）", rule=show_steps),
     CommandSpec(("发布",), "publish_now", NoArgs, who="host", alive_only=False, usage="/发布",

@@ -16,7 +16,7 @@ from plugins.gamekit.datafile import HHMM, Content, Data, problems, validate
 from plugins.gamekit.settings import GameSettings
 
 CONTENT = Content(Path(__file__).resolve().parent.parent / "content",
-                  ("roles.toml", "rounds.toml", "game.toml", "signals.toml", "effects.toml"))
+                  ("roles.toml", "rounds.toml", "game.toml", "signals.toml", "effects.toml", "sources.toml"))
 """Where the default settings live: the files merged in this order."""
 
 Count = Annotated[int, Field(ge=0)]
@@ -114,6 +114,33 @@ class Options(Data):
     first_post_aliases: Count
 
 
+class Complaints(Data):
+    """§十四.1 (and §十二.6): how long a post or report may be complained about."""
+
+    post_rule: Literal["before_close", "next_day"] = "before_close"  # §十四.1 or §十二.6's reading
+    post_hours_before_close: Count = 3  # §十四.1: until 3 hours before the vote close of the round it was published in
+    post_next_day_at: HHMM = "18:00"  # §十二.6: until this time the day after it was published
+    report_next_day_at: HHMM = "15:00"  # §十四.1: reports until 15:00 the day after the report deadline
+
+
+class Source(Data):
+    """A text posts and reports are compared with (§十二.2/6 原创首发)."""
+
+    title: Key
+    text: Key
+
+
+class Originality(Data):
+    """The overlap shown to hosts for every post and report (§十一.1, §十二.2/6)."""
+
+    shingle: PosInt = 8  # characters per shingle
+    flag_percent: Count = 20  # flag a text sharing this share of its shingles with one other text
+    flag_run: Count = 60  # … or a run of this many characters (0: off)
+    top: PosInt = 3  # how many of the closest texts are kept and shown
+    sources: list[Source] = []  # the seed's texts a post may be copied from (content/sources.toml)
+    extra_sources: list[Source] = []  # a host's own additions (/配置)
+
+
 class PostRule(Data):
     poster: Annotated[list[str], Field(min_length=1)]
     target: Annotated[list[str], Field(min_length=1)]
@@ -187,6 +214,8 @@ class Settings(GameSettings):
     signal_pool: list[Pair]
     signals: list[Pair] = []
     effects: Effects
+    complaints: Complaints = Complaints()
+    originality: Originality = Originality()
 
     @model_validator(mode="before")
     @classmethod

@@ -21,7 +21,7 @@ from .rules_start import start as deal
 from .state import PostKind, Step
 from .state import State as Mafia88State
 
-AFTER_OVER = ("tally", "table", "posts", "show", "vote_log", "mine", "text")
+AFTER_OVER = ("tally", "table", "posts", "show", "vote_log", "mine", "text", "complaints")
 """The commands still answered once the game is over (who may use each is the table's ``who``)."""
 
 
@@ -33,7 +33,8 @@ class Mafia88Engine(GameEngine[Mafia88State, Mafia88Settings]):
     NOT_A_PLAYER = T.NOT_A_PLAYER
     STATE_VERSION = 3  # 2: no copy of the settings in the state; 3: a report keeps its length, not its figures
     TEXTS = (("posts", "*", "text"), ("drafts", "*", "parts", "*"), ("letters", "*", "text"), ("dms", "*", "text"),
-             ("souls", "*", "move", "text"), ("souls", "*", "back", "text"))  # kept in rows of their own by the kernel
+             ("souls", "*", "move", "text"), ("souls", "*", "back", "text"), ("players", "*", "report", "text"),
+             ("complaints", "*", "reason"))  # kept in rows of their own by the kernel
 
     def __init__(self) -> None:
         super().__init__(COMMANDS)

@@ -163,6 +163,8 @@ def role_message(state: State, cfg: Settings, seat: int, dealt: Dealt | None = N
     if shown is real and real.signals and state.signals:
         pairs = T.SEMI_SEP.join(T.SIGNAL_PAIR.format(seek=o.seek, reply=o.reply) for o in state.signals)
         lines.append(T.ROLE_ALL_SIGNALS.format(pairs=pairs))
+    if shown is real and p.fireworks_spent:
+        lines.append(T.ROLE_FIREWORKS_SPENT)
     if shown is real and real.key in cfg.posting:
         lines.append(T.ROLE_HOW_TO_POST)
     return "\n".join(lines)

@@ -100,6 +100,7 @@ class PostItem:
     effect: PostEffect
     rule: PostRule
     override: Override | None
+    spent: bool = False  # the target's 同归 is spent (§十二.5)
 
 
 Item = PostItem | SoulMove | SoulBack
@@ -114,7 +115,10 @@ def plan_posts(state: State, cfg: Settings, r: int, posts: list[Post]) -> list[P
         rule = post_rule(cfg, ak, tk, r) if cfg.options.role_effects else MANUAL_RULE
         ov = state.overrides.get(p.id)
         effect = ov.effect if ov else PostEffect(rule.effect)
-        items.append(PostItem(p.id, a, t, p.code, effect, rule, ov))
+        spent = ov is None and effect == PostEffect.MUTUAL and state.players[t].fireworks_spent
+        if spent:  # §十二.5: revived after its white slip was not made good, its 烟花 is gone
+            effect = PostEffect.KILL
+        items.append(PostItem(p.id, a, t, p.code, effect, rule, ov, spent))
     return items
 
 
@@ -135,6 +139,8 @@ def step_text(state: State, cfg: Settings, r: int, n: int, item: Item) -> str:
         if item.override:
             ov = item.override
             line += T.STEP_OVERRIDDEN.format(by=ov.by, why=ov.why, effect_name=EFFECT_NAME[rule.effect])
+        elif item.spent:
+            line += T.STEP_FIREWORKS_SPENT
         elif rule.clause:
             line += T.STEP_CLAUSE.format(clause=rule.clause)
         if rule.check and item.effect == PostEffect.MUTUAL and not item.override:
@@ -172,7 +178,7 @@ def resolve_posts(state: State, cfg: Settings, r: int, posts: list[Post]) -> tup
             triggered.append(Trigger("reveal", a, code))
         if e == PostEffect.COUNTDOWN:
             triggered.append(Trigger("countdown", a, code))
-        if e == PostEffect.MUTUAL and item.rule.check and not item.override:
+        if e == PostEffect.MUTUAL and item.rule.check and not item.override and not item.spent:
             triggered.append(Trigger("check", t))
     # step 2: redirects, then counters
     moved: SoulMove | None = None
@@ -232,6 +238,23 @@ def pending_marks(state: State, res: Resolution, data: ResultInput) -> None:
 
 
 RESULT_STEPS: list[ResultStep] = [vote_outs, take_alongs, pending_marks]
+
+
+def result_steps_text(state: State, cfg: Settings, r: int) -> str:
+    """The vote result of round r as numbered steps, for hosts (/改判 结果<n> changes one)."""
+    res = state.rounds[r].result
+    assert res is not None
+    lines = []
+    for i, st in enumerate(res.steps, 1):
+        if st.out:
+            line = T.RESULT_STEP.format(i=i, seat=name(state, st.seat), seat_name=role_name(state, cfg, st.seat), reason=st.reason)
+        else:
+            line = T.RESULT_STEP_REVIVED.format(n_steps=i, items=name(state, st.seat))
+        if st.override:
+            line += T.RESULT_STEP_OVERRIDDEN.format(word=st.override)
+        lines.append(line)
+    tail = T.RESULT_STEPS_HOW.format(n=1) if res.steps else ""
+    return T.RESULT_STEPS_HEAD.format(r=r) + ("\n".join(lines) or T.NOBODY_OUT) + tail
 
 
 def run(state: State, r: int, steps: list[ResultStep], data: ResultInput, effects: list[Effect]) -> tuple[Resolution, list[Mark]]:

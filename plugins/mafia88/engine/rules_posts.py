@@ -3,7 +3,8 @@ judgement, white slips, rewrites, giving up, publication and the 12:00 due."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Literal
 
 import plugins.mafia88.engine.texts as T
 from plugins.gamekit.args import NoArgs, TextIn
@@ -11,7 +12,7 @@ from plugins.gamekit.clock import on_day
 from plugins.gamekit.contract import Actor, CancelTimer, Ctx, Effect, Ignored, Rejected, Say, SetTimer
 from plugins.gamekit.textcheck import TextFigures
 
-from .args import OverrideArgs, PostArgs, PostRef, RejectArgs, RewriteArgs, RoundArgs, Target, WhiteArgs
+from .args import HandInArgs, OverrideArgs, PostArgs, PostRef, RejectArgs, RewriteArgs, RoundArgs, Target, WhiteArgs
 from .checks import measure_text, post_problems
 from .content import Settings
 from .ending import check_end
@@ -34,6 +35,7 @@ from .model import (
     tz,
     when,
 )
+from .originality import earlier_texts, flagged, overlap_line, overlap_of
 from .resolution import Resolution, Trigger, resolve_posts
 from .rules_souls import publish_texts
 from .state import (
@@ -50,6 +52,7 @@ from .state import (
     PostEffect,
     PostKind,
     PostStatus,
+    Report,
     Reveal,
     State,
     Step,
@@ -65,6 +68,14 @@ def post_number(value: object) -> int:
     text = str(value).strip().lstrip(T.POST_NUMBER_MARKS)
     if not text.isdigit():
         raise Rejected(T.NOT_A_POST_NUMBER.format(value=value))
+    return int(text)
+
+
+def step_number(value: int | str) -> int:
+    """A step of the resolution as hosts write it: "3" (a number in older logs)."""
+    text = str(value).strip()
+    if not text.isdigit():
+        raise Rejected(T.NOT_A_STEP.format(value=value))
     return int(text)
 
 
@@ -223,9 +234,8 @@ def open_rewrite(state: State, actor: Actor, args: RewriteArgs, ctx: Ctx[Setting
         raise Rejected(T.NOT_YOUR_POST.format(post_id=post_id))
     if post.status not in (PostStatus.WHITE, PostStatus.REJECTED):
         raise Rejected(T.NO_REWRITE_NEEDED.format(post_id=post_id, status_name=STATUS_NAME[post.status]))
-    due = rnd(state, post.round).due.white
-    if due and ctx.now >= dt(due):
-        raise Rejected(T.REWRITE_LATE.format(due=when(state, due)))
+    if ctx.now >= rewrite_due(state, cfg, post):
+        raise Rejected(T.REWRITE_LATE.format(due=rewrite_due_text(state, cfg, post)))
     if seat in state.drafts:
         raise Rejected(T.DRAFT_OPEN)
     state.drafts[seat] = Draft(mode=DraftMode.REWRITE, round=post.round, post=post_id, code=post.code, target=post.target,
@@ -276,13 +286,14 @@ def named_aliases(state: State, text: str, but: int) -> list[int]:
     return sorted(found)
 
 
-def first_post_problems(state: State, cfg: Settings, seat: int, d: Draft, text: str) -> list[str]:
-    """§六.1: the 孤杀's first post names exactly 8 aliases, at least one a 联合杀 (not itself)."""
+def first_post_problems(state: State, cfg: Settings, seat: int, mode: DraftMode, post: int | None, text: str) -> list[str]:
+    """§六.1: the 孤杀's first post names exactly 8 aliases, at least one a 联合杀 (not itself).
+    ``mode``/``post``: a new post, or the rewrite of post ``post``."""
     need = cfg.options.first_post_aliases
     if not need or state.players[seat].role != "gu_sha":
         return []
     mine = [p for p in state.posts if p.author == seat and p.status != PostStatus.VOID]
-    if mine and (d.mode == DraftMode.NEW or d.post != mine[0].id):
+    if mine and (mode == DraftMode.NEW or post != mine[0].id):
         return []
     named = named_aliases(state, text, seat)
     out = []
@@ -295,43 +306,66 @@ def first_post_problems(state: State, cfg: Settings, seat: int, d: Draft, text: 
 
 def finish_draft(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/完成: the draft is measured and handed in for review (§十二.2)."""
-    cfg = ctx.settings
     seat = actor.seat
     assert seat is not None  # who="player"
     d = state.drafts.get(seat)
     if d is None:
         raise Rejected(T.NO_DRAFT_START)
+    return hand_in_draft(state, seat, d, ctx, T.CHAT_WORDS)
+
+
+def hand_in(state: State, actor: Actor, args: HandInArgs, ctx: Ctx[Settings]) -> list[Effect]:
+    """/交贴 <正文> (the post desk's button): the open draft's text becomes this text, then it is handed
+    in as by /完成; the answers name the desk's buttons."""
+    seat = actor.seat
+    assert seat is not None  # who="player"
+    d = state.drafts.get(seat)
+    if d is None:
+        raise Rejected(T.NO_DRAFT_WEB)
+    if args.text.strip():
+        cap = ctx.settings.limits.post_max
+        if len(args.text) > cap:
+            raise Rejected(T.POST_TOO_LONG_WEB.format(total=len(args.text), cap=cap))
+        d.parts = [args.text]
+    return hand_in_draft(state, seat, d, ctx, T.WEB_BUTTONS)
+
+
+def hand_in_draft(state: State, seat: int, d: Draft, ctx: Ctx[Settings], words: dict[str, str]) -> list[Effect]:
+    """Measure the draft and hand it in for review (§十二.2, §六.1); ``words``: how the answers name
+    what to do next (chat commands or the desk's buttons)."""
+    cfg = ctx.settings
     text = "\n".join(d.parts)
     fig = measure_text(text)
     limits = cfg.limits
     minimum = limits.post_min if d.mode == DraftMode.NEW else limits.rewrite_min
     bad = post_problems(fig, minimum, limits)
-    bad += first_post_problems(state, cfg, seat, d, text)
+    bad += first_post_problems(state, cfg, seat, d.mode, d.post, text)
     if bad:
-        raise Rejected(T.POST_FAILED.format(bad=T.SEMI_SEP.join(bad), figures_line=figures_line(fig)))
+        raise Rejected(T.POST_FAILED.format(bad=T.SEMI_SEP.join(bad), figures_line=figures_line(fig), **words))
     if d.mode == DraftMode.NEW:
         posting_open(state, ctx)
         r = state.round
         if not state.players[d.target].alive:
-            raise Rejected(T.DRAFT_TARGET_OUT.format(target=name(state, d.target)))
+            raise Rejected(T.DRAFT_TARGET_OUT.format(target=name(state, d.target), **words))
         if len(round_posts(state, r, d.group)) >= quotas_of(state, cfg, r).get(d.group, 0):
-            raise Rejected(T.DRAFT_GROUP_FULL.format(group=d.group))
+            raise Rejected(T.DRAFT_GROUP_FULL.format(group=d.group, **words))
         post = new_post(state, seat, r, d.code, d.target, d.group, PostKind.POST, text, fig, ctx)
+        post.overlap = overlap_of(text, earlier_texts(state, cfg, skip_post=post.id), cfg)
         head = T.POST_SUBMITTED.format(id=post.id)
     else:
         assert d.post is not None  # a rewrite names its post
         post = get_post(state, d.post)
-        due = rnd(state, post.round).due.white
-        if due and ctx.now >= dt(due):
-            raise Rejected(T.REWRITE_LATE.format(due=when(state, due)))
+        if ctx.now >= rewrite_due(state, cfg, post):
+            raise Rejected(T.REWRITE_LATE.format(due=rewrite_due_text(state, cfg, post)))
         post.text, post.figures, post.status, post.text_shown = text, fig, PostStatus.PENDING, False
+        post.overlap = overlap_of(text, earlier_texts(state, cfg, skip_post=post.id), cfg)
         post.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.REWRITE))
         head = T.REWRITE_SUBMITTED.format(id=post.id)
     del state.drafts[seat]
     line = figures_line(fig)
     return [
         Say("reply", T.SUBMITTED_FOR_REVIEW.format(head=head, line=line)),
-        Say("hosts", T.NEW_POST_HOSTS.format(mode=T.REWRITE_WORD if d.mode != DraftMode.NEW else T.KILL_POST, id=post.id, code=post.code, author=name(state, post.author), target=name(state, post.target), line=line)),
+        Say("hosts", T.NEW_POST_HOSTS.format(mode=T.REWRITE_WORD if d.mode != DraftMode.NEW else T.KILL_POST, id=post.id, code=post.code, author=name(state, post.author), target=name(state, post.target), line=line, overlap=overlap_line(post.overlap))),
     ]
 
 
@@ -388,15 +422,41 @@ def list_posts(state: State, actor: Actor, args: RoundArgs, ctx: Ctx[Settings]) 
     lines = [T.ROUND_POSTS_HEAD.format(r=r, quota_text=quota_text(state, r))]
     for p in posts:
         fig = figures_line(p.figures) if p.figures else T.TEXT_MISSING
-        lines.append(T.POST_LIST_LINE.format(id=p.id, code=p.code, author=name(state, p.author), target=name(state, p.target), status_name=STATUS_NAME[p.status], fig=fig))
+        flag = T.OV_FLAG if flagged(p.overlap) else ""
+        lines.append(T.POST_LIST_LINE.format(id=p.id, code=p.code, author=name(state, p.author), target=name(state, p.target), status_name=STATUS_NAME[p.status], fig=fig) + flag)
     return [Say("reply", "\n".join(lines))]
 
 
 def show_post(state: State, actor: Actor, args: PostRef, ctx: Ctx[Settings]) -> list[Effect]:
-    """/看贴 <帖号>."""
-    p = get_post(state, post_number(args.post))
+    """/看贴 <帖号> or /看贴 报道<座位>: the text, its figures and its overlap (§十二.6 原创首发)."""
+    kind, n = text_ref(args.post)
+    if kind == "report":
+        rep = report_of(state, n)
+        verdict = T.REPORT_OK_WORD if rep.ok else T.REPORT_BAD_WORD
+        return [Say("reply", T.REPORT_SHOW.format(seat=n, player=name(state, n), chars=rep.chars or 0, verdict=verdict,
+                                                   overlap=overlap_line(rep.overlap), text=rep.text or T.TEXT_MISSING))]
+    p = get_post(state, n)
     fig = figures_line(p.figures) if p.figures else T.TEXT_MISSING
-    return [Say("reply", T.POST_SHOW.format(id=p.id, round=p.round, code=p.code, author=name(state, p.author), target=name(state, p.target), status_name=STATUS_NAME[p.status], fig=fig, text=p.text or T.WHITE_NO_TEXT))]
+    return [Say("reply", T.POST_SHOW.format(id=p.id, round=p.round, code=p.code, author=name(state, p.author), target=name(state, p.target), status_name=STATUS_NAME[p.status], fig=fig, overlap=overlap_line(p.overlap), text=p.text or T.WHITE_NO_TEXT))]
+
+
+def text_ref(value: object) -> tuple[Literal["post", "report"], int]:
+    """A post number ("3", "#3", "贴3") or a report number ("报道12": the report of seat 12)."""
+    text = str(value).strip()
+    for mark in T.REPORT_REF_MARKS:
+        if text.startswith(mark):
+            rest = text[len(mark):].strip()
+            if not rest.isdigit():
+                raise Rejected(T.NOT_A_REPORT_NUMBER.format(value=value))
+            return "report", int(rest)
+    return "post", post_number(text.removeprefix(T.POST_REF_MARK))
+
+
+def report_of(state: State, seat: int) -> Report:
+    p = state.players.get(seat)
+    if p is None or p.report is None or p.report.chars is None:
+        raise Rejected(T.NO_SUCH_REPORT.format(seat=seat))
+    return p.report
 
 
 def approve(state: State, actor: Actor, args: PostRef, ctx: Ctx[Settings]) -> list[Effect]:
@@ -409,7 +469,7 @@ def approve(state: State, actor: Actor, args: PostRef, ctx: Ctx[Settings]) -> li
     p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.APPROVED))
     effects: list[Effect] = [Say("reply", T.APPROVED.format(post_id=post_id)), Say(p.author, T.APPROVED_TELL_AUTHOR.format(post_id=post_id))]
     if p.published and not p.text_shown:
-        p.text_shown = True
+        show_text(state, ctx.settings, p, ctx)
         effects.append(Say("group", post_text(state, p, late=True)))
     return effects
 
@@ -422,17 +482,73 @@ def reject(state: State, actor: Actor, args: RejectArgs, ctx: Ctx[Settings]) -> 
     if p.status not in (PostStatus.PENDING, PostStatus.APPROVED):
         raise Rejected(T.REJECT_WRONG_STATUS.format(post_id=post_id, status_name=STATUS_NAME[p.status]))
     due = rnd(state, p.round).due.white
-    if due and ctx.now >= dt(due):
-        raise Rejected(T.REJECT_LATE.format(post_id=post_id, due=when(state, due)))
-    reason = args.reason.strip() or T.REJECT_DEFAULT_REASON
+    window = p.complain_until
+    if due and ctx.now >= dt(due) and not (window and ctx.now < dt(window)):
+        late = window if window and dt(window) > dt(due) else due
+        raise Rejected(T.REJECT_LATE.format(post_id=post_id, due=when(state, late)))
+    effects: list[Effect] = []
+    due_txt = ask_rewrite(state, cfg, p, args.reason.strip() or T.REJECT_DEFAULT_REASON, ctx, effects)
+    return [Say("reply", T.REJECTED.format(post_id=post_id, due_txt=due_txt)), *effects]
+
+
+def ask_rewrite(state: State, cfg: Settings, p: Post, reason: str, ctx: Ctx[Settings], effects: list[Effect]) -> str:
+    """§十二.7: the post is to be rewritten at 1200+ characters, by the round's white-slip due or,
+    asked for after it (a complaint, §十四.1), by the white-slip hour of the next day. Returns the due."""
     p.status = PostStatus.REJECTED
     p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.REJECTED, note=reason))
-    due_txt = when(state, due) if due else expected_white_due(state, cfg) if p.round == state.round else T.NEXT_NOON
-    minimum = cfg.limits.rewrite_min
-    return [
-        Say("reply", T.REJECTED.format(post_id=post_id, due_txt=due_txt)),
-        Say(p.author, T.REJECTED_TELL_AUTHOR.format(post_id=post_id, reason=reason, due_txt=due_txt, minimum=minimum)),
-    ]
+    due = rnd(state, p.round).due.white
+    if due and (ctx.now >= dt(due) or rnd(state, p.round).white_done):
+        redo = on_day(ctx.now, cfg.times.white_due, tz(state), 1)
+        p.redo_due = iso(redo)
+        effects.append(SetTimer(f"redo:{p.id}", redo))
+    due_txt = rewrite_due_text(state, cfg, p)
+    effects.append(Say(p.author, T.REJECTED_TELL_AUTHOR.format(post_id=p.id, reason=reason, due_txt=due_txt, minimum=cfg.limits.rewrite_min)))
+    return due_txt
+
+
+def rewrite_due(state: State, cfg: Settings, p: Post) -> datetime:
+    """When the text of a white slip or a rejected post is due (§十二.4/7)."""
+    if p.redo_due:
+        return dt(p.redo_due)
+    due = rnd(state, p.round).due.white
+    return dt(due) if due else white_due_at(state, cfg, p.round)
+
+
+def rewrite_due_text(state: State, cfg: Settings, p: Post) -> str:
+    return when(state, iso(rewrite_due(state, cfg, p)))
+
+
+def redo_due(state: State, pid: int, ctx: Ctx[Settings], effects: list[Effect]) -> None:
+    """A rewrite asked for after the round's white-slip due, not delivered by its own due (§十二.7)."""
+    if not 1 <= pid <= len(state.posts):
+        return
+    p = state.posts[pid - 1]
+    if p.status != PostStatus.REJECTED or p.redo_due is None:
+        return
+    back = void_post(state, ctx.settings, p, Cause.WHITE, T.OUT_WHITE_MISSED.format(r=p.round), ctx, effects)
+    effects.append(Say("group", T.WHITE_MISSED.format(code=p.code, author=name(state, p.author))
+                       + (T.TARGET_REVIVED.format(target=name(state, p.target)) if back else "") + T.PERIOD))
+
+
+def post_window(state: State, cfg: Settings, shown: datetime) -> datetime:
+    """Until when a post whose text went out at ``shown`` may be complained about (§十四.1, §十二.6)."""
+    c = cfg.complaints
+    if c.post_rule == "before_close":
+        close = rnd(state).due.close
+        if close and not rnd(state).closed:
+            until = dt(close) - timedelta(hours=c.post_hours_before_close)
+            if until > shown:
+                return until
+        # published after that round's last complaint hour: that hour of the next day
+        last = (dt(close) if close else shown) - timedelta(hours=c.post_hours_before_close)
+        return on_day(shown, f"{last.astimezone(tz(state)):%H:%M}", tz(state), 1)
+    return on_day(shown, c.post_next_day_at, tz(state), 1)
+
+
+def show_text(state: State, cfg: Settings, p: Post, ctx: Ctx[Settings]) -> None:
+    """The post's text goes out now (a rewrite: its new text): its complaint window opens (§十四.1)."""
+    p.text_shown = True
+    p.complain_until = iso(post_window(state, cfg, ctx.now))
 
 
 def quota_text(state: State, r: int) -> str:
@@ -502,7 +618,7 @@ def publish(state: State, r: int, ctx: Ctx[Settings], effects: list[Effect]) -> 
             p.status = PostStatus.APPROVED
             p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.AUTO_APPROVED))
         if p.status == PostStatus.APPROVED:
-            p.text_shown = True
+            show_text(state, cfg, p, ctx)
             effects.append(Say("group", post_text(state, p)))
         elif p.status == PostStatus.PENDING:
             held.append(T.PUBLISH_POST_REF.format(code=p.code, target=name(state, p.target)))
@@ -564,17 +680,32 @@ def white_due(state: State, r: int, ctx: Ctx[Settings], effects: list[Effect]) -
         return
     cur.white_done = True
     lines: list[str] = []
-    for p in [p for p in state.posts if p.round == r and p.status in (PostStatus.WHITE, PostStatus.REJECTED)]:
-        p.status = PostStatus.VOID
-        p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.VOID))
-        mark_out(state, p.author, Cause.WHITE, T.OUT_WHITE_MISSED.format(r=r), effects)
-        t = state.players[p.target]
-        back = False
-        if not t.alive and t.out and t.out.post == p.id:
-            back = bring_back(state, p.target, T.POST_VOIDED_REVIVED.format(r=r, id=p.id), effects)
+    for p in [p for p in state.posts if p.round == r and p.status in (PostStatus.WHITE, PostStatus.REJECTED) and p.redo_due is None]:
+        back = void_post(state, ctx.settings, p, Cause.WHITE, T.OUT_WHITE_MISSED.format(r=r), ctx, effects)
         lines.append(T.WHITE_MISSED.format(code=p.code, author=name(state, p.author)) + (T.TARGET_REVIVED.format(target=name(state, p.target)) if back else ""))
     if lines:
         effects.append(Say("group", T.SEMI_SEP.join(lines) + T.PERIOD))
+
+
+def void_post(state: State, cfg: Settings, p: Post, cause: Cause, reason: str, ctx: Ctx[Settings], effects: list[Effect]) -> bool:
+    """A post made void (§十二.4/5/6/7): its author is out, its target comes back if that post was
+    its death. A target that had taken the author along (同归) comes back without its 烟花 (§十二.5).
+    Returns whether the target came back."""
+    p.status = PostStatus.VOID
+    p.history.append(HistoryEntry(at=iso(ctx.now), seq=ctx.seq, event=Event.VOID))
+    mark_out(state, p.author, cause, reason, effects)
+    t = state.players[p.target]
+    if t.alive or not t.out or t.out.post != p.id:
+        return False
+    author_out = state.players[p.author].out
+    mutual = author_out is not None and author_out.cause == Cause.MUTUAL and author_out.round == p.round
+    bring_back(state, p.target, T.POST_VOIDED_REVIVED.format(r=p.round, id=p.id), effects)
+    if mutual:
+        t.fireworks_spent = True
+        if not cfg.role(t.role).disguise:  # a disguised egg (暗蛋) is not told what it is (§五白7)
+            effects.append(Say(p.target, T.FIREWORKS_SPENT_TELL))
+        effects.append(Say("hosts", T.FIREWORKS_SPENT_HOSTS.format(target=name(state, p.target))))
+    return True
 
 
 def explanation(state: State, r: int, res: Resolution, final: bool) -> str:
@@ -608,10 +739,10 @@ def record_triggered(state: State, cfg: Settings, r: int, triggered: list[Trigge
 
 # ---- host rulings on the resolution ------------------------------------------
 
-def override(state: State, actor: Actor, args: OverrideArgs, ctx: Ctx[Settings]) -> list[Effect]:
+def override_post(state: State, actor: Actor, args: OverrideArgs, ctx: Ctx[Settings]) -> list[Effect]:
     """/改判 <步骤> <结果> <理由>: replace the effect of one post step before publication."""
     cfg = ctx.settings
-    step, word = args.step, args.result
+    step, word = step_number(args.step), args.result
     r = state.round
     cur = rnd(state)
     if state.step != Step.ROUND or cur.published:

@@ -10,6 +10,7 @@ from .args import PlayerReason, TextArgs
 from .checks import measure_text, problems
 from .content import Settings
 from .model import iso, name, rnd, when
+from .originality import earlier_texts, flagged, overlap_line, overlap_of
 from .state import Report, State, Step
 from .texts import figures_line
 
@@ -35,19 +36,22 @@ def report(state: State, actor: Actor, args: TextArgs, ctx: Ctx[Settings]) -> li
         raise Rejected(T.REPORT_TOO_LONG.format(n_text=len(text), report_max=limits.report_max))
     fig = measure_text(text)
     bad = problems(fig, minimum, limits)
-    # neither the text nor its figures are kept in the state (small states: every later write of
-    # the game carries it): the text stays in the command log (and the /导出 sheet of commands), a
-    # valid one is posted in the group, and the reply gave the figures; the state keeps what the
-    # rules decide on, and the length for the hosts' sheet
+    # the figures are not kept (the reply gave them): the state keeps what the rules decide on, the
+    # length for the hosts' sheet, and the text (a row of its own, TEXTS) with its overlap with the
+    # game's earlier texts for the hosts (§十一.1 原创首发)
+    overlap = overlap_of(text, earlier_texts(state, cfg, skip_seat=seat), cfg)
     p.report = Report(chars=fig.chars, ok=not bad, need=minimum, rejected=redo and bool(bad), seq=ctx.seq,
-                      at=iso(ctx.now), note=prev.note if prev else "")
+                      at=iso(ctx.now), note=prev.note if prev else "", text=text, overlap=overlap)
     line = figures_line(fig)
+    fx: list[Effect] = []
+    if flagged(overlap):
+        fx.append(Say("hosts", T.OV_HOSTS_REPORT.format(seat=seat, player=name(state, seat), line=overlap_line(overlap))))
     if bad:
         close = rnd(state).due.close
-        return [Say("reply", T.REPORT_FAILED.format(line=line, bad=T.SEMI_SEP.join(bad), close=when(state, close)))]
-    fx: list[Effect] = [Say("reply", T.REPORT_OK.format(line=line))]
+        return [Say("reply", T.REPORT_FAILED.format(line=line, bad=T.SEMI_SEP.join(bad), close=when(state, close))), *fx]
+    fx.insert(0, Say("reply", T.REPORT_OK.format(line=line)))
     if cfg.options.publish_reports:  # §十一: 跟帖报道, under the alias (§十二.2)
-        fx.append(Say("group", T.REPORT_POST.format(seat=name(state, seat), text=text)))
+        fx.append(Say("group", T.REPORT_POST.format(seat=name(state, seat), text=text, n=seat)))
     return fx
 
 
@@ -64,7 +68,8 @@ def reject_report(state: State, actor: Actor, args: PlayerReason, ctx: Ctx[Setti
     minimum = cfg.limits.report_redo_min
     prev = p.report
     p.report = Report(chars=prev.chars if prev else None, ok=False, need=minimum, rejected=True,
-                      seq=prev.seq if prev else ctx.seq, at=prev.at if prev else iso(ctx.now), note=reason)
+                      seq=prev.seq if prev else ctx.seq, at=prev.at if prev else iso(ctx.now), note=reason,
+                      text=prev.text if prev else "", overlap=prev.overlap if prev else [])
     close = rnd(state).due.close
     return [
         Say("reply", T.REPORT_REJECTED.format(seat=name(state, seat), minimum=minimum)),

@@ -12,13 +12,14 @@ from plugins.gamekit.contract import CancelTimer, Ctx, Effect, Say, SetPhase, Se
 from .content import Settings
 from .ending import check_end, sides_left
 from .model import alive, iso, name, new_round, rnd, role_name, row, tz, when
-from .resolution import RESULT_STEPS, ResultInput, run
+from .resolution import RESULT_STEPS, ResultInput, result_steps_text, run
+from .rules_complaints import close_reports_window, complaint_due
 from .rules_decide import after_result, begin, letter_due_fired, settle
-from .rules_posts import posts_due, publish, white_due
+from .rules_posts import posts_due, publish, redo_due, white_due
 from .rules_reports import failing_reports
 from .rules_souls import convert_roles
 from .rules_votes import decide, non_voters, resolve_overtime, start_overtime
-from .state import Candidate, Cause, Death, Result, State, Step, Take
+from .state import Candidate, Cause, Death, Result, ResultStep, State, Step, Take
 
 
 def schedule_round(state: State, cfg: Settings, r: int, base: datetime, effects: list[Effect], first: bool = False) -> None:
@@ -67,6 +68,13 @@ def on_deadline(state: State, key: str, ctx: Ctx[Settings]) -> list[Effect]:
     if kind == "letter" and num.isdigit():
         letter_due_fired(state, int(num), ctx, effects)
         return effects
+    if kind == "complaint" and num.isdigit():
+        complaint_due(state, int(num), ctx, effects)
+        return effects
+    if kind == "redo" and num.isdigit():
+        redo_due(state, int(num), ctx, effects)
+        check_end(state, cfg, effects)
+        return effects
     if not num.isdigit() or int(num) not in state.rounds:
         return effects
     r = int(num)
@@ -101,6 +109,7 @@ def close(state: State, ctx: Ctx[Settings], effects: list[Effect]) -> None:
     for s in non_voters(state, r):
         cur.marks.append(Death(seat=s, cause=Cause.NOVOTE, reason=T.OUT_NO_VOTE.format(r=r)))
     if r == 1:
+        close_reports_window(state, cfg, ctx.now)
         for s in failing_reports(state, cfg):
             cur.marks.append(Death(seat=s, cause=Cause.REPORT, reason=T.OUT_REPORT))
     # §五白1/黑1: a 隐剑/孤杀 that posted the 魔镜 goes out with the result of its last round
@@ -177,9 +186,8 @@ def result(state: State, voted_out: list[int], ctx: Ctx[Settings], effects: list
     over = sides_left(state, cfg) < 2
     lines.append(T.RESULT_LEFT.format(survivors=survivors) + (T.RESULT_OVER if over else T.RESULT_ROLES_NEXT))
     effects.append(Say("group", "\n".join(lines)))
-    steps = [T.RESULT_STEP.format(i=i, seat=name(state, m.seat), seat_name=role_name(state, cfg, m.seat), reason=m.reason) for i, m in enumerate(applied, 1)]
-    if revived:
-        steps.append(T.RESULT_STEP_REVIVED.format(n_steps=len(steps) + 1, items=T.LIST_SEP.join(name(state, s) for s in revived)))
-    effects.append(Say("hosts", T.RESULT_STEPS_HEAD.format(r=r) + ("\n".join(steps) or T.NOBODY_OUT)))
+    cur.result.steps = [ResultStep(seat=m.seat, out=True, reason=m.reason) for m in applied]
+    cur.result.steps += [ResultStep(seat=s, out=False, reason=T.REVIVED_STEP) for s in revived]
+    effects.append(Say("hosts", result_steps_text(state, cfg, r)))
     if not check_end(state, cfg, effects):
         schedule_round(state, cfg, r + 1, ctx.now, effects)

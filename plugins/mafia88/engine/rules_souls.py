@@ -122,6 +122,11 @@ def holders(state: State, key: str, alive: bool | None = None) -> list[int]:
     return [s for s, p in sorted(state.players.items()) if (p.dealt or p.role) == key and (alive is None or p.alive == alive)]
 
 
+def now_holding(state: State, key: str) -> list[int]:
+    """Seats holding role ``key`` now (after the role changes of §五白4/黑8)."""
+    return [s for s, p in sorted(state.players.items()) if p.role == key]
+
+
 def unions(state: State) -> list[tuple[str, list[int], str]]:
     """(key, members, clause) of the unions that hold now."""
     out: list[tuple[str, list[int], str]] = []
@@ -135,9 +140,10 @@ def unions(state: State) -> list[tuple[str, list[int], str]]:
         out.append((T.UNION_EGG, ld + holders(state, "yi_hun") + holders(state, "fu_huo"), T.UNION_EGG_CLAUSE))
     du_out, du_in = holders(state, "du_sha", alive=False), holders(state, "du_sha", alive=True)
     if len(du_out) >= 7:
-        out.append((T.UNION_DU_LIVING, du_in + holders(state, "lianhe_sha"), T.UNION_DU_CLAUSE))
+        # a 还魂 that became a 联合杀 after round 3 (§五黑8) stands with the 联合杀
+        out.append((T.UNION_DU_LIVING, du_in + now_holding(state, "lianhe_sha"), T.UNION_DU_CLAUSE))
         out.append((T.UNION_DU_OUT, du_out + holders(state, "hei_dan") + holders(state, "gong_bing") + holders(state, "di_lei")
-                    + holders(state, "huan_hun"), T.UNION_DU_CLAUSE))
+                    + now_holding(state, "huan_hun"), T.UNION_DU_CLAUSE))
     return out
 
 

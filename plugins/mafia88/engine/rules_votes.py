@@ -185,7 +185,7 @@ def proxy(state: State, actor: Actor, args: Targets, ctx: Ctx[Settings]) -> list
     cutoff_txt = hhmm(state, iso(close - timedelta(minutes=cfg.times.proxy_cutoff_minutes))) if close else T.PROXY_CUTOFF
     return [
         Say("reply", T.PROXY_DONE.format(verb=verb, items=T.LIST_SEP.join(name(state, t) for t in chosen), r=r, n=b.n, seq=ctx.seq, cutoff_txt=cutoff_txt)),
-        Say("hosts", T.PROXY_HOSTS.format(seat=name(state, seat), items=T.LIST_SEP.join(name(state, t) for t in chosen), seq=ctx.seq)),
+        Say("hosts", T.PROXY_HOSTS.format(seat=name(state, seat), items=T.LIST_SEP.join(name(state, t) for t in chosen), n=b.n, seq=ctx.seq)),
     ]
 
 

@@ -48,6 +48,7 @@ class Cause(StrEnum):
     HIGH = "high"  # a §七.2 letter not written in time
     COUNTDOWN = "countdown"  # two rounds after posting the 魔镜 (§五白1/黑1)
     THANKS = "thanks"  # a revived player who wrote no thank-you letter (§五白6)
+    COMPLAINT = "complaint"  # a complaint upheld: a copied post (§十二.6) or a bad report after round 1 (§十一.3)
 
 
 POST_CAUSES = (Cause.POST, Cause.MUTUAL, Cause.MINE, Cause.SOUL)  # out at the publication: a half vote that round (§十三.3)
@@ -109,8 +110,30 @@ class LetterKind(StrEnum):
     HIGH = "high"  # 追魂 of §七.2
 
 
+class ComplaintKind(StrEnum):
+    POST = "post"
+    REPORT = "report"
+
+
+class ComplaintStatus(StrEnum):
+    OPEN = "open"
+    COPY = "copy"  # upheld: not original or not first published (§十二.6)
+    REWRITE = "rewrite"  # upheld: to be rewritten (§十二.7) / a report redone (§十一.3)
+    UPHELD = "upheld"  # upheld against a report after round 1: out (§十一.3)
+    DISMISSED = "dismissed"
+
+
 class Part(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Base of the state's parts."""
+
+
+class Overlap(Part):
+    """How much of a post or report is found in one earlier text (§十二.6 原创首发)."""
+
+    label: str
+    percent: float
+    run: int
+    flag: bool = False
 
 
 # ---- players -----------------------------------------------------------------------------------
@@ -139,6 +162,8 @@ class Report(Part):
     seq: int
     at: str
     note: str  # a host's reason for rejecting it
+    text: str = ""  # kept in a row of its own by the kernel (TEXTS): the originality check compares with it
+    overlap: list[Overlap] = msgspec.field(default_factory=list)
 
 
 class Player(Part):
@@ -152,6 +177,7 @@ class Player(Part):
     report: Report | None
     dealt: str = ""  # the role dealt at the start, once it changed (§五白4/黑8)
     half: list[int] = msgspec.field(default_factory=list)  # rounds with a half vote while alive (§五白6, §七.1)
+    fireworks_spent: bool = False  # revived after a voided post that it took along: no more 同归 (§十二.5)
 
 
 # ---- rounds ------------------------------------------------------------------------------------
@@ -204,10 +230,20 @@ class Death(Part):
     reason: str
 
 
+class ResultStep(Part):
+    """One numbered step of a vote result as hosts see it (/改判 结果<n>)."""
+
+    seat: int
+    out: bool  # True: went out with the result; False: revived by the 复活 (§五白6)
+    reason: str
+    override: str = ""  # a host's /改判 word, once changed
+
+
 class Result(Part):
     voted_out: list[int]
     survivors: int
     at: str
+    steps: list[ResultStep] = msgspec.field(default_factory=list)
 
 
 class Candidate(Part):
@@ -305,6 +341,9 @@ class Post(Part):
     text_shown: bool
     killed: bool
     history: list[HistoryEntry]
+    overlap: list[Overlap] = msgspec.field(default_factory=list)  # measured when handed in (§十二.6)
+    complain_until: str | None = None  # complaints until then (§十四.1), set when its text is published
+    redo_due: str | None = None  # a rewrite asked for after the round's white-slip due: its own due (§十二.7)
 
 
 class Draft(Part):
@@ -358,6 +397,23 @@ class Letter(Part):
     text: str
     by: str = ""  # §七.2: who designated the writer
     lapsed: bool = False
+
+
+class Complaint(Part):
+    """A /投诉 (§十四): posted in the group under the complainant's alias; hosts rule with /裁决."""
+
+    id: int
+    by: int
+    kind: ComplaintKind
+    ref: int  # the post number, or the reporter's seat
+    reason: str
+    seq: int
+    at: str
+    until: str  # the complaint window it was filed in (§十四.1)
+    status: ComplaintStatus = ComplaintStatus.OPEN
+    ruling: str = ""
+    ruled_by: str = ""
+    ruled_at: str = ""
 
 
 class Countdown(Part):
@@ -441,3 +497,5 @@ class State(GameState, kw_only=True, omit_defaults=True):
     used: dict[str, bool] = msgspec.field(default_factory=dict)  # role key -> its shared use is spent (§五白3)
     unions_told: list[str] = msgspec.field(default_factory=list)  # §八 unions already told
     souls: dict[int, Souls] = msgspec.field(default_factory=dict)  # by round
+    complaints: list[Complaint] = msgspec.field(default_factory=list)
+    reports_until: str | None = None  # complaints about reports until then (§十四.1), set at round 1's close
