@@ -277,7 +277,10 @@ async def test_a_backup_taken_during_a_vote_burst_holds_every_answered_vote(tmp_
         assert r.returncode == 0 and "已恢复" in r.stdout, r.stdout + r.stderr
         with sqlite3.connect(fresh) as con:
             seqs = {s for (s,) in con.execute("SELECT seq FROM command_log WHERE name = 'vote'")}
+            (last_seq,) = con.execute("SELECT last_seq FROM game").fetchone()
+            (logged,) = con.execute("SELECT MAX(seq) FROM command_log").fetchone()
         con.close()
+        assert last_seq == logged, (last_seq, logged)  # the copy's game row and its log agree
         assert before <= seqs  # no answered vote lost
         assert len(seqs) < sent  # a copy of a moment inside the burst: votes went on after it
     finally:
