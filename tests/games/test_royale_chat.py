@@ -98,3 +98,31 @@ async def test_royale_map_events_test_mode_and_speech_cards_through_the_bot(harn
     assert g.status == "ended" and g.state["wiped"] and g.state["deaths"] == []
     assert all(p["items"] == [] for p in g.state["players"].values())
     assert await Audit.exists(game_id=g.id, action="end")
+
+
+async def test_create_test_game_and_a_night_out_stays_secret_until_morning(harness):
+    """测试: 「本场开放测试赛」 — /创建 大逃杀 测试赛 opens a test game (no /配置 needed); words that are
+    no option are refused. 公示: a host's /出局 written in the group at night is not answered there
+    (night deaths are posted the next morning); the hosts are told privately."""
+    h = harness
+    out = texts(await h.group("1", "/创建 大逃杀 正式赛", role="owner"))
+    assert "测试赛" in out and not await Game.exists(group_id=h.group_id)
+    out = await h.group("1", "/创建 大逃杀 测试赛", role="owner")
+    assert "【大逃杀】开局了（测试赛）" in texts(out)
+    g = await Game.get(group_id=h.group_id, status="signup")
+    assert g.settings["rules"]["test_mode"] is True
+    for i, name in enumerate(["甲", "乙", "丙"]):
+        await h.group(str(500 + i), f"/报名 {name}")
+    assert all(t.startswith("【测试赛】") for kind, _, t in await h.group("1", "/开始") if kind == "group" and t)
+    await h.group("1", "/推进")
+    await h.private("500", "/出生 雾雨小镇")
+    out = await h.group("1", "/出局 3 失联")
+    assert [t for kind, _, t in out if kind == "group"] == []
+    assert "已判 3号「丙」出局：失联" in texts(out, "1")
+    assert "你出局了" in texts(out, "502")
+    assert "（出局）" not in texts(await h.group("500", "/名单"))
+    morning = texts(await h.group("1", "/推进"))
+    assert "昨夜出局：丙（判罚）" in morning
+    # by day the ruling is public at once: the group hears it and /名单 shows it
+    out = await h.group("1", "/出局 2 失联")
+    assert "已判 2号「乙」出局：失联" in texts(out, h.group_id)

@@ -82,13 +82,16 @@ def test_it_decodes_typed_with_every_part_in_place():
 
 def test_it_is_stored_again_with_the_same_keys_and_values():
     """Every key the plain engine wrote comes back as it was; the typed state adds only keys that
-    hold their defaults (an NPC's ``gone``/``rewarded``, ``wiped``)."""
+    hold their defaults (an NPC's ``gone``/``rewarded``, a death's ``day``, ``wiped``)."""
     raw = saved()
     again = ENGINE.encode(ENGINE.decode(saved()))
-    assert set(again) - set(raw) == {"wiped"} and again["wiped"] is False
+    added = {k: again[k] for k in set(again) - set(raw)}
+    assert added == {"wiped": False}
     for key, value in raw.items():
-        if key != "npcs":
+        if key not in ("npcs", "deaths"):
             assert again[key] == value, key
+    for old, new in zip(raw["deaths"], again["deaths"], strict=True):
+        assert new == {**old, "day": False}
     for old, new in zip(raw["npcs"], again["npcs"], strict=True):
         assert {k: new[k] for k in old} == old and {k: new[k] for k in set(new) - set(old)} in (
             {"gone": False, "rewarded": False}, {"rewarded": False})

@@ -234,6 +234,7 @@ class Death(msgspec.Struct, kw_only=True):
     killer: int | None
     batch: int  # deaths of one batch happen at the same moment (same rank)
     place: str | None = None
+    day: bool = False  # by day (a host's /出局): public at once, not one of the night's deaths
 
 
 class NpcDeath(msgspec.Struct, kw_only=True):
@@ -380,5 +381,8 @@ class State(GameState, kw_only=True):
         return self.batch
 
     def announced(self) -> list[int]:
-        """Deaths already announced: night deaths stay secret until the morning post."""
+        """Deaths already announced: night deaths stay secret until the morning post (or the end,
+        whose summary names them; a test game's wiped records too)."""
+        if self.phase == Phase.OVER:
+            return [s for s in sorted(self.players) if not self.players[s].alive]
         return sorted(d.seat for d in self.deaths[: self.deaths_posted])

@@ -148,7 +148,9 @@ HOST_WIN = "游戏结束！最后的角色同时出局，导演获胜。"
 RANK_LINE = "第{rank}名 {alias}{extra}"
 NONE = "无"
 TEST_TAG = "【测试赛】"
-NOT_TEST = "本局不是测试赛，不能申请或发放补给。测试赛由导演在开局前用 /配置 rules.test_mode = true 开启。"
+TEST_WORDS = ("测试赛", "测试")  # /创建 大逃杀 测试赛
+CREATE_OPTIONS = "开局选项只有「测试赛」：/创建 大逃杀 测试赛，或只写 /创建 大逃杀（「{text}」不认识）。"
+NOT_TEST = "本局不是测试赛，不能申请或发放补给。测试赛由导演用 /创建 大逃杀 测试赛 开局（或开始前 /配置 rules.test_mode = true）。"
 NOT_PLAYER = "你不是本局玩家。"
 TEST_UNKNOWN_ITEM = "没有「{text}」这种道具。请写道具全名（武器、防具的名称，或 {others}），也可以写 绿色武器、蓝色防具 这样的等级。"
 REQUEST_SENT = "已把申请「{name}」转告导演，请等待发放。"
@@ -252,6 +254,8 @@ NPC_VANISHED = "缩圈消失"
 MORNING_HEAD = "【第{day}天】"
 DEATH_NAME = "{name}（{cause}）"  # in DEATHS / NPC_DEATHS
 RANK_EXTRA = "（第{night}夜 {cause}）"  # {extra} of RANK_LINE
+RANK_EXTRA_DAY = "（第{night}天白天 {cause}）"  # out by day (a host's /出局)
+RANK_DAY = "第{day}天"  # /导出 排名's 出局夜 of a player out by day
 BROADCAST_EXTRA = "和 {alias} 的状态"  # {extra} of BROADCAST_OK
 
 # ---- /背包, /商店, /空投 ----------------------------------------------------------------------

@@ -1,0 +1,77 @@
+"""What the host does between the phases: opening a test game (测试), putting a player out
+(出局, 公示)."""
+
+from __future__ import annotations
+
+import pytest
+
+from plugins.gamekit.contract import Rejected
+from plugins.royale.engine import ENGINE
+
+from royale_helpers import Game, empty_world, merge, texts
+
+A, B = "果园", "动物园"
+
+
+def calm(**rules) -> dict:
+    return merge(empty_world(), {"places": {"closures": [0]}, "rules": rules})
+
+
+def group(out) -> str:
+    return "\n".join(texts(out, "group"))
+
+
+# ---- 测试: /创建 大逃杀 测试赛 -------------------------------------------------------
+
+def test_create_options_open_a_test_game():
+    """测试: 「本场开放测试赛」 — /创建 大逃杀 测试赛 sets rules.test_mode; nothing else is an option."""
+    over = ENGINE.create_options("测试赛")
+    assert ENGINE.settings_of(ENGINE.check_settings(over)).test_mode is True
+    assert ENGINE.create_options("") == {}
+    with pytest.raises(Rejected) as exc:
+        ENGINE.create_options("正式赛")
+    assert "测试赛" in str(exc.value) and "/创建 大逃杀" in str(exc.value)
+
+
+# ---- 出局 by the host -----------------------------------------------------------------
+
+def test_host_out_at_night_waits_for_the_morning_post():
+    """公示: 「每个游戏日白天开始时，都会公示前一天夜晚出局角色名单、夜晚出局角色的死因」 — a host's
+    /出局 at night is one of the night's deaths: secret until the morning post names it."""
+    g = Game(3, settings=calm())
+    g.born({1: A, 2: A, 3: B})
+    out = g.cmd(None, "kernel.out", host=True, seat=3, reason="失联")
+    assert texts(out, "group") == [] and ENGINE.public_out(g.state) == []
+    morning = group(g.advance())
+    assert "昨夜出局：P3（判罚）" in morning
+    assert ENGINE.public_out(g.state) == [3]
+
+
+def test_host_out_by_day_is_public_at_once_and_not_last_nights():
+    """公示 lists 前一天夜晚出局 only: a host's /出局 by day is public at once (the kernel says so in the
+    group) and the next morning does not call it last night's; the ranking says the day."""
+    g = Game(3, settings=calm())
+    g.born({1: A, 2: A, 3: B})
+    g.advance()  # day 2
+    g.cmd(None, "kernel.out", host=True, seat=3, reason="失联")
+    assert ENGINE.public_out(g.state) == [3]
+    g.advance()  # night 2
+    morning = group(g.advance())
+    assert "P3" not in morning and "昨夜无人出局" in morning
+    rows = ENGINE.tables(g.state, settings=g.cfg)["排名"]
+    assert [3, 3, "P3", "第2天", "判罚", ""] in rows
+
+
+def test_putting_back_an_announced_player_keeps_a_night_death_secret():
+    """公示: night deaths wait for the morning — /回场 of a player out since an earlier morning does not
+    make tonight's unannounced death public."""
+    g = Game(4, settings=calm())
+    g.born({1: A, 2: A, 3: B, 4: B})
+    g.cmd(None, "kernel.out", host=True, seat=4, reason="失联")
+    g.advance()  # morning: 4 announced
+    g.advance()  # night 2
+    g.cmd(None, "kernel.out", host=True, seat=3, reason="失联")
+    assert ENGINE.public_out(g.state) == [4]
+    g.cmd(None, "kernel.back", host=True, seat=4, reason="误判")
+    assert ENGINE.public_out(g.state) == []
+    assert "昨夜出局：P3（判罚）" in group(g.advance())
