@@ -1,5 +1,5 @@
 """What the host does between the phases: opening a test game (测试), putting a player out
-(出局, 公示)."""
+(出局, 公示), an air drop sent at night or by day (公示: 空投)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,32 @@ def test_host_out_by_day_is_public_at_once_and_not_last_nights():
     assert "P3" not in morning and "昨夜无人出局" in morning
     rows = ENGINE.tables(g.state, settings=g.cfg)["排名"]
     assert [3, 3, "P3", "第2天", "判罚", ""] in rows
+
+
+# ---- 公示: 空投 ---------------------------------------------------------------------
+
+def test_host_airdrop_at_night_joins_the_next_morning_list():
+    """公示: 「空投道具名称将会在白天提前公示，不公示具体空投地点」 — a /空投 sent during a night is posted
+    the next morning beside the day's own drops, and lands the night after."""
+    g = Game(2, settings=merge(calm(), {"airdrops": [{"day": 2, "items": ["自然升级器"]}]}))
+    g.born({1: A, 2: A})
+    out = g.cmd(None, "airdrop", host=True, items="红花丹 金币")
+    assert "明早公示" in "\n".join(texts(out))
+    morning = group(g.advance())
+    assert "今日空投：自然升级器、红花丹、金币（地点不公示）" in morning
+    g.advance()
+    landed = sorted(it.name for items in g.state.ground.values() for it in items)
+    assert landed == ["红花丹", "自然升级器", "金币"]
+
+
+def test_host_airdrop_by_day_is_posted_at_once_and_lands_tonight():
+    """公示: the names are posted by day ahead of the drop — a /空投 by day is posted in the group at
+    once and lands when the night opens."""
+    g = Game(2, settings=calm())
+    out = g.cmd(None, "airdrop", host=True, items="红花丹")
+    assert "追加空投：红花丹" in group(out) and "今晚" in group(out)
+    g.advance()
+    assert [it.name for items in g.state.ground.values() for it in items] == ["红花丹"]
 
 
 def test_putting_back_an_announced_player_keeps_a_night_death_secret():

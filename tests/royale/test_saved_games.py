@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from harness import texts
 
-from plugins.gamekit.contract import Actor, Command, Ctx, Eliminate, Outcome, Rejected, Say, Timer
+from plugins.gamekit.contract import Actor, Command, Ctx, Eliminate, Outcome, Rejected, Say, SetPhase, Timer
 from plugins.royale.engine import ENGINE, State
 from plugins.royale.engine.state import (
     AirdropClaim,
@@ -82,11 +82,11 @@ def test_it_decodes_typed_with_every_part_in_place():
 
 def test_it_is_stored_again_with_the_same_keys_and_values():
     """Every key the plain engine wrote comes back as it was; the typed state adds only keys that
-    hold their defaults (an NPC's ``gone``/``rewarded``, a death's ``day``, ``wiped``)."""
+    hold their defaults (an NPC's ``gone``/``rewarded``, a death's ``day``, ``wiped``, ``airdrops_next``)."""
     raw = saved()
     again = ENGINE.encode(ENGINE.decode(saved()))
     added = {k: again[k] for k in set(again) - set(raw)}
-    assert added == {"wiped": False}
+    assert added == {"wiped": False, "airdrops_next": []}
     for key, value in raw.items():
         if key not in ("npcs", "deaths"):
             assert again[key] == value, key
@@ -129,6 +129,7 @@ class Played:
         self.now = max(self.now, self.phase_end)
         out = ENGINE.deadline(self.state, "phase", self.ctx())
         self.state = out.state
+        self.phase_end = next((e.ends_at for e in out.effects if isinstance(e, SetPhase)), self.phase_end)
         return out
 
 

@@ -127,7 +127,8 @@ def begin_day(state: State, settings: Settings, rng: random.Random) -> list[Effe
     state.closing = closures_for(state, settings, day, rng)
     for name, n in shop.daily.items():
         state.shop[name] = state.shop.get(name, 0) + n
-    state.airdrops = [n for d in settings.airdrops if d.day == day for n in d.items]
+    state.airdrops = [n for d in settings.airdrops if d.day == day for n in d.items] + state.airdrops_next
+    state.airdrops_next = []
     event_lines, effects = EV.morning(state, settings, rng)  # may fix the weather (凛冬已至, 女巫)
     lines.append(T.WEATHER.format(name=state.weather, see=state.see))
     lines.append(T.CLOSING.format(places=T.joined(state.closing)) if state.closing else T.CLOSING_NONE)

@@ -337,6 +337,7 @@ class State(GameState, kw_only=True):
     deaths_posted: int = 0  # deaths already announced (night deaths wait for the morning)
     batch: int
     airdrops: list[str]  # announced this morning, landing tonight
+    airdrops_next: list[str] = msgspec.field(default_factory=list)  # a host's /空投 at night: the next morning's
     broadcasts: list[Broadcast]
     published: dict[int, list[int]]  # seat -> days they were published
     result: Result | None

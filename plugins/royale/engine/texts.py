@@ -272,7 +272,9 @@ BAG_CLAIMS = "可领取："
 SHOP_ROW = "{name} {price}货币（剩{left}）"
 SHOP = "商店货架：{rows}。夜间 /购买 <物品>。"
 AIRDROP_UNKNOWN = "未知道具：{names}。请写道具全名。"
-AIRDROP_ADDED = "已加入空投：{names}。名称将在早晨公示，当晚落地。"
+AIRDROP_NEXT = "已加入明天的空投：{names}。名称明早公示，明晚落地。"
+AIRDROP_TONIGHT = "已加入今晚的空投：{names}。名称已在群里公示，今晚落地。"
+AIRDROP_POST = "导演追加空投：{names}（今晚落地，地点不公示）。"
 
 # ---- the map picture -------------------------------------------------------------------
 MAP_TITLE = "第{day}天地图  天气：{weather}"  # weather "-" before the first roll
