@@ -49,6 +49,7 @@ async def test_royale_map_events_test_mode_and_speech_cards_through_the_bot(harn
     h = harness
     await h.group("1", "/创建 大逃杀", role="owner")
     await h.private("1", "/配置 rules.test_mode = true")
+    await h.private("1", "/配置 rules.speech_cards_short_day = true")  # day 1 is closed early by /推进 below
     for i, name in enumerate(["甲", "乙", "丙"]):
         await h.group(str(400 + i), f"/报名 {name}")
     before = len(h.bot.calls)

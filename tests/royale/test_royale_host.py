@@ -1,11 +1,14 @@
 """What the host does between the phases: opening a test game (测试), putting a player out
-(出局, 公示), an air drop sent at night or by day (公示: 空投)."""
+(出局, 公示), an air drop sent at night or by day (公示: 空投), and a day the host closes
+early (违规判定: 白天发言不足1帖)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from plugins.gamekit.contract import Rejected
+from plugins.gamekit.contract import GiveCard, Rejected
 from plugins.royale.engine import ENGINE
 
 from royale_helpers import Game, empty_world, merge, texts
@@ -19,6 +22,10 @@ def calm(**rules) -> dict:
 
 def group(out) -> str:
     return "\n".join(texts(out, "group"))
+
+
+def cards(out) -> list[tuple[int, str]]:
+    return [(e.seat, e.color) for e in out.effects if isinstance(e, GiveCard)]
 
 
 # ---- 测试: /创建 大逃杀 测试赛 -------------------------------------------------------
@@ -86,6 +93,38 @@ def test_host_airdrop_by_day_is_posted_at_once_and_lands_tonight():
     assert "追加空投：红花丹" in group(out) and "今晚" in group(out)
     g.advance()
     assert [it.name for items in g.state.ground.values() for it in items] == ["红花丹"]
+
+
+# ---- 违规判定: a day the host closes early ----------------------------------------------
+
+def test_a_day_the_host_closes_early_gives_no_speech_cards():
+    """违规判定: 「白天发言不足1帖，第一次蓝牌一张」 counts a day of discussion; a day the host closes
+    early (/推进 before its deadline) gave nobody the day: no cards (setting rules.speech_cards_short_day)."""
+    g = Game(4, seed="short", settings=calm())
+    g.cmd(1, "speak", text="早")
+    g.now = g.phase_end - timedelta(hours=6)  # 15:10: the host's /推进
+    out = g._take(ENGINE.deadline(g.state, "phase", g.ctx()))
+    assert "第1夜行动开始" in group(out) and cards(out) == []
+    assert g.state.misses == {}
+    g.advance()  # night 1 ends; day 2 runs to its deadline
+    out = g.advance()
+    assert cards(out) == [(1, "blue"), (2, "blue"), (3, "blue"), (4, "blue")]
+
+
+def test_a_day_closed_early_still_gives_cards_when_the_host_wants():
+    g = Game(3, seed="short2", settings=calm(speech_cards_short_day=True))
+    g.now = g.phase_end - timedelta(hours=6)
+    out = g._take(ENGINE.deadline(g.state, "phase", g.ctx()))
+    assert cards(out) == [(1, "blue"), (2, "blue"), (3, "blue")]
+
+
+def test_a_day_that_ran_late_gives_cards():
+    """A day the host extended (/延时) ran its course: cards as usual."""
+    g = Game(2, seed="late", settings=calm())
+    g.now = g.phase_end + timedelta(minutes=27)
+    out = g._take(ENGINE.deadline(g.state, "phase", g.ctx()))
+    assert cards(out) == [(1, "blue"), (2, "blue")]
+
 
 
 def test_putting_back_an_announced_player_keeps_a_night_death_secret():

@@ -68,9 +68,18 @@ def window(settings: Settings) -> tuple[str, str]:
     return settings.rules.night_start, settings.rules.night_end
 
 
+SHORT_DAY_GRACE = timedelta(minutes=1)  # a day closed this close to its deadline ran its course
+
+
 def day_phase(state: State, ctx: RoyaleCtx) -> SetPhase:
     ends = next_at(ctx.now, ctx.settings.rules.night_start, ctx.tz)
+    state.day_ends = ends.isoformat()
     return SetPhase("day", T.DAY_LABEL.format(day=state.day), ends)
+
+
+def cut_short(state: State, now: datetime) -> bool:
+    """The day was closed before its deadline (the host's /推进, or /延时 to an earlier time)."""
+    return state.day_ends is not None and now + SHORT_DAY_GRACE < datetime.fromisoformat(state.day_ends)
 
 
 def closures_for(state: State, settings: Settings, night: int, rng: random.Random) -> list[str]:
@@ -183,7 +192,7 @@ def open_night(state: State, ctx: RoyaleCtx) -> list[Effect]:
             state.ground[place].append(new_item(state, cat, name))
             state.landed.append(Landed(day=night, name=name, place=place))
     state.airdrops = []
-    effects: list[Effect] = speech_cards(state, settings)
+    effects: list[Effect] = speech_cards(state, settings, short=cut_short(state, ctx.now))
     effects += EV.night_open(state, settings, ctx.rng)
     ends = night_end(ctx)
     end_local = ends.astimezone(ctx.tz).strftime("%H:%M")
@@ -192,11 +201,12 @@ def open_night(state: State, ctx: RoyaleCtx) -> list[Effect]:
     return effects + check_end(state, settings)
 
 
-def speech_cards(state: State, settings: Settings) -> list[Effect]:
-    """违规判定: 白天发言不足1帖，第一次蓝牌一张，第二次（及以后）黄牌一张."""
+def speech_cards(state: State, settings: Settings, *, short: bool) -> list[Effect]:
+    """违规判定: 白天发言不足1帖，第一次蓝牌一张，第二次（及以后）黄牌一张 — for a day of discussion:
+    a day the host cut short counts only with ``rules.speech_cards_short_day``."""
     rules = settings.rules
     posts, state.posts = state.posts, {}
-    if not rules.speech_cards:
+    if not rules.speech_cards or (short and not rules.speech_cards_short_day):
         return []
     out: list[Effect] = []
     for p in state.alive():

@@ -357,6 +357,7 @@ class State(GameState, kw_only=True):
     misses: dict[int, int] = msgspec.field(default_factory=dict)  # seat -> days under the quota
     host_log: list[HostEntry] = msgspec.field(default_factory=list)
     wiped: bool = False  # 测试赛: the records were deleted
+    day_ends: str | None = None  # ISO time today's day was set to end (a day closed before it was cut short)
 
     def seats(self) -> list[int]:
         return sorted(self.players)
