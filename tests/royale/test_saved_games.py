@@ -82,15 +82,17 @@ def test_it_decodes_typed_with_every_part_in_place():
 
 def test_it_is_stored_again_with_the_same_keys_and_values():
     """Every key the plain engine wrote comes back as it was; the typed state adds only keys that
-    hold their defaults (an NPC's ``gone``/``rewarded``, a death's ``day``, ``wiped``, ``airdrops_next``,
-    ``day_ends``)."""
+    hold their defaults (an NPC's ``gone``/``rewarded``, a death's ``day``, a player's ``searched``,
+    ``wiped``, ``airdrops_next``, ``day_ends``)."""
     raw = saved()
     again = ENGINE.encode(ENGINE.decode(saved()))
     added = {k: again[k] for k in set(again) - set(raw)}
     assert added == {"wiped": False, "airdrops_next": [], "day_ends": None}
     for key, value in raw.items():
-        if key not in ("npcs", "deaths"):
+        if key not in ("npcs", "deaths", "players"):
             assert again[key] == value, key
+    for seat, old in raw["players"].items():
+        assert again["players"][seat] == {**old, "searched": ""}
     for old, new in zip(raw["deaths"], again["deaths"], strict=True):
         assert new == {**old, "day": False}
     for old, new in zip(raw["npcs"], again["npcs"], strict=True):

@@ -11,10 +11,10 @@ import plugins.royale.engine.texts as T
 from plugins.gamekit.clock import next_at, parse_hhmm
 from plugins.gamekit.contract import Effect, GiveCard, Picture, Say, Seat, SetPhase
 
-from .content import Settings, Weather
+from .content import Rules, Settings, Weather
 from .model import RoyaleCtx, heal, new_item, new_player, open_places
 from .rules_death import check_end, kill, kill_npc
-from .state import Blow, Landed, Phase, State
+from .state import Blow, Landed, Phase, Searched, State
 
 DROWN_BATCH = 0  # drowned players are first in the death order
 
@@ -169,15 +169,17 @@ def publish_broadcasts(state: State) -> list[Effect]:
     return out
 
 
+def window_length(rules: Rules) -> timedelta:
+    """The night window's length (21:10–21:25: 15 minutes)."""
+    start, end = parse_hhmm(rules.night_start), parse_hhmm(rules.night_end)
+    length = timedelta(hours=end.hour - start.hour, minutes=end.minute - start.minute)
+    return length if length > timedelta(0) else length + timedelta(days=1)
+
+
 def night_end(ctx: RoyaleCtx) -> datetime:
     """A night lasts one window (21:10–21:25 = 15 min) from when it opens, so a day
     advanced (/推进) or extended (/延时) by the host shifts the night with it."""
-    rules = ctx.settings.rules
-    start, end = parse_hhmm(rules.night_start), parse_hhmm(rules.night_end)
-    length = timedelta(hours=end.hour - start.hour, minutes=end.minute - start.minute)
-    if length <= timedelta(0):
-        length += timedelta(days=1)
-    return ctx.now + length
+    return ctx.now + window_length(ctx.settings.rules)
 
 
 def open_night(state: State, ctx: RoyaleCtx) -> list[Effect]:
@@ -259,6 +261,7 @@ def close_night(state: State, ctx: RoyaleCtx) -> list[Effect]:
         p.rest = False
         p.acted = False
         p.search = None
+        p.searched = Searched.NOT_YET
     end = check_end(state, settings)
     if end:
         dead = state.deaths[state.deaths_posted:]

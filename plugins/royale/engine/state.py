@@ -57,6 +57,14 @@ class Slot(StrEnum):
 SLOTS: tuple[Slot, ...] = (Slot.WEAPON, Slot.ARMOUR, Slot.HELD)
 
 
+class Searched(StrEnum):
+    """What the player's searches found tonight (the action page says it)."""
+
+    NOT_YET = ""  # no search tonight
+    EMPTY = "empty"  # the last one found nothing
+    FOUND = "found"  # the last one found something (``search`` holds it until it is used up)
+
+
 class NpcKind(StrEnum):
     WITCH = "witch"
     WEREWOLF = "werewolf"
@@ -201,6 +209,7 @@ class Player(Hands, kw_only=True):
     search_at: str | None  # ISO time of the last search
     green_sold: int
     claims: list[Claims] = msgspec.field(default_factory=list)
+    searched: Searched = Searched.NOT_YET
 
 
 class Blow(msgspec.Struct, array_like=True):

@@ -44,6 +44,7 @@ def semicolons(parts: Iterable[str]) -> str:
 
 # ---- refusals --------------------------------------------------------------
 NOT_NIGHT = "现在不是夜间行动时间（{start}–{end}），请在夜里行动。"
+NOT_NIGHT_AT = "现在不是夜间行动时间。今晚行动 {start} 开始，请到时再来。"
 NOT_DAY = "出售只能在白天进行，请天亮后再来。"
 NOT_NIGHT_SELL = "出售只能在夜间行动时进行。"
 DEAD = "你已出局，不能再行动。"
