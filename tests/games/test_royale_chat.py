@@ -108,6 +108,8 @@ async def test_create_test_game_and_a_night_out_stays_secret_until_morning(harne
     h = harness
     out = texts(await h.group("1", "/创建 大逃杀 正式赛", role="owner"))
     assert "测试赛" in out and not await Game.exists(group_id=h.group_id)
+    out = texts(await h.group("1", "/创建 测试局 快速", role="owner"))  # a game that takes no option
+    assert "不带选项" in out and not await Game.exists(group_id=h.group_id)
     out = await h.group("1", "/创建 大逃杀 测试赛", role="owner")
     assert "【大逃杀】开局了（测试赛）" in texts(out)
     g = await Game.get(group_id=h.group_id, status="signup")
