@@ -131,35 +131,21 @@ async def test_create_test_game_and_a_night_out_stays_secret_until_morning(harne
     assert "已判 2号「乙」出局：失联" in texts(out, h.group_id)
 
 
-async def test_the_rehearsal_opening_gives_no_speech_card(harness):
-    """The rehearsal room's 大逃杀 opening (demo/openings.toml: /开始 then /推进 at once) gave all four
-    players a blue card. 违规判定: 「白天发言不足1帖」 counts a day of discussion; the host closed day 1
-    before anyone could speak, so nobody is carded (RULES.md rule 15)."""
-    import tomllib
-    from pathlib import Path
-
+async def test_a_day_closed_at_once_gives_no_speech_card(harness):
+    """The rehearsal room's 大逃杀 opening (/开始, then /推进 at once, nobody had said a word) gave all
+    four players a blue card. 违规判定: 「白天发言不足1帖」 counts a day of discussion; the host closed
+    day 1 before anyone could speak, so nobody is carded (RULES.md rule 15)."""
     from plugins.kernel.models import Card
 
     h = harness
-    opening = tomllib.loads((Path(__file__).parents[2] / "demo" / "openings.toml").read_text("utf-8"))["royale"]
-    aliases = opening["aliases"]
-    sent = []
-    for step in opening["steps"]:
-        by, text = step["by"], step["text"]
-        if by == "host":
-            users = [("1", "")]
-        elif by.startswith("players "):
-            first, last = (int(x) for x in by.split()[1].split("-"))
-            users = [(str(600 + n), aliases[n - 1]) for n in range(first, last + 1)]
-        else:
-            n = int(by.split()[1])
-            users = [(str(600 + n), aliases[n - 1])]
-        for user, alias in users:
-            line = text.format(alias=alias)
-            if step.get("where") == "private":
-                sent += await h.private(user, line)
-            else:
-                sent += await h.group(user, line, role="owner" if user == "1" else "member")
+    sent = await h.group("1", "/创建 大逃杀", role="owner")
+    for n, alias in enumerate(["甲", "乙", "丙", "丁"], 1):
+        sent += await h.group(str(600 + n), f"/报名 {alias}")
+    sent += await h.group("1", "/开始")
+    sent += await h.group("1", "/推进")
+    for n, place in ((1, "雾雨小镇"), (2, "动物园"), (3, "果园")):
+        sent += await h.private(str(600 + n), f"/出生 {place}")
+    sent += await h.private("601", "/背包")
     assert "第1夜" in texts(sent) and "位置：雾雨小镇" in texts(sent)
     g = await Game.get(group_id=h.group_id, status="running")
     assert await Card.filter(game_id=g.id).count() == 0
