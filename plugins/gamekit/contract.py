@@ -231,6 +231,14 @@ class GameEngine(Generic[S, C]):
             raise TypeError(f"{type(self).__name__}: name CONTENT, where the default settings are")
         return self.CONTENT.settings(self.Settings, settings).model_dump(mode="json", exclude_none=True)  # (TOML has no null)
 
+    def create_options(self, words: str) -> dict[str, Any]:
+        """The words after the game's name in /创建 (e.g. ``/创建 大逃杀 测试赛``) as settings overrides
+        for ``check_settings``; the default takes none. Raise Rejected (the answer) for words it
+        does not take."""
+        if words.strip():
+            raise Rejected(f"这个游戏开局不带选项，请只写游戏名（「{words.strip()[:20]}」不认识）。")
+        return {}
+
     def settings_of(self, stored: dict[str, Any]) -> C:
         """The typed settings of a game's stored settings (the kernel's own keys left out), one
         object per stored dict: ``ctx.settings`` and the hooks' ``settings``."""

@@ -49,6 +49,7 @@ async def test_royale_map_events_test_mode_and_speech_cards_through_the_bot(harn
     h = harness
     await h.group("1", "/创建 大逃杀", role="owner")
     await h.private("1", "/配置 rules.test_mode = true")
+    await h.private("1", "/配置 rules.speech_cards_short_day = true")  # day 1 is closed early by /推进 below
     for i, name in enumerate(["甲", "乙", "丙"]):
         await h.group(str(400 + i), f"/报名 {name}")
     before = len(h.bot.calls)
@@ -98,3 +99,54 @@ async def test_royale_map_events_test_mode_and_speech_cards_through_the_bot(harn
     assert g.status == "ended" and g.state["wiped"] and g.state["deaths"] == []
     assert all(p["items"] == [] for p in g.state["players"].values())
     assert await Audit.exists(game_id=g.id, action="end")
+
+
+async def test_create_test_game_and_a_night_out_stays_secret_until_morning(harness):
+    """测试: 「本场开放测试赛」 — /创建 大逃杀 测试赛 opens a test game (no /配置 needed); words that are
+    no option are refused. 公示: a host's /出局 written in the group at night is not answered there
+    (night deaths are posted the next morning); the hosts are told privately."""
+    h = harness
+    out = texts(await h.group("1", "/创建 大逃杀 正式赛", role="owner"))
+    assert "测试赛" in out and not await Game.exists(group_id=h.group_id)
+    out = texts(await h.group("1", "/创建 测试局 快速", role="owner"))  # a game that takes no option
+    assert "不带选项" in out and not await Game.exists(group_id=h.group_id)
+    out = await h.group("1", "/创建 大逃杀 测试赛", role="owner")
+    assert "【大逃杀】开局了（测试赛）" in texts(out)
+    g = await Game.get(group_id=h.group_id, status="signup")
+    assert g.settings["rules"]["test_mode"] is True
+    for i, name in enumerate(["甲", "乙", "丙"]):
+        await h.group(str(500 + i), f"/报名 {name}")
+    assert all(t.startswith("【测试赛】") for kind, _, t in await h.group("1", "/开始") if kind == "group" and t)
+    await h.group("1", "/推进")
+    await h.private("500", "/出生 雾雨小镇")
+    out = await h.group("1", "/出局 3 失联")
+    assert [t for kind, _, t in out if kind == "group"] == []
+    assert "已判 3号「丙」出局：失联" in texts(out, "1")
+    assert "你出局了" in texts(out, "502")
+    assert "（出局）" not in texts(await h.group("500", "/名单"))
+    morning = texts(await h.group("1", "/推进"))
+    assert "昨夜出局：丙（判罚）" in morning
+    # by day the ruling is public at once: the group hears it and /名单 shows it
+    out = await h.group("1", "/出局 2 失联")
+    assert "已判 2号「乙」出局：失联" in texts(out, h.group_id)
+
+
+async def test_a_day_closed_at_once_gives_no_speech_card(harness):
+    """The rehearsal room's 大逃杀 opening (/开始, then /推进 at once, nobody had said a word) gave all
+    four players a blue card. 违规判定: 「白天发言不足1帖」 counts a day of discussion; the host closed
+    day 1 before anyone could speak, so nobody is carded (RULES.md rule 15)."""
+    from plugins.kernel.models import Card
+
+    h = harness
+    sent = await h.group("1", "/创建 大逃杀", role="owner")
+    for n, alias in enumerate(["甲", "乙", "丙", "丁"], 1):
+        sent += await h.group(str(600 + n), f"/报名 {alias}")
+    sent += await h.group("1", "/开始")
+    sent += await h.group("1", "/推进")
+    for n, place in ((1, "雾雨小镇"), (2, "动物园"), (3, "果园")):
+        sent += await h.private(str(600 + n), f"/出生 {place}")
+    sent += await h.private("601", "/背包")
+    assert "第1夜" in texts(sent) and "位置：雾雨小镇" in texts(sent)
+    g = await Game.get(group_id=h.group_id, status="running")
+    assert await Card.filter(game_id=g.id).count() == 0
+    assert "蓝牌" not in texts(sent)

@@ -141,8 +141,9 @@ async def test_a_whole_royale_game_through_the_bot(harness):
         assert "你移动到了" in await n.act(3, f"/移动 {walk[0]}")
     await n.hunt(3, tries=2)
     assert "静养" in await n.act(5, "/静养")
-    out = texts(await h.group(HOST, "/出局 4 失联"), main)
-    assert "已判 4号「丁」出局：失联" in out
+    out = await h.group(HOST, "/出局 4 失联")
+    assert "丁" not in texts(out, main)  # 公示: night deaths are posted the next morning
+    assert "已判 4号「丁」出局：失联" in texts(out, HOST)
     morning = texts(await h.group(HOST, "/推进"), main)
     assert "【第3天】" in morning and "丙（缩圈）" in morning and "丁（判罚）" in morning
     assert "存活 3 人" in morning

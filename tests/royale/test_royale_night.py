@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from plugins.gamekit.contract import Eliminate, Say
@@ -52,7 +54,7 @@ def test_birth_on_first_night_choose_place():
 
 def test_birth_refused_in_day_and_on_closed_place():
     g = Game(3, settings=empty_world())
-    assert "不是夜间行动时间（21:10–21:25）" in g.reject(1, "birth", place=PLACE)
+    assert "不是夜间行动时间。今晚行动 21:10 开始" in g.reject(1, "birth", place=PLACE)
     g.night()
     g.state.closed.append(OTHER)
     assert "已经缩圈" in g.reject(1, "birth", place=OTHER)
@@ -597,3 +599,36 @@ def test_web_action_entry_point_matches_chat_rules():
         assert "请先 /搜索" in str(exc)
     else:
         raise AssertionError("attack without search accepted")
+
+
+def test_a_night_action_by_day_names_the_real_start():
+    """时限: 「通常行动时间为北京时间21:10-21:25」 — usually; a day the host extended (/延时) starts
+    its night later, and the refusal says when; with no deadline (paused) the usual window."""
+    g = Game(2, settings=empty_world())
+    g.phase_end += timedelta(minutes=27)  # the host's /延时 27
+    assert "今晚行动 21:37 开始" in g.reject(1, "birth", place=PLACE)
+    g.phase_end += timedelta(days=1)
+    assert "今晚行动 12月1日 21:37 开始" in g.reject(1, "birth", place=PLACE)
+    g.phase_end = None
+    assert "不是夜间行动时间（21:10–21:25）" in g.reject(1, "birth", place=PLACE)
+
+
+def test_searched_tells_tonight_s_searches_apart():
+    """【搜索】 反馈 what it found (无物品和角色时反馈空): the state keeps whether tonight's last search
+    found nothing or something (the action page says so); a new night starts with none."""
+    from plugins.royale.engine.state import Searched
+
+    g = Game(2, settings=empty_world())
+    g.born({1: PLACE, 2: OTHER})
+    assert g.p(1).searched == Searched.NOT_YET
+    g.cmd(1, "search")
+    assert g.p(1).searched == Searched.EMPTY and g.p(1).search is None
+    g.put(PLACE, "木棍")
+    g.tick(31)
+    g.cmd(1, "search")
+    assert g.p(1).searched == Searched.FOUND and g.p(1).search is not None
+    g.cmd(1, "pickup")
+    assert g.p(1).searched == Searched.FOUND and g.p(1).search is None
+    g.advance()
+    g.advance()
+    assert g.p(1).searched == Searched.NOT_YET

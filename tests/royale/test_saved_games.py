@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from harness import texts
 
-from plugins.gamekit.contract import Actor, Command, Ctx, Eliminate, Outcome, Rejected, Say, Timer
+from plugins.gamekit.contract import Actor, Command, Ctx, Eliminate, Outcome, Rejected, Say, SetPhase, Timer
 from plugins.royale.engine import ENGINE, State
 from plugins.royale.engine.state import (
     AirdropClaim,
@@ -82,13 +82,19 @@ def test_it_decodes_typed_with_every_part_in_place():
 
 def test_it_is_stored_again_with_the_same_keys_and_values():
     """Every key the plain engine wrote comes back as it was; the typed state adds only keys that
-    hold their defaults (an NPC's ``gone``/``rewarded``, ``wiped``)."""
+    hold their defaults (an NPC's ``gone``/``rewarded``, a death's ``day``, a player's ``searched``,
+    ``wiped``, ``airdrops_next``, ``day_ends``)."""
     raw = saved()
     again = ENGINE.encode(ENGINE.decode(saved()))
-    assert set(again) - set(raw) == {"wiped"} and again["wiped"] is False
+    added = {k: again[k] for k in set(again) - set(raw)}
+    assert added == {"wiped": False, "airdrops_next": [], "day_ends": None}
     for key, value in raw.items():
-        if key != "npcs":
+        if key not in ("npcs", "deaths", "players"):
             assert again[key] == value, key
+    for seat, old in raw["players"].items():
+        assert again["players"][seat] == {**old, "searched": ""}
+    for old, new in zip(raw["deaths"], again["deaths"], strict=True):
+        assert new == {**old, "day": False}
     for old, new in zip(raw["npcs"], again["npcs"], strict=True):
         assert {k: new[k] for k in old} == old and {k: new[k] for k in set(new) - set(old)} in (
             {"gone": False, "rewarded": False}, {"rewarded": False})
@@ -126,6 +132,7 @@ class Played:
         self.now = max(self.now, self.phase_end)
         out = ENGINE.deadline(self.state, "phase", self.ctx())
         self.state = out.state
+        self.phase_end = next((e.ends_at for e in out.effects if isinstance(e, SetPhase)), self.phase_end)
         return out
 
 

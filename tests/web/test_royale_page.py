@@ -1,22 +1,30 @@
-"""大逃杀's action page (issue 17 items 1, 2, 5): a player logs in with the password
-/网页 sent, acts in a real browser (Chromium) and sees the answer at once; the page
-action is an ordinary command of the game (same log, arrival order, rules). One
-player's session can neither read nor act on another's page; bad input is refused
-with a Chinese message and changes nothing. One bot process and one browser for the module.
+"""大逃杀's action page: a player logs in with the password /网页 sent, acts in a real
+browser (Chromium) and sees the answer at once; the page action is an ordinary command
+of the game (same log, arrival order, rules). One player's session can neither read nor
+act on another's page; bad input is refused with a Chinese message and changes nothing.
+The page agrees with the bot: what it offers, the times it shows and the words of its
+answers, at phone and desktop size. One bot process and one browser for the module.
 
 Set UPDATE_SCREENSHOT=1 to rewrite the README's pictures docs/web-*.png (every tests/web module)."""
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
-from web_helpers import bot_with_web, chromium, db_rows, screenshot_path, web_access
+from web_helpers import PHONE, bot_with_web, chromium, db_rows, login, screenshot_path, web_access
 from webclient import Client
 
 GROUP = "5000"
 HOST = "10000"
 P1, P2, P3 = "300", "301", "302"
+GROUP2 = "5001"
+P4, P5, P6 = "303", "304", "305"
+DESKTOP = {"width": 1280, "height": 800}
+SIZES = {"phone": (PHONE, P4, "丁"), "desktop": (DESKTOP, P5, "戊")}
+TZ = ZoneInfo("Asia/Shanghai")
 
 
 @pytest.fixture(scope="module")
@@ -174,3 +182,154 @@ async def test_an_ended_game_is_read_only(game):
     assert db_rows(bp, "SELECT count(*) FROM command_log") == before
     await ob.private_message(P1, "/网页")
     await ob.wait_for("你现在没有参加任何游戏")  # an ended game hands out no new password
+
+
+# ---- the page agrees with the bot (a second game, night 1 extended by the host) ------------------
+
+@pytest.fixture(scope="module")
+async def night(game):
+    """Game 2: three players, night 1 opened by /推进 and extended by /延时 12; each player has
+    asked the bot for /背包 in chat (a private message on the page's list) and for /网页."""
+    _, ob, _ = game
+    await ob.group_message(GROUP2, HOST, "/创建 大逃杀", role="owner")
+    await ob.wait_for("开局了", count=2)
+    for user, name in ((P4, "丁"), (P5, "戊"), (P6, "己")):
+        await ob.group_message(GROUP2, user, f"/报名 {name}")
+        await ob.wait_for(f"「{name}」")
+    await ob.group_message(GROUP2, HOST, "/开始")
+    await ob.wait_for("大逃杀开始", count=2)
+    await ob.group_message(GROUP2, HOST, "/推进")
+    await ob.wait_for("第1夜行动开始", count=2)
+    await ob.group_message(GROUP2, HOST, "/延时 12")
+    await ob.wait_for("的截止时间调整为")
+    for user in (P4, P5):
+        await ob.private_message(user, "/背包")
+        await ob.wait_for("位置：未出生", count=1 + (user == P5))
+    yield {user: await web_access(ob, user) for user in (P4, P5)}
+
+
+async def view_json(page) -> dict:
+    return await page.evaluate("fetch('api/view').then(r => r.json())")
+
+
+async def open_page(browser, night, size):
+    viewport, user, alias = SIZES[size]
+    link, password = night[user]
+    page = await browser(viewport)
+    await login(page, link, password)
+    await page.wait_for_selector(f"#title:has-text('{alias}')")
+    await page.wait_for_selector("#deadline:has-text('秒')")
+    return page
+
+
+async def be_born(page) -> None:
+    if await page.inner_text("#place") == "未出生":
+        await page.select_option("#place-pick", "果园")
+        await page.click("#btn-birth")
+        await page.wait_for_selector("#answer:has-text('你出生在「果园」')")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_the_night_shows_its_real_deadline(browser, night, size):
+    """时限 (通常行动时间为21:10-21:25): the page shows tonight's real end — the host opened the night
+    early and extended it — not the settings' usual window."""
+    page = await open_page(browser, night, size)
+    ends = datetime.fromisoformat((await view_json(page))["deadline"]).astimezone(TZ).strftime("%H:%M")
+    window = await page.inner_text("#night")
+    assert f"截止 {ends}" in window and "21:10–21:25" not in window
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_answers_name_the_page_buttons(browser, night, size):
+    """An answer on the page says which button to press, not which chat command to send."""
+    page = await open_page(browser, night, size)
+    await page.select_option("#place-pick", "果园")
+    await page.click("#btn-birth")
+    await page.wait_for_selector("#answer:has-text('你出生在「果园」')")
+    answer = await page.inner_text("#answer")
+    assert "「搜索」" in answer and "「移动过去」" in answer and "/" not in answer, answer
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_birth_is_closed_once_born(browser, night, size):
+    """【出生】 once, on the first nights: after it the page no longer offers it."""
+    page = await open_page(browser, night, size)
+    await be_born(page)
+    assert await page.inner_text("#place") == "果园"
+    assert await page.is_disabled("#btn-birth")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_no_search_result_before_a_search(browser, night, size):
+    """【搜索】 feeds back what it found: before any search tonight the page says so, not that a
+    search found nothing; after one it tells what it found."""
+    page = await open_page(browser, night, size)
+    found = await page.inner_text("#found")
+    assert "今晚还没有搜索" in found and "上次搜索" not in found
+    await be_born(page)
+    await page.click("#btn-search")
+    await page.wait_for_selector("#answer:has-text('体力 95')")
+    assert "今晚还没有搜索" not in await page.inner_text("#found")
+    await page.evaluate("window.scrollTo(0, 0)")
+    await page.screenshot(path=str(screenshot_path(f"web-royale-{size}.png")), full_page=True)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_recent_messages_never_show_a_password_message(browser, night, size):
+    """The recent private messages list the bot's answers (/背包) but not the /网页 message,
+    neither its password nor the placeholder it leaves once sent."""
+    page = await open_page(browser, night, size)
+    recent = await page.inner_text("#recent")
+    assert "位置：未出生" in recent
+    assert "密码" not in recent and "/web/g/" not in recent
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_buying_without_money_is_closed_and_says_why(browser, night, size):
+    """商店: 可花费货币在商店换取物资 — with 0 货币 every 购买 is closed and the row says why."""
+    page = await open_page(browser, night, size)
+    await be_born(page)
+    assert await page.inner_text("#money") == "0"
+    rows = page.locator("#shop li")
+    assert await rows.count() >= 5
+    for i in range(await rows.count()):
+        row = rows.nth(i)
+        assert await row.locator("button").is_disabled()
+        assert "货币不足" in await row.inner_text()
+
+
+@pytest.fixture(scope="module")
+async def ended(game, night):
+    _, ob, _ = game
+    await ob.group_message(GROUP2, HOST, "/结束 演练结束")
+    await ob.wait_for("游戏结束：演练结束")
+    yield night
+
+
+async def open_ended(browser, ended, size):
+    viewport, user, alias = SIZES[size]
+    link, password = ended[user]
+    page = await browser(viewport)
+    await login(page, link, password)
+    await page.wait_for_selector(f"#title:has-text('{alias}')")
+    await page.wait_for_selector("#notice:has-text('已经结束')")
+    return page
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_an_ended_game_says_so_once(browser, ended, size):
+    """After /结束 the header says 已结束 once, and every action is closed."""
+    page = await open_ended(browser, ended, size)
+    assert (await page.inner_text("#phase")).strip() == "已结束"
+    for b in await page.locator("main button").all():
+        assert await b.is_disabled()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_an_ended_game_shows_no_night(browser, ended, size):
+    """After /结束 no night will come: the page shows neither a night window nor tonight's closures."""
+    page = await open_ended(browser, ended, size)
+    me = await page.inner_text("#me")
+    assert "今晚缩圈" not in me and "夜间行动" not in me
+    assert "本局已结束" in await page.inner_text("#night")
+    await page.screenshot(path=str(screenshot_path(f"web-royale-ended-{size}.png")), full_page=True)

@@ -79,6 +79,11 @@ async def _put(call: Call, name: str) -> None:
         actor = Actor(call.origin.user_id, None, True, call.origin.private)
         await work.step("apply", origin=call.origin, now=call.now, actor=actor, cmd=Command(name, kernel_args(work.kind.engine, seat, parts[1])))
         work.audit(call.origin.user_id, name, f"{seat}号 {p.alias}：{parts[1]}", at=call.now)
+        public = work.kind.engine.public_out(work.game.state) if name == KERNEL_OUT else None
+        if public is not None and seat not in public and not call.origin.private:  # the game posts it later
+            work.say("hosts", f"已判 {seat}号「{p.alias}」出局：{parts[1]}。本游戏稍后才公布这次出局，群里不回复；"
+                              "这类判罚可以私聊我发送。", call.origin)
+            return
         work.say("reply", f"已判 {seat}号「{p.alias}」{verb}：{parts[1]}。", call.origin)
 
     await host_work(call, run)

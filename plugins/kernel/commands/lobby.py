@@ -31,19 +31,22 @@ async def create(call: Call) -> None:
     if uid not in superusers() and not is_group_admin(call):
         raise Rejected("只有群主、群管理员或机器人管理员可以开游戏。")
     word = call.rest.strip()
-    kind = find_kind(word) if word else None
+    name, *more = word.split(maxsplit=1) or [""]
+    options = more[0] if more else ""
+    kind = find_kind(name) if name else None
     if kind is None:
         names = " / ".join(k.names[0] for k in kinds())
         raise Rejected(f"请写明游戏：/创建 <游戏>，可选：{names}。")
     group = call.origin.group_id or ""
     if group in directory.group_game:
         raise Rejected("本群已有一局游戏在进行或报名中，一个群同时只能有一局。主持可先 /结束。")
+    overrides = kind.engine.create_options(options)  # e.g. /创建 大逃杀 测试赛
     try:
-        settings = kind.engine.check_settings({})
+        settings = kind.engine.check_settings(overrides)
     except Rejected as exc:
         raise Rejected(f"默认配置有误：{exc}") from None
     try:
-        game_id = await _create_game(call, kind, settings, group, uid)
+        game_id = await _create_game(call, kind, settings, group, uid, options)
     except IntegrityError:  # another process opened a game here at the same moment
         await directory.ensure_group(group)
         raise Ignored() from None
@@ -53,7 +56,7 @@ async def create(call: Call) -> None:
     await leases.ensure(game_id)
 
 
-async def _create_game(call: Call, kind: GameKind, settings: dict, group: str, uid: str) -> int | None:
+async def _create_game(call: Call, kind: GameKind, settings: dict, group: str, uid: str, options: str) -> int | None:
     """The new game, its host, its audit row and its opening post: one write set."""
     now, ws = call.now, WriteSet()
     key = ws.insert(Game, {"group_id": group, "live_group": group, "self_id": call.origin.self_id, "kind": kind.key,
@@ -62,7 +65,7 @@ async def _create_game(call: Call, kind: GameKind, settings: dict, group: str, u
     ws.insert(Host, {"game_id": key, "user_id": uid, "added_by": uid, "added_at": now})
     ws.insert(Audit, {"game_id": key, "actor": uid, "action": "create", "detail": kind.key, "at": now})
     signup = f"私聊我发送 /报名 {group} <马甲> 报名（马甲保密）" if kind.private_signup else "发送 /报名 [马甲] 报名"
-    text = f"【{kind.title}】开局了，主持：{call.origin.name or uid}。{kind.intro}\n{signup}，/名单 查看名单，/帮助 查看命令。"
+    text = f"【{kind.title}】开局了{f'（{options}）' if options else ''}，主持：{call.origin.name or uid}。{kind.intro}\n{signup}，/名单 查看名单，/帮助 查看命令。"
     ws.outbox = text_rows("group", group, text, game_id=None, self_id=call.origin.self_id, priority=1, now=now)
     if not await write(call.handling, ws):
         return None

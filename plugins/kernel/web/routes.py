@@ -223,9 +223,9 @@ class Site:
         v = View(g.id, g.status, g.state, kind.engine.settings_of(g.settings), dict(g.settings), player.seat if player else None,
                  player.alias if player else "", is_host, now, game_tz(g), g.phase_label or "",
                  timer.ends_at if timer else None)
-        recent = await Outbox.filter(game_id=g.id, target_type="private", target_id=access.user_id) \
-            .order_by("-id").limit(12).values_list("text", flat=True)
-        recent = [t for t in recent if "/web/g/" not in t][:8]  # never a password on the screen
+        recent = await Outbox.filter(game_id=g.id, target_type="private", target_id=access.user_id, scrub=False) \
+            .order_by("-id").limit(12).values_list("text", flat=True)  # never a password message, sent or not
+        recent = [t for t in recent if "/web/g/" not in t][:8]
         data = {
             "game": kind.title, "status": g.status, "status_label": STATUS.get(g.status, g.status),
             "phase": g.phase_label or "", "deadline": v.deadline.isoformat() if v.deadline else None,

@@ -61,6 +61,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec((), "speak", TextIn, where="group", alive_only=False,
                 usage="", help="群里发言（计入每日发言帖数）", rule=X.speak),
     CommandSpec(("空投",), "airdrop", AirdropArgs, where="any", who="host", alive_only=False,
-                usage="/空投 <物品> [<物品>…]", help="导演追加空投：名称在下一个早晨公示，当晚落在随机开放地点",
+                usage="/空投 <物品> [<物品>…]", help="导演追加空投：白天发送立即公示、当晚落地；夜里发送明早公示、明晚落地（地点不公示）",
                 audit=True, rule=X.airdrop),
 )

@@ -67,6 +67,7 @@ class Rules(Section):
     use_from: Literal["hand", "any"]
     speech_cards: bool
     min_posts: Count
+    speech_cards_short_day: bool = False  # also card a day the host closed before its deadline
     test_mode: bool
 
 

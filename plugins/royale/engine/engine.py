@@ -65,6 +65,14 @@ class RoyaleEngine(GameEngine[RoyaleState, RoyaleSettings]):
                 raw.pop(key, None)
         return raw
 
+    def create_options(self, words: str) -> dict[str, Any]:
+        """测试: 「本场开放测试赛」 — /创建 大逃杀 测试赛 opens a test game."""
+        if not words:
+            return {}
+        if words in T.TEST_WORDS:
+            return {"rules": {"test_mode": True}}
+        raise Rejected(T.CREATE_OPTIONS.format(text=words[:20]))
+
     def unknown(self, name: str) -> list[Effect]:
         raise Ignored()
 
@@ -102,6 +110,9 @@ class RoyaleEngine(GameEngine[RoyaleState, RoyaleSettings]):
         if not p.alive:
             raise Rejected(T.ALREADY_OUT.format(alias=p.alias))
         effects = kill(state, p, T.CAUSE_HOST, batch=state.new_batch())
+        if state.phase == Phase.DAY:  # the kernel says it in the group now: public at once, not last night's
+            state.deaths[-1].day = True
+            state.deaths_posted = len(state.deaths)
         return effects + check_end(state, ctx.settings)
 
     def kernel_back(self, state: RoyaleState, actor: Actor, args: SeatReason, ctx: RoyaleCtx) -> list[Effect]:
@@ -116,8 +127,9 @@ class RoyaleEngine(GameEngine[RoyaleState, RoyaleSettings]):
         p.hp = max(p.hp, 1)
         if p.place in state.closed:
             p.place = None
+        posted = state.deaths[: state.deaths_posted]
+        state.deaths_posted -= sum(1 for d in posted if d.seat == args.seat)  # the unannounced stay so
         state.deaths = [d for d in state.deaths if d.seat != args.seat]
-        state.deaths_posted = min(state.deaths_posted, len(state.deaths))
         return [Restore(args.seat, args.reason)]
 
     def private_info(self, state: RoyaleState, seat: int, *, settings: RoyaleSettings) -> str:
@@ -164,7 +176,8 @@ class RoyaleEngine(GameEngine[RoyaleState, RoyaleSettings]):
         rank: list[list[Any]] = [list(T.HEAD_RANK)]
         for r in ranking(state, settings):
             killer = state.players[r.killer].alias if r.killer is not None else ""
-            rank.append([r.rank, r.seat, r.alias, r.night or "", r.cause, killer])
+            when: int | str = T.RANK_DAY.format(day=r.night) if r.day else r.night or ""
+            rank.append([r.rank, r.seat, r.alias, when, r.cause, killer])
         players: list[list[Any]] = [list(T.HEAD_PLAYERS)]
         for s in state.seats():
             p = state.players[s]

@@ -11,10 +11,10 @@ import plugins.royale.engine.texts as T
 from plugins.gamekit.clock import next_at, parse_hhmm
 from plugins.gamekit.contract import Effect, GiveCard, Picture, Say, Seat, SetPhase
 
-from .content import Settings, Weather
+from .content import Rules, Settings, Weather
 from .model import RoyaleCtx, heal, new_item, new_player, open_places
 from .rules_death import check_end, kill, kill_npc
-from .state import Blow, Landed, Phase, State
+from .state import Blow, Landed, Phase, Searched, State
 
 DROWN_BATCH = 0  # drowned players are first in the death order
 
@@ -68,9 +68,18 @@ def window(settings: Settings) -> tuple[str, str]:
     return settings.rules.night_start, settings.rules.night_end
 
 
+SHORT_DAY_GRACE = timedelta(minutes=1)  # a day closed this close to its deadline ran its course
+
+
 def day_phase(state: State, ctx: RoyaleCtx) -> SetPhase:
     ends = next_at(ctx.now, ctx.settings.rules.night_start, ctx.tz)
+    state.day_ends = ends.isoformat()
     return SetPhase("day", T.DAY_LABEL.format(day=state.day), ends)
+
+
+def cut_short(state: State, now: datetime) -> bool:
+    """The day was closed before its deadline (the host's /推进, or /延时 to an earlier time)."""
+    return state.day_ends is not None and now + SHORT_DAY_GRACE < datetime.fromisoformat(state.day_ends)
 
 
 def closures_for(state: State, settings: Settings, night: int, rng: random.Random) -> list[str]:
@@ -127,7 +136,8 @@ def begin_day(state: State, settings: Settings, rng: random.Random) -> list[Effe
     state.closing = closures_for(state, settings, day, rng)
     for name, n in shop.daily.items():
         state.shop[name] = state.shop.get(name, 0) + n
-    state.airdrops = [n for d in settings.airdrops if d.day == day for n in d.items]
+    state.airdrops = [n for d in settings.airdrops if d.day == day for n in d.items] + state.airdrops_next
+    state.airdrops_next = []
     event_lines, effects = EV.morning(state, settings, rng)  # may fix the weather (凛冬已至, 女巫)
     lines.append(T.WEATHER.format(name=state.weather, see=state.see))
     lines.append(T.CLOSING.format(places=T.joined(state.closing)) if state.closing else T.CLOSING_NONE)
@@ -159,15 +169,17 @@ def publish_broadcasts(state: State) -> list[Effect]:
     return out
 
 
+def window_length(rules: Rules) -> timedelta:
+    """The night window's length (21:10–21:25: 15 minutes)."""
+    start, end = parse_hhmm(rules.night_start), parse_hhmm(rules.night_end)
+    length = timedelta(hours=end.hour - start.hour, minutes=end.minute - start.minute)
+    return length if length > timedelta(0) else length + timedelta(days=1)
+
+
 def night_end(ctx: RoyaleCtx) -> datetime:
     """A night lasts one window (21:10–21:25 = 15 min) from when it opens, so a day
     advanced (/推进) or extended (/延时) by the host shifts the night with it."""
-    rules = ctx.settings.rules
-    start, end = parse_hhmm(rules.night_start), parse_hhmm(rules.night_end)
-    length = timedelta(hours=end.hour - start.hour, minutes=end.minute - start.minute)
-    if length <= timedelta(0):
-        length += timedelta(days=1)
-    return ctx.now + length
+    return ctx.now + window_length(ctx.settings.rules)
 
 
 def open_night(state: State, ctx: RoyaleCtx) -> list[Effect]:
@@ -182,7 +194,7 @@ def open_night(state: State, ctx: RoyaleCtx) -> list[Effect]:
             state.ground[place].append(new_item(state, cat, name))
             state.landed.append(Landed(day=night, name=name, place=place))
     state.airdrops = []
-    effects: list[Effect] = speech_cards(state, settings)
+    effects: list[Effect] = speech_cards(state, settings, short=cut_short(state, ctx.now))
     effects += EV.night_open(state, settings, ctx.rng)
     ends = night_end(ctx)
     end_local = ends.astimezone(ctx.tz).strftime("%H:%M")
@@ -191,11 +203,12 @@ def open_night(state: State, ctx: RoyaleCtx) -> list[Effect]:
     return effects + check_end(state, settings)
 
 
-def speech_cards(state: State, settings: Settings) -> list[Effect]:
-    """违规判定: 白天发言不足1帖，第一次蓝牌一张，第二次（及以后）黄牌一张."""
+def speech_cards(state: State, settings: Settings, *, short: bool) -> list[Effect]:
+    """违规判定: 白天发言不足1帖，第一次蓝牌一张，第二次（及以后）黄牌一张 — for a day of discussion:
+    a day the host cut short counts only with ``rules.speech_cards_short_day``."""
     rules = settings.rules
     posts, state.posts = state.posts, {}
-    if not rules.speech_cards:
+    if not rules.speech_cards or (short and not rules.speech_cards_short_day):
         return []
     out: list[Effect] = []
     for p in state.alive():
@@ -248,6 +261,7 @@ def close_night(state: State, ctx: RoyaleCtx) -> list[Effect]:
         p.rest = False
         p.acted = False
         p.search = None
+        p.searched = Searched.NOT_YET
     end = check_end(state, settings)
     if end:
         dead = state.deaths[state.deaths_posted:]

@@ -88,7 +88,9 @@ def check_end(state: State, settings: Settings) -> list[Effect]:
         wipe(state)
         return [Finish(head + "\n" + T.TEST_NO_RECORDS)]
     for row in ranking(state, settings)[:10]:
-        extra = T.RANK_EXTRA.format(night=row.night, cause=row.cause) if row.cause else ""
+        extra = ""
+        if row.cause:
+            extra = (T.RANK_EXTRA_DAY if row.day else T.RANK_EXTRA).format(night=row.night, cause=row.cause)
         lines.append(T.RANK_LINE.format(rank=row.rank, alias=row.alias, extra=extra))
     return [Finish("\n".join(lines))]
 
@@ -101,6 +103,7 @@ class Rank:
     night: int | None  # None: alive
     cause: str
     killer: int | None
+    day: bool = False  # out by day (a host's /出局), not at night
 
 
 def ranking(state: State, settings: Settings) -> list[Rank]:
@@ -112,7 +115,8 @@ def ranking(state: State, settings: Settings) -> list[Rank]:
     rows = [Rank(1, s, state.players[s].alias, None, "", None) for s in survivors]
     for d in sorted(deaths.values(), key=lambda d: (-d.batch, d.seat)):
         later = sum(1 for e in deaths.values() if e.batch > d.batch)
-        rows.append(Rank(len(survivors) + later + 1, d.seat, state.players[d.seat].alias, d.night, d.cause, d.killer))
+        rows.append(Rank(len(survivors) + later + 1, d.seat, state.players[d.seat].alias, d.night, d.cause, d.killer,
+                         d.day))
     return rows
 
 

@@ -80,14 +80,20 @@ def plan_text(settings: Settings, plan: Plan) -> str:
 
 
 def airdrop(state: State, actor: Actor, args: AirdropArgs, ctx: RoyaleCtx) -> list[Effect]:
-    """/空投: names added to the next morning's air drop."""
+    """/空投 (公示: 空投道具名称将会在白天提前公示): by day the names are posted now and land tonight;
+    at night they join the next morning's list and land the night after."""
+    live(state)
     cat = ctx.settings.catalog
     names = args.items.split()
     bad = [n for n in names if n not in cat.items]
     if not names or bad:
         raise Rejected(T.AIRDROP_UNKNOWN.format(names=T.joined(bad) or T.EMPTY))
+    if state.phase == Phase.NIGHT:
+        state.airdrops_next.extend(names)
+        return [Say("reply", T.AIRDROP_NEXT.format(names=T.joined(names)))]
     state.airdrops.extend(names)
-    return [Say("reply", T.AIRDROP_ADDED.format(names=T.joined(names)))]
+    return [Say("reply", T.AIRDROP_TONIGHT.format(names=T.joined(names))),
+            Say("group", T.AIRDROP_POST.format(names=T.joined(names)))]
 
 
 # ---- 测试赛 ------------------------------------------------------------------------

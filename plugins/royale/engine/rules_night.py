@@ -10,9 +10,11 @@ import math
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import plugins.royale.engine.texts as T
 from plugins.gamekit.args import NoArgs
+from plugins.gamekit.clock import fmt_local
 from plugins.gamekit.contract import Actor, Effect, Ignored, Rejected, Say
 
 from .args import EquipArgs, ItemArgs, PlaceArgs, RestArgs, UseArgs
@@ -35,6 +37,7 @@ from .state import (
     Npc,
     Phase,
     Player,
+    Searched,
     Slot,
     State,
 )
@@ -63,16 +66,24 @@ def living(state: State, actor: Actor) -> Player:
     return p
 
 
-def at_night(state: State, actor: Actor, settings: Settings, *, born: bool = True, resting_ok: bool = False) -> Player:
+def at_night(state: State, actor: Actor, ctx: RoyaleCtx, *, born: bool = True, resting_ok: bool = False) -> Player:
     p = living(state, actor)
     if state.phase != Phase.NIGHT:
-        r = settings.rules
-        raise Rejected(T.NOT_NIGHT.format(start=r.night_start, end=r.night_end))
+        r = ctx.settings.rules
+        if ctx.phase is None:  # no deadline (paused): the usual window
+            raise Rejected(T.NOT_NIGHT.format(start=r.night_start, end=r.night_end))
+        raise Rejected(T.NOT_NIGHT_AT.format(start=local_time(ctx.phase.ends_at, ctx.now, ctx.tz)))
     if born and p.place is None:
         raise Rejected(T.NOT_BORN)
     if p.rest and not resting_ok:
         raise Rejected(T.RESTING)
     return p
+
+
+def local_time(at: datetime, now: datetime, tz: ZoneInfo) -> str:
+    """'21:37' on the game's clock; '12月5日 21:37' when not today."""
+    local = at.astimezone(tz)
+    return f"{local:%H:%M}" if local.date() == now.astimezone(tz).date() else fmt_local(at, tz)
 
 
 def where(p: Player) -> str:
@@ -99,7 +110,7 @@ def pay(p: Player, cost: int, what: str) -> None:
 # ---- actions -----------------------------------------------------------------
 
 def birth(state: State, actor: Actor, args: PlaceArgs, ctx: RoyaleCtx) -> list[Effect]:
-    p = at_night(state, actor, ctx.settings, born=False)
+    p = at_night(state, actor, ctx, born=False)
     if p.place is not None:
         raise Rejected(T.ALREADY_BORN.format(place=p.place))
     limit = ctx.settings.rules.birth_deadline_night
@@ -119,7 +130,7 @@ def arrived(state: State, p: Player) -> None:
 
 
 def move(state: State, actor: Actor, args: PlaceArgs, ctx: RoyaleCtx) -> list[Effect]:
-    p = at_night(state, actor, ctx.settings)
+    p = at_night(state, actor, ctx)
     place = open_place(state, ctx.settings, args.place)
     if place == p.place:
         raise Rejected(T.SAME_PLACE.format(place=place))
@@ -130,7 +141,7 @@ def move(state: State, actor: Actor, args: PlaceArgs, ctx: RoyaleCtx) -> list[Ef
 
 
 def search(state: State, actor: Actor, args: NoArgs, ctx: RoyaleCtx) -> list[Effect]:
-    p = at_night(state, actor, ctx.settings)
+    p = at_night(state, actor, ctx)
     rules = ctx.settings.rules
     interval = rules.search_interval_s
     if p.search_at is not None:
@@ -142,6 +153,7 @@ def search(state: State, actor: Actor, args: NoArgs, ctx: RoyaleCtx) -> list[Eff
     found: list[Item | Player | Npc] = [*state.ground[place], *state.people_at(place, exclude=p.seat),
                                         *state.npcs_at(place)]
     p.search_at, p.acted = ctx.now.isoformat(), True
+    p.searched = Searched.FOUND if found else Searched.EMPTY
     if not found:
         p.search = None
         return [reply(T.FOUND_NOTHING.format(place=place, st=p.st))]
@@ -176,7 +188,7 @@ def hit(victim: Player | Npc, dmg: int, bleed: int, by: int) -> list[Effect]:
 
 def attack(state: State, actor: Actor, args: NoArgs, ctx: RoyaleCtx) -> list[Effect]:
     settings = ctx.settings
-    p = at_night(state, actor, settings)
+    p = at_night(state, actor, ctx)
     place = where(p)
     s = p.search
     if isinstance(s, FoundNpc):
@@ -235,7 +247,7 @@ def attack(state: State, actor: Actor, args: NoArgs, ctx: RoyaleCtx) -> list[Eff
 
 
 def pickup(state: State, actor: Actor, args: NoArgs, ctx: RoyaleCtx) -> list[Effect]:
-    p = at_night(state, actor, ctx.settings)
+    p = at_night(state, actor, ctx)
     place = where(p)
     s = p.search
     if not isinstance(s, FoundItem):
@@ -257,7 +269,7 @@ def pickup(state: State, actor: Actor, args: NoArgs, ctx: RoyaleCtx) -> list[Eff
 def equip(state: State, actor: Actor, args: EquipArgs, ctx: RoyaleCtx) -> list[Effect]:
     """【更换】: take an item in hand (two hands: at most one weapon and one armour;
     with rules.use_from = "hand" any other item can be held in a hand to be used)."""
-    p = at_night(state, actor, ctx.settings)
+    p = at_night(state, actor, ctx)
     words = (args.item or "").split()[:1] + ([args.swap] if args.swap else [])
     item = find_own(p, words[0] if words else "", prefer_unequipped=True)
     if item.kind == ItemKind.WEAPON:
@@ -291,7 +303,7 @@ def equip(state: State, actor: Actor, args: EquipArgs, ctx: RoyaleCtx) -> list[E
 
 
 def drop(state: State, actor: Actor, args: ItemArgs, ctx: RoyaleCtx) -> list[Effect]:
-    p = at_night(state, actor, ctx.settings)
+    p = at_night(state, actor, ctx)
     place = where(p)
     item = find_own(p, args.item, prefer_unequipped=True)
     p.remove(item)
@@ -301,7 +313,7 @@ def drop(state: State, actor: Actor, args: ItemArgs, ctx: RoyaleCtx) -> list[Eff
 
 
 def rest(state: State, actor: Actor, args: RestArgs, ctx: RoyaleCtx) -> list[Effect]:
-    p = at_night(state, actor, ctx.settings)
+    p = at_night(state, actor, ctx)
     if p.acted:
         raise Rejected(T.ALREADY_ACTED)
     text = (args.place or "").strip()
@@ -327,7 +339,7 @@ def find_seat(state: State, token: str) -> int:
 
 def use(state: State, actor: Actor, args: UseArgs, ctx: RoyaleCtx) -> list[Effect]:
     settings = ctx.settings
-    p = at_night(state, actor, settings)
+    p = at_night(state, actor, ctx)
     place = where(p)
     rules = settings.rules
     in_hand = rules.use_from == "hand"
@@ -467,7 +479,7 @@ def broadcast_args(state: State, settings: Settings, text: str, name: str) -> tu
 
 def buy(state: State, actor: Actor, args: ItemArgs, ctx: RoyaleCtx) -> list[Effect]:
     settings = ctx.settings
-    p = at_night(state, actor, settings)
+    p = at_night(state, actor, ctx)
     name = (args.item or "").strip()
     price = settings.shop.prices.get(name)
     if price is None:

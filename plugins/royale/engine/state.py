@@ -57,6 +57,14 @@ class Slot(StrEnum):
 SLOTS: tuple[Slot, ...] = (Slot.WEAPON, Slot.ARMOUR, Slot.HELD)
 
 
+class Searched(StrEnum):
+    """What the player's searches found tonight (the action page says it)."""
+
+    NOT_YET = ""  # no search tonight
+    EMPTY = "empty"  # the last one found nothing
+    FOUND = "found"  # the last one found something (``search`` holds it until it is used up)
+
+
 class NpcKind(StrEnum):
     WITCH = "witch"
     WEREWOLF = "werewolf"
@@ -201,6 +209,7 @@ class Player(Hands, kw_only=True):
     search_at: str | None  # ISO time of the last search
     green_sold: int
     claims: list[Claims] = msgspec.field(default_factory=list)
+    searched: Searched = Searched.NOT_YET
 
 
 class Blow(msgspec.Struct, array_like=True):
@@ -234,6 +243,7 @@ class Death(msgspec.Struct, kw_only=True):
     killer: int | None
     batch: int  # deaths of one batch happen at the same moment (same rank)
     place: str | None = None
+    day: bool = False  # by day (a host's /出局): public at once, not one of the night's deaths
 
 
 class NpcDeath(msgspec.Struct, kw_only=True):
@@ -336,6 +346,7 @@ class State(GameState, kw_only=True):
     deaths_posted: int = 0  # deaths already announced (night deaths wait for the morning)
     batch: int
     airdrops: list[str]  # announced this morning, landing tonight
+    airdrops_next: list[str] = msgspec.field(default_factory=list)  # a host's /空投 at night: the next morning's
     broadcasts: list[Broadcast]
     published: dict[int, list[int]]  # seat -> days they were published
     result: Result | None
@@ -355,6 +366,7 @@ class State(GameState, kw_only=True):
     misses: dict[int, int] = msgspec.field(default_factory=dict)  # seat -> days under the quota
     host_log: list[HostEntry] = msgspec.field(default_factory=list)
     wiped: bool = False  # 测试赛: the records were deleted
+    day_ends: str | None = None  # ISO time today's day was set to end (a day closed before it was cut short)
 
     def seats(self) -> list[int]:
         return sorted(self.players)
@@ -380,5 +392,8 @@ class State(GameState, kw_only=True):
         return self.batch
 
     def announced(self) -> list[int]:
-        """Deaths already announced: night deaths stay secret until the morning post."""
+        """Deaths already announced: night deaths stay secret until the morning post (or the end,
+        whose summary names them; a test game's wiped records too)."""
+        if self.phase == Phase.OVER:
+            return [s for s in sorted(self.players) if not self.players[s].alive]
         return sorted(d.seat for d in self.deaths[: self.deaths_posted])

@@ -44,12 +44,13 @@ def semicolons(parts: Iterable[str]) -> str:
 
 # ---- refusals --------------------------------------------------------------
 NOT_NIGHT = "现在不是夜间行动时间（{start}–{end}），请在夜里行动。"
+NOT_NIGHT_AT = "现在不是夜间行动时间。今晚行动 {start} 开始，请到时再来。"
 NOT_DAY = "出售只能在白天进行，请天亮后再来。"
 NOT_NIGHT_SELL = "出售只能在夜间行动时进行。"
 DEAD = "你已出局，不能再行动。"
 OVER = "本局已结束。"
 NOT_BORN = "你还没有出生，请先 /出生 <地点>。"
-ALREADY_BORN = "你已经出生在「{place}」，不能再出生；移动请用 /移动 <地点>。"
+ALREADY_BORN = "你已经出生在「{place}」，不能再出生；移动请 /移动 <地点>。"
 BIRTH_TOO_LATE = "出生只能在前 {n} 个夜晚进行。"
 RESTING = "你今晚在静养，不能再做其他行动，明早恢复体力。"
 ALREADY_ACTED = "你今晚已经行动过，不能再静养。"
@@ -67,7 +68,7 @@ BAG_FULL = "背包已满（最多 {n} 件），请先 /丢弃 一件道具。"
 NOT_HOLDING = "你没有「{name}」，用 /背包 查看持有的道具。"
 NOT_EQUIPPABLE = "「{name}」不是武器或防具，不能装备；补给等道具直接 /使用。"
 ALREADY_EQUIPPED = "「{name}」已经拿在手上了。"
-CANNOT_USE = "「{name}」不能直接使用：武器和防具请用 /装备，升级请 /使用 <升级器> <武器或防具>。"
+CANNOT_USE = "「{name}」不能直接使用：武器和防具请 /装备，升级请 /使用 <升级器> <武器或防具>。"
 USED_TONIGHT = "「{name}」今晚已经用过了，明晚再用。"
 UPGRADE_WHICH = "请写明要升级的武器或防具：/使用 {name} <物品>。"
 UPGRADE_TARGET = "「{name}」不是武器或防具，不能升级。"
@@ -86,7 +87,7 @@ NOT_FOR_SALE = "商店没有「{name}」，用 /商店 查看今日货架。"
 SOLD_OUT = "「{name}」已售罄，明天再来。"
 NO_MONEY = "货币不足：「{name}」要 {price} 货币，你只有 {money}。"
 SELL_ONLY_GEAR = "只能出售武器和防具。"
-SELL_EQUIPPED = "「{name}」正拿在手上，请先用 /装备 换下，或联系导演出售。"
+SELL_EQUIPPED = "「{name}」正拿在手上，请先 /装备 另一件把它换下，或联系导演出售。"
 SELL_UNEQUIPPED = "「{name}」没有拿在手上：只有已装备的道具可以卖给导演，未装备的道具请与其他玩家自行交易。"
 NOT_IN_HAND = "「{name}」不在手上：只能使用手中的道具，请先 /装备 {name} 把它拿到手上，再 /使用。"
 HANDS_FULL = "手上只能拿两件道具。要拿「{name}」，请写明换下哪一件：/装备 {name} <{hands}中的一件>。"
@@ -148,7 +149,9 @@ HOST_WIN = "游戏结束！最后的角色同时出局，导演获胜。"
 RANK_LINE = "第{rank}名 {alias}{extra}"
 NONE = "无"
 TEST_TAG = "【测试赛】"
-NOT_TEST = "本局不是测试赛，不能申请或发放补给。测试赛由导演在开局前用 /配置 rules.test_mode = true 开启。"
+TEST_WORDS = ("测试赛", "测试")  # /创建 大逃杀 测试赛
+CREATE_OPTIONS = "开局选项只有「测试赛」：/创建 大逃杀 测试赛，或只写 /创建 大逃杀（「{text}」不认识）。"
+NOT_TEST = "本局不是测试赛，不能申请或发放补给。测试赛由导演用 /创建 大逃杀 测试赛 开局（或开始前 /配置 rules.test_mode = true）。"
 NOT_PLAYER = "你不是本局玩家。"
 TEST_UNKNOWN_ITEM = "没有「{text}」这种道具。请写道具全名（武器、防具的名称，或 {others}），也可以写 绿色武器、蓝色防具 这样的等级。"
 REQUEST_SENT = "已把申请「{name}」转告导演，请等待发放。"
@@ -252,6 +255,8 @@ NPC_VANISHED = "缩圈消失"
 MORNING_HEAD = "【第{day}天】"
 DEATH_NAME = "{name}（{cause}）"  # in DEATHS / NPC_DEATHS
 RANK_EXTRA = "（第{night}夜 {cause}）"  # {extra} of RANK_LINE
+RANK_EXTRA_DAY = "（第{night}天白天 {cause}）"  # out by day (a host's /出局)
+RANK_DAY = "第{day}天"  # /导出 排名's 出局夜 of a player out by day
 BROADCAST_EXTRA = "和 {alias} 的状态"  # {extra} of BROADCAST_OK
 
 # ---- /背包, /商店, /空投 ----------------------------------------------------------------------
@@ -268,7 +273,9 @@ BAG_CLAIMS = "可领取："
 SHOP_ROW = "{name} {price}货币（剩{left}）"
 SHOP = "商店货架：{rows}。夜间 /购买 <物品>。"
 AIRDROP_UNKNOWN = "未知道具：{names}。请写道具全名。"
-AIRDROP_ADDED = "已加入空投：{names}。名称将在早晨公示，当晚落地。"
+AIRDROP_NEXT = "已加入明天的空投：{names}。名称明早公示，明晚落地。"
+AIRDROP_TONIGHT = "已加入今晚的空投：{names}。名称已在群里公示，今晚落地。"
+AIRDROP_POST = "导演追加空投：{names}（今晚落地，地点不公示）。"
 
 # ---- the map picture -------------------------------------------------------------------
 MAP_TITLE = "第{day}天地图  天气：{weather}"  # weather "-" before the first roll
@@ -280,6 +287,55 @@ MAP_NOTE = "开放 {open} 处，今晚缩圈 {closing} 处"
 # ---- the action page ------------------------------------------------------------------
 WEB_TITLE = "大逃杀"
 WEB_WORDS = ("出生", "移动", "搜索", "攻击", "拾取", "装备", "使用", "丢弃", "购买", "出售", "静养", "领取", "背包", "商店")
+WEB_NIGHT_UNTIL = "第{night}夜行动中，截止 {end}"
+WEB_NIGHT_NEXT = "今晚行动 {start}–{end}"
+WEB_NIGHT_USUAL = "夜间行动通常 {start}–{end}"
+WEB_OVER = "本局已结束。"
+WEB_FOUND_NOT_YET = "今晚还没有搜索。"
+WEB_FOUND_EMPTY = "上次搜索什么也没找到。"
+WEB_FOUND_ITEM = "上次搜索发现了道具「{name}」。"
+WEB_FOUND_SOMEONE = "上次搜索发现了一个人。"
+WEB_FOUND_USED = "上次搜索的发现已经用掉（或你已离开那里），可以再搜索。"
+WEB_NO_CLAIMS = "现在没有可领取的奖励。"
+WEB_CLAIMS = "可领取：{claims}"
+# why a shop row's 购买 is closed, in the order the bot refuses (/购买)
+WEB_BUY_DEAD = "你已出局"
+WEB_BUY_DAY = "夜间才能购买"
+WEB_BUY_UNBORN = "出生后才能购买"
+WEB_BUY_RESTING = "今晚静养，不能购买"
+WEB_BUY_SOLD_OUT = "已售罄"
+WEB_BUY_MONEY = "货币不足（要 {price}，你有 {money}）"
+WEB_BUY_FULL = "背包已满"
+# the bot's answers on the page name its buttons, not chat commands: (pattern, replacement) applied
+# in order by the page's script (JavaScript regular expressions; $1 is the first group)
+WEB_HINTS: tuple[tuple[str, str], ...] = (
+    (r" ?/出生 <地点>", "在地点列表选好地点，点「出生在这里」"),
+    (r" ?/移动 <地点>", "在地点列表选好地点，点「移动过去」"),
+    (r"（/状态 可看开放地点）", "（地点列表里是开放的地点）"),
+    (r" ?/使用 <升级器> <武器或防具>", "在「使用的目标」里写武器或防具，再点升级器的「使用」"),
+    (r" ?/使用 (\S+) <[^>]+>(?: \[?<[^>]+>\]?)*", "在「使用的目标」里写好，再点「$1」的「使用」"),
+    (r" ?/装备 (\S+) <[^>]+>", "点「$1」的「装备」"),
+    (r" ?/装备 (\S+) ", "点「$1」的「装备」"),
+    (r" ?/丢弃 一件道具", "丢弃一件道具（点它的「丢弃」）"),
+    (r" ?/领取 生命 \[份数\] 或 /领取 体力 \[份数\]", "在「领取」框写 生命 [份数] 或 体力 [份数]，点「领取」"),
+    (r" ?/领取 <([^>]+)>", "在「领取」框写$1，点「领取」"),
+    (r" 或 /领取 ", " 或 "),
+    (r" ?/领取 ", "在「领取」框写 "),
+    (r" ?/购买 <物品>", "点「购买」"),
+    (r" ?/出生 ?", "点「出生在这里」"),
+    (r" ?/移动 ?", "点「移动过去」"),
+    (r" ?/搜索 ?", "点「搜索」"),
+    (r" ?/攻击 ?", "点「攻击发现的人」"),
+    (r" ?/拾取 ?", "点「拾取发现的道具」"),
+    (r" ?/静养 ?", "点「静养」"),
+    (r" ?/装备 ?", "点「装备」"),
+    (r" ?/使用 ?", "点「使用」"),
+    (r" ?/丢弃 ?", "点「丢弃」"),
+    (r" ?/出售 ?", "点「出售」"),
+    (r" ?/购买 ?", "点「购买」"),
+    (r" ?/背包 ?", "「背包与装备」"),
+    (r" ?/商店 ?", "「商店」"),
+)
 
 # ---- a host's data file (content/*.toml): one line per mistake ---------------------------
 DATA_PLACE_DUP = "地点重名：{names}。"
