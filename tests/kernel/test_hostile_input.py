@@ -86,10 +86,11 @@ async def test_a_text_segment_without_its_text_is_dropped_before_parsing(harness
     lonely["message"] = [{"type": "text", "data": {"text": None}}, {"type": "text", "data": {"text": "/在吗"}}]
     for payload in (group, lonely):
         lanes.put(payload)
-    for _ in range(50):
-        await asyncio.sleep(0)
+    for _ in range(1000):  # the second waits behind the sign-up (a routing command): until both are done
+        await asyncio.sleep(0.01)
         if len(started) == 2 and all(t.done() for t in started):
             break
+    assert len(started) == 2
     await asyncio.gather(*started)  # raises what the event's task raised
     out = texts(await h.drain())
     assert "报名成功：1号「甲」" in out and "在。" in out
