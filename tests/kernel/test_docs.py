@@ -93,3 +93,22 @@ def test_the_check_finds_a_missing_name(tmp_path):
     doc = tmp_path / "X.md"
     doc.write_text("See `plugins/kernel/engine.py`, `events._stamp` and `unit.in_game`.", encoding="utf-8")
     assert _missing(doc) == ["plugins/kernel/engine.py", "events._stamp"]
+
+
+PROCESS = re.compile(r"\b[Ii]ssue \d+|\b[Ss]top \d+\b")
+"""How the project's own work was organised: code, comments, tests and docs name the rule, the
+clause or the behaviour instead."""
+
+
+def test_no_code_comment_test_or_doc_names_the_work_process():
+    found = []
+    for top in ("plugins", "tests", "bench", "demo", "deploy", "docs"):
+        for path in (ROOT / top).rglob("*"):
+            if path.suffix in (".py", ".md", ".toml", ".html", ".js", ".css", ".yaml", ".service") and path.is_file():
+                for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+                    if PROCESS.search(line) and path.name != "test_docs.py":
+                        found.append(f"{path.relative_to(ROOT)}:{n}")
+    for doc in ("README.md", "ARCHITECTURE.md", "bot.py", "Makefile"):
+        found += [f"{doc}:{n}" for n, line in enumerate((ROOT / doc).read_text(encoding="utf-8").splitlines(), 1)
+                  if PROCESS.search(line)]
+    assert not found, found
