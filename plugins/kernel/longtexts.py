@@ -50,10 +50,13 @@ class Texts:
 
 
 def _slots(node: Any, path: Path) -> Iterator[tuple[Any, Any]]:
-    """(container, key) of every place ``path`` names in ``node``."""
+    """(container, key) of every place ``path`` names in ``node``: dict keys, list items, and the
+    fields of a typed state (``msgspec.Struct``)."""
     head, rest = path[0], path[1:]
     if head == "*":
         keys: Any = range(len(node)) if isinstance(node, list) else list(node) if isinstance(node, dict) else ()
+    elif isinstance(node, msgspec.Struct):
+        keys = (head,) if hasattr(node, head) else ()
     elif isinstance(node, dict) and head in node:
         keys = (head,)
     else:
@@ -62,7 +65,7 @@ def _slots(node: Any, path: Path) -> Iterator[tuple[Any, Any]]:
         if not rest:
             yield node, k
         else:
-            yield from _slots(node[k], rest)
+            yield from _slots(_get(node, k), rest)
 
 
 def stored(state: Any, paths: tuple[Path, ...], texts: Texts) -> Any:
@@ -174,7 +177,7 @@ def stored_json(engine: GameEngine, state: Any, texts: Texts) -> str:
     swapped: list[tuple[Any, Any, str]] = []
     try:
         for path in engine.TEXTS:
-            for box, k in _typed_slots(state, path):
+            for box, k in _slots(state, path):
                 v = _get(box, k)
                 if isinstance(v, str) and v:
                     _put(box, k, f"{MARK}{texts.ref(v)}")
@@ -196,21 +199,3 @@ def _put(box: Any, k: Any, v: Any) -> None:
         box[k] = v
 
 
-def _typed_slots(node: Any, path: Path) -> Iterator[tuple[Any, Any]]:
-    """(container, key) of every place ``path`` names in a typed state (fields, dict keys, list items)."""
-    head, rest = path[0], path[1:]
-    if head == "*":
-        keys: Any = range(len(node)) if isinstance(node, list) else list(node) if isinstance(node, dict) else ()
-    elif isinstance(node, msgspec.Struct):
-        keys = (head,) if hasattr(node, head) else ()
-    elif isinstance(node, dict) and head in node:
-        keys = (head,)
-    else:
-        return
-    for k in keys:
-        if not rest:
-            yield node, k
-        else:
-            child = _get(node, k)
-            if child is not None:
-                yield from _typed_slots(child, rest)

@@ -62,6 +62,20 @@ class Handling:
         return None if self.claimed else self.key
 
 
+class Handled:
+    """Something that carries a handling (a command's call, a unit of work): its origin and time at hand."""
+
+    handling: Handling
+
+    @property
+    def origin(self) -> Origin:
+        return self.handling.origin
+
+    @property
+    def now(self) -> datetime:
+        return self.handling.now
+
+
 def secret_aliases(game_id: int | None) -> bool:
     """The game keeps aliases secret: nothing in a group may join a QQ account to a seat or alias."""
     kind = get_kind(directory.kind.get(game_id, "")) if game_id is not None else None

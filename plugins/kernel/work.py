@@ -44,7 +44,7 @@ from .leases import leases
 from .longtexts import Texts, decoded, fingerprint, inflate, read_texts, stored_json
 from .messages import api_row, text_rows
 from .models import Audit, Chat, CommandLog, Contact, Game, GameText, Host, Player, Timer
-from .origin import Handling, Origin, reply_target
+from .origin import Handled, Handling, Origin, reply_target
 from .registry import GameKind, get_kind
 from .roster import Roster
 from .store.tables import table
@@ -56,7 +56,7 @@ GAME_FIELDS = ("state", "last_seq", "phase_key", "phase_label", "status", "start
 
 
 @dataclass
-class Work(Effects):
+class Work(Effects, Handled):
     """Everything loaded for one game inside its arrival order, and what the command changes."""
 
     game: Game
@@ -109,14 +109,6 @@ class Work(Effects):
             held_games.hold(g.id, Held(g, list(self.players), list(self.hosts), list(self.chats), self.texts, self._timers))
 
     # ---- who and where --------------------------------------------------------------
-
-    @property
-    def origin(self) -> Origin:
-        return self.handling.origin
-
-    @property
-    def now(self) -> datetime:
-        return self.handling.now
 
     @property
     def roster(self) -> Roster:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 from nonebot import get_driver
 from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent
@@ -13,7 +12,7 @@ from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent
 from plugins.gamekit.contract import CommandSpec, Rejected
 
 from ..directory import directory
-from ..origin import Handling, Origin
+from ..origin import Handled, Handling
 from ..registry import GameKind, get_kind
 from ..unit import in_game, reply
 from ..work import Work
@@ -24,7 +23,7 @@ def superusers() -> set[str]:
 
 
 @dataclass
-class Call:
+class Call(Handled):
     """A command as a handler gets it: the message, how it is being handled, the word and the rest."""
 
     bot: Bot
@@ -33,14 +32,6 @@ class Call:
     ticket: int
     word: str
     rest: str
-
-    @property
-    def origin(self) -> Origin:
-        return self.handling.origin
-
-    @property
-    def now(self) -> datetime:
-        return self.handling.now
 
     @property
     def in_group(self) -> bool:
