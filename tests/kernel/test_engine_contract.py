@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 from demo_game.engine import DemoEngine, Settings, State, Target, Vote
-from harness import demo_running, texts
+from harness import Harness, demo_running, texts
 
 from plugins.gamekit.contract import Actor, Command, Ctx, Finish, GameEngine, Say
 from plugins.kernel.export import game_tables
@@ -106,3 +106,24 @@ def test_apply_dispatches_by_spec_on_a_copy():
     out = engine.apply(state, Actor("31", 1, False, False), Command("vote", Target(target=2)), ctx)
     assert out.state.votes == [Vote(1, 1, 2, 7)] and state.votes == []
     assert engine.encode(out.state)["version"] == DemoEngine.STATE_VERSION
+
+
+async def test_a_stored_state_that_does_not_fit_its_model_refuses_that_game_only(harness):
+    """A game whose stored state does not validate is refused with its number and the field;
+    its row and log stay as they were, and another group's game keeps playing."""
+    h = harness
+    g = await demo_running(h)
+    other = Harness(group="6000")
+    g2 = await demo_running(other)
+    await Game.filter(id=g.id).update(state={**g.state, "day": "第一天"})
+    forget(g.id)  # as after a restart: the held copy is gone, the row is read again
+    logged, row = await CommandLog.filter(game_id=g.id).count(), await _row(g.id)
+    for text in ("/票 2", "/查票"):
+        out = texts(await h.group("31", text))
+        assert f"编号 {g.id}" in out and "day" in out and "请管理员查看日志" in out
+        assert "号票" not in out and "机器人出错了" not in out
+    assert await CommandLog.filter(game_id=g.id).count() == logged
+    assert await _row(g.id) == row  # nothing rewritten
+    assert "号票" in texts(await other.group("31", "/票 2"))
+    assert "已投 1 票。" in texts(await other.group("32", "/查票"))
+    assert (await Game.get(id=g2.id)).state["votes"][-1][1:3] == [1, 2]
