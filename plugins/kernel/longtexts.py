@@ -9,7 +9,6 @@ as it is and written out at its next save."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -30,12 +29,13 @@ class Texts:
     """One game's texts: those read or written so far (both ways), and the new ones
     the current transaction still has to insert."""
 
-    __slots__ = ("by_ref", "by_text", "new", "next")
+    __slots__ = ("by_ref", "by_text", "marks", "new", "next")
 
     def __init__(self, rows: list[tuple[int, str]] | None = None) -> None:
         self.by_ref: dict[int, str] = dict(rows or ())
         self.by_text: dict[str, int] = {t: r for r, t in self.by_ref.items()}
         self.new: list[tuple[int, str]] = []
+        self.marks: dict[str, str] = {}  # text -> its mark in a stored typed state
         self.next = max(self.by_ref, default=0) + 1
 
     def ref(self, text: str) -> int:
@@ -49,23 +49,43 @@ class Texts:
         return r
 
 
-def _slots(node: Any, path: Path) -> Iterator[tuple[Any, Any]]:
-    """(container, key) of every place ``path`` names in ``node``: dict keys, list items, and the
-    fields of a typed state (``msgspec.Struct``)."""
-    head, rest = path[0], path[1:]
-    if head == "*":
-        keys: Any = range(len(node)) if isinstance(node, list) else list(node) if isinstance(node, dict) else ()
-    elif isinstance(node, msgspec.Struct):
-        keys = (head,) if hasattr(node, head) else ()
-    elif isinstance(node, dict) and head in node:
-        keys = (head,)
-    else:
-        return
-    for k in keys:
-        if not rest:
-            yield node, k
-        else:
-            yield from _slots(_get(node, k), rest)
+_ABSENT = object()
+
+
+def _slots(node: Any, path: Path) -> list[tuple[Any, Any]]:
+    """(container, key) of every place ``path`` names in ``node``, in document order: dict keys,
+    list items, and the fields of a typed state (``msgspec.Struct``). One level at a time, without
+    recursion: it runs over every long text of a state at each save."""
+    level = [node]
+    for head in path[:-1]:
+        below: list[Any] = []
+        for box in level:
+            if head == "*":
+                if isinstance(box, list):
+                    below.extend(box)
+                elif isinstance(box, dict):
+                    below.extend(box.values())
+            elif isinstance(box, msgspec.Struct):
+                v = getattr(box, head, _ABSENT)
+                if v is not _ABSENT:
+                    below.append(v)
+            elif isinstance(box, dict) and head in box:
+                below.append(box[head])
+        level = below
+    last = path[-1]
+    out: list[tuple[Any, Any]] = []
+    for box in level:
+        if last == "*":
+            if isinstance(box, list):
+                out.extend((box, i) for i in range(len(box)))
+            elif isinstance(box, dict):
+                out.extend((box, k) for k in list(box))
+        elif isinstance(box, msgspec.Struct):
+            if hasattr(box, last):
+                out.append((box, last))
+        elif isinstance(box, dict) and last in box:
+            out.append((box, last))
+    return out
 
 
 def stored(state: Any, paths: tuple[Path, ...], texts: Texts) -> Any:
@@ -175,12 +195,20 @@ def stored_json(engine: GameEngine, state: Any, texts: Texts) -> str:
         return orjson.dumps(stored(engine.encode(state), engine.TEXTS, texts)).decode()
     state.version = engine.STATE_VERSION
     swapped: list[tuple[Any, Any, str]] = []
+    marks = texts.marks
     try:
         for path in engine.TEXTS:
             for box, k in _slots(state, path):
-                v = _get(box, k)
+                typed = isinstance(box, msgspec.Struct)
+                v = getattr(box, k) if typed else box[k]
                 if isinstance(v, str) and v:
-                    _put(box, k, f"{MARK}{texts.ref(v)}")
+                    mark = marks.get(v)
+                    if mark is None:
+                        mark = marks[v] = f"{MARK}{texts.ref(v)}"
+                    if typed:
+                        setattr(box, k, mark)
+                    else:
+                        box[k] = mark
                     swapped.append((box, k, v))
         return msgspec.json.encode(state).decode()
     finally:
