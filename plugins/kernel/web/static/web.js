@@ -43,7 +43,7 @@ const Web = (() => {
 
   function header(v) {
     document.getElementById("title").textContent = `${v.game} · ${v.alias ? v.seat + "号 " + v.alias : (v.is_host ? "主持" : "")}`;
-    document.getElementById("phase").textContent = `${v.status_label}${v.phase ? " · " + v.phase : ""}`;
+    document.getElementById("phase").textContent = `${v.status_label}${v.phase && v.phase !== v.status_label ? " · " + v.phase : ""}`;
     document.getElementById("notice").textContent = v.notice || "";
   }
 
