@@ -116,7 +116,7 @@ SIDE_ROYALES_3 = [(GROUP_ROYALE_3, ROYALE_PLAYERS_3)] + [(str(885000 + k), [str(
 ACTIONS_PER_PLAYER = 20
 # capacity: N royale nights and N voting mafia88 groups at once in one process, N = 1, 2, ... (a
 # process of its own); night g's group and 60 players, voting group m's group and 88 players
-CAPACITY_MAX = 12  # the largest N tried
+CAPACITY_MAX = 24  # the largest N tried (a 2-core host passed 12)
 CAPACITY_WARMUP, CAPACITY_TRIAL = 5.0, 15.0  # seconds of each N: warm-up (not counted), then measured
 CAPACITY_P99 = 0.100  # the bar every answer's p99 must stay under
 ACTION_EVERY = 5.0  # each night player sends one action every 5 s on the clock: 12 a second a night
