@@ -149,15 +149,16 @@ def lock_sqlite(db_url: str) -> None:
 
 
 async def open_db(db_url: str) -> None:
+    if db_url.startswith("sqlite://") and not sqlite_file(db_url):
+        raise SystemExit("拒绝启动：SQLite 数据库要放在文件里（例如 DATABASE_URL=sqlite://data/bot.sqlite3），"
+                         "内存数据库在退出时会丢掉所有游戏。")
     lock_sqlite(db_url)
     await upgrade(db_url)
     await Tortoise.init(config=tortoise_config(db_url), _enable_global_fallback=True)
     if _is_postgres(db_url):
         store.install(PostgresStore())
-    elif sqlite_file(db_url):
+    else:
         store.install(SqliteStore(db_url.removeprefix("sqlite://").split("?", 1)[0]))
-    else:  # in memory (tests): its one connection reads too
-        store.install(SqliteStore(":memory:"))
 
 
 async def close_db() -> None:

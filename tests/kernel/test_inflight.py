@@ -4,6 +4,7 @@ same writes and leave once written; a write whose predecessor was not written is
 either, and its sender is asked to send again."""
 
 import asyncio
+import threading
 import re
 from datetime import datetime, timezone
 
@@ -27,12 +28,12 @@ class Held:
 
     async def __aenter__(self) -> "Held":
         self.store = current()
-        self.gate = asyncio.Event()
+        self.gate = threading.Event()
         real = self.store._write
 
-        async def gated(batch):
-            await self.gate.wait()
-            await real(batch)
+        def gated(batch, pragmas):  # on the writer's thread
+            self.gate.wait(30)
+            return real(batch, pragmas)
 
         self.store._write = gated
         self.busy = self.store.hand_in(WriteSet())  # the writer now waits at the gate
@@ -177,11 +178,11 @@ async def test_what_is_answered_is_what_is_stored(harness, monkeypatch, cmds, fa
     failing = {f"{h.bot.self_id}:g{h.group_id}:{ids[i]}" for i in fail if i < len(cmds)}
     real = sqlite_store._apply
 
-    async def injected(tx, ws, now, games):  # the first write made for each failing message breaks
+    def injected(conn, ws, now, games):  # the first write made for each failing message breaks
         if ws.delivery in failing:
             failing.discard(ws.delivery)
             raise IntegrityError("injected")
-        await real(tx, ws, now, games)
+        real(conn, ws, now, games)
 
     monkeypatch.setattr(sqlite_store, "_apply", injected)
     async with Held():

@@ -149,14 +149,14 @@ async def test_sqlite_write_sets_handed_in_while_one_is_written_share_the_next_t
 
     gid = await _game()
     transactions = 0
-    real = sqlite_store.in_transaction
+    real = sqlite_store.SqliteStore._write
 
-    def counted(*args, **kwargs):
+    def counted(self, *args, **kwargs):
         nonlocal transactions
         transactions += 1
-        return real(*args, **kwargs)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(sqlite_store, "in_transaction", counted)
+    monkeypatch.setattr(sqlite_store.SqliteStore, "_write", counted)
     first = current().hand_in(_audit(gid, "alone"))
     rest = [current().hand_in(_audit(gid, f"batched {i}")) for i in range(5)]  # while the first is on its way
     await asyncio.gather(first.done, *(p.done for p in rest))
@@ -165,25 +165,45 @@ async def test_sqlite_write_sets_handed_in_while_one_is_written_share_the_next_t
 
 
 @sqlite_only
-async def test_sqlite_checkpoints_between_its_transactions(nonebug_init, monkeypatch):
-    from tortoise import connections
+async def test_sqlite_a_write_set_is_one_trip_to_the_writers_thread(nonebug_init, monkeypatch):
+    """However many statements a write set holds, the event loop hands it over once."""
+    gid = await _game()
+    loop = asyncio.get_running_loop()
+    trips = 0
+    real = loop.run_in_executor
 
+    def counted(executor, fn, *args):
+        nonlocal trips
+        trips += getattr(fn, "__name__", "") == "_write"
+        return real(executor, fn, *args)
+
+    monkeypatch.setattr(loop, "run_in_executor", counted)
+    ws = _audit(gid, "one")
+    for i in range(4):
+        ws.insert(Audit, {"game_id": gid, "seq": None, "actor": "t", "action": "t", "detail": f"more {i}",
+                          "at": datetime.now(timezone.utc)})
+    await current().write(ws)
+    assert trips == 1
+    assert await Audit.filter(game_id=gid).count() == 5
+
+
+@sqlite_only
+async def test_sqlite_checkpoints_between_its_transactions(nonebug_init, monkeypatch):
     import plugins.kernel.store.sqlite as sqlite_store
 
     gid = await _game()
     monkeypatch.setattr(sqlite_store, "CHECKPOINT_EVERY", 0.0)
-    db = connections.get("default")
     asked: list[str] = []
-    real = db.execute_query
+    real = sqlite_store.SqliteStore._checkpoint
 
-    async def spied(sql, values=None):
-        asked.append(sql)
-        return await real(sql, values)
+    def spied(self):
+        asked.append("wal_checkpoint")
+        return real(self)
 
-    monkeypatch.setattr(db, "execute_query", spied)
+    monkeypatch.setattr(sqlite_store.SqliteStore, "_checkpoint", spied)
     await current().write(_audit(gid, "then a checkpoint"))
     await asyncio.sleep(0.05)
-    assert any("wal_checkpoint" in sql for sql in asked)
+    assert asked
 
 
 async def test_on_postgresql_a_plain_write_set_is_one_statement(nonebug_init, monkeypatch):

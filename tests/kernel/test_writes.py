@@ -37,10 +37,10 @@ def _failing_once(monkeypatch) -> None:
     real = sqlite_store._apply
     failures = [sqlite3.OperationalError("disk full")]
 
-    async def broken(tx, ws, now, games):
+    def broken(conn, ws, now, games):
         if failures:
             raise failures.pop()
-        await real(tx, ws, now, games)
+        real(conn, ws, now, games)
 
     monkeypatch.setattr(sqlite_store, "_apply", broken)
 

@@ -1,9 +1,11 @@
-"""SQLite: one writer. Every write set handed in while it writes goes in its next transaction
-(one COMMIT for them all, each in a savepoint of its own so one that fails is undone alone);
-a game row updated by several of them is updated once, with its last values. It writes through
-Tortoise's own connection (``in_transaction``), so its transaction and every other query of the
-bot take turns on one connection. The queue's heads are read on a read-only connection of the
-event loop's thread (WAL: a reader sees every committed write and waits for none). Between
+"""SQLite: one writer, with a connection and a thread of its own. Every write set handed in while
+it writes goes in its next transaction (one COMMIT for them all, each in a savepoint of its own so
+one that fails is undone alone); a game row updated by several of them is updated once, with its
+last values. A transaction is one call on the writer's thread (the standard library's ``sqlite3``),
+however many statements it holds: the event loop hands it over and is woken once, when it is
+committed. Tortoise's connection goes on serving every other query; in WAL mode its readers never
+wait for the writer, and its rare writes (leases, web logins) wait their turn through SQLite's busy
+timeout. The queue's heads are read on a read-only connection of the event loop's thread. Between
 transactions, now and then, the write-ahead log is copied back (``PRAGMA wal_checkpoint``)."""
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ import asyncio
 import sqlite3
 import time
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from typing import Any
 
 from nonebot.log import logger
 from tortoise import connections
 from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
 
 from ..models import Delivery, Game, Outbox
 from ..writeset import Delete, Guard, Insert, Update, Upsert, WriteSet
@@ -26,6 +28,7 @@ from . import Conflict, Duplicate, Pending, Store, Superseded, timed, unwritten
 from .tables import SQLITE, table
 
 CHECKPOINT_EVERY = 0.2  # seconds between passive checkpoints while writes go on
+BUSY_TIMEOUT = 5.0  # seconds a write waits for Tortoise's connection to finish one of its own
 
 Item = tuple[WriteSet, Pending, "Pending | None"]
 
@@ -36,6 +39,8 @@ class SqliteStore(Store):
         self.queue: deque[Item] = deque()
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self.conn: sqlite3.Connection | None = None  # the writer's, opened on its thread
         self.reader: sqlite3.Connection | None = None
         self.read_checked = False
         self.checkpointed = 0.0
@@ -50,6 +55,8 @@ class SqliteStore(Store):
         return pending
 
     async def _writer(self) -> None:
+        loop = asyncio.get_running_loop()
+        pragmas = dict(getattr(connections.get("default"), "pragmas", {}))  # the same as Tortoise's connection
         while True:
             if not self.queue:
                 if self.closing:
@@ -60,46 +67,67 @@ class SqliteStore(Store):
             batch = list(self.queue)
             self.queue.clear()
             try:
-                await self._write(batch)
+                outcomes = await loop.run_in_executor(self.thread, self._write, batch, pragmas)
             except BaseException as exc:  # the transaction as a whole failed (the disk, or the bot stops): all of it
                 for _, pending, _ in batch:
                     pending.settle(exc if isinstance(exc, Exception) else ConnectionError("the database is closed"))
                 if not isinstance(exc, Exception):
                     raise
                 logger.opt(exception=exc).error("SQLite: a write failed")
-            await self._checkpoint()
+            else:
+                for (_, pending, _), outcome in zip(batch, outcomes):
+                    pending.settle(outcome)
+            if not self.queue and time.monotonic() - self.checkpointed >= CHECKPOINT_EVERY:
+                self.checkpointed = time.monotonic()
+                await loop.run_in_executor(self.thread, self._checkpoint)
 
-    async def _write(self, batch: list[Item]) -> None:
+    # ---- on the writer's thread ---------------------------------------------------------
+
+    def _connection(self, pragmas: dict[str, Any]) -> sqlite3.Connection:
+        if self.conn is None:
+            conn = sqlite3.connect(self.filename, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+            for name, value in pragmas.items():
+                conn.execute(f"PRAGMA {name}={value}")
+            self.conn = conn
+        return self.conn
+
+    def _write(self, batch: list[Item], pragmas: dict[str, Any]) -> list[BaseException | None]:
         """One transaction for the batch; a write set alone fails by itself, several each in a savepoint."""
+        conn = self._connection(pragmas)
         began, now = time.perf_counter(), datetime.now(timezone.utc)
         several = len(batch) > 1
         outcomes: list[BaseException | None] = []
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            async with in_transaction() as tx:
-                games: dict[Any, dict[str, Any]] = {}  # game rows' last values, written once before COMMIT
-                for ws, pending, after in batch:
-                    outcome = await _one(tx, ws, after, now, games, several)
-                    outcomes.append(outcome)
-                    pending.failed = outcome is not None  # known before the next write set is tried
-                for pk, values in games.items():
-                    sql, params = SQLITE.update(Update(Game, tuple(values), [(pk, values)]))
-                    await tx.execute_many(sql, params)
-        except EXPECTED as exc:  # a write set alone that failed: its transaction was rolled back
+            games: dict[Any, dict[str, Any]] = {}  # game rows' last values, written once before COMMIT
+            for ws, pending, after in batch:
+                outcome = _one(conn, ws, after, now, games, several)
+                outcomes.append(outcome)
+                pending.failed = outcome is not None  # known before the next write set is tried
+            for pk, values in games.items():
+                sql, params = SQLITE.update(Update(Game, tuple(values), [(pk, values)]))
+                conn.executemany(sql, params)
+            conn.execute("COMMIT")
+        except EXPECTED as exc:  # a write set alone that failed: its transaction is rolled back
+            conn.execute("ROLLBACK")
             outcomes = [exc]
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
         timed(began, "SQLite: a write")
-        for (_, pending, _), outcome in zip(batch, outcomes):
-            pending.settle(outcome)
+        return outcomes
 
-    async def _checkpoint(self) -> None:
-        """Copy the write-ahead log back between two transactions (PASSIVE: waits for nobody), at
-        most every ``CHECKPOINT_EVERY`` seconds; SQLite's own checkpoint inside a commit is the fallback."""
-        if self.queue or time.monotonic() - self.checkpointed < CHECKPOINT_EVERY:
-            return
-        self.checkpointed = time.monotonic()
+    def _checkpoint(self) -> None:
+        """Copy the write-ahead log back between two transactions (PASSIVE: waits for nobody);
+        SQLite's own checkpoint inside a commit is the fallback."""
         try:
-            await connections.get("default").execute_query("PRAGMA wal_checkpoint(PASSIVE)")
-        except Exception as exc:  # the next one may succeed
+            if self.conn is not None:
+                self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error as exc:  # the next one may succeed
             logger.debug(f"SQLite: checkpoint: {exc}")
+
+    # ---- reads --------------------------------------------------------------------------
 
     async def fetch(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
         reader = self._reader()
@@ -114,7 +142,7 @@ class SqliteStore(Store):
 
     def _reader(self) -> sqlite3.Connection | None:
         """A read-only connection to the file in WAL mode (None: not a file in WAL mode). Beside a
-        royale night the writer's connection is busy half the time; a queue read behind it waited."""
+        royale night the writer is busy half the time; a queue read behind it waited."""
         if not self.read_checked:
             self.read_checked = True
             conn = sqlite3.connect(self.filename, check_same_thread=False, isolation_level=None)
@@ -132,6 +160,10 @@ class SqliteStore(Store):
         if self.task is not None:
             await asyncio.gather(self.task, return_exceptions=True)
             self.task = None
+        if self.conn is not None:
+            await asyncio.get_running_loop().run_in_executor(self.thread, self.conn.close)
+            self.conn = None
+        self.thread.shutdown(wait=True)
         if self.reader is not None:
             self.reader.close()
             self.reader = None
@@ -141,35 +173,38 @@ EXPECTED = (IntegrityError, Conflict, Duplicate, ValueError)
 """What fails one write set alone (the others of its transaction are written)."""
 
 
-async def _one(tx: Any, ws: WriteSet, after: Pending | None, now: datetime, games: dict[Any, dict[str, Any]],
-               several: bool) -> BaseException | None:
+def _one(conn: sqlite3.Connection, ws: WriteSet, after: Pending | None, now: datetime,
+         games: dict[Any, dict[str, Any]], several: bool) -> BaseException | None:
     if unwritten(after):
         return Superseded()
     if several:
-        await tx.execute_query("SAVEPOINT w")
+        conn.execute("SAVEPOINT w")
     rows: dict[Any, dict[str, Any]] = {}
     try:
-        await _apply(tx, ws, now, rows)
+        try:
+            _apply(conn, ws, now, rows)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(exc) from exc
     except EXPECTED as exc:
         if not several:
             raise
-        await tx.execute_query("ROLLBACK TO w")
-        await tx.execute_query("RELEASE w")
+        conn.execute("ROLLBACK TO w")
+        conn.execute("RELEASE w")
         return exc
     if several:
-        await tx.execute_query("RELEASE w")
+        conn.execute("RELEASE w")
     for pk, values in rows.items():
         games.setdefault(pk, {}).update(values)
     return None
 
 
-async def _apply(tx: Any, ws: WriteSet, now: datetime, games: dict[Any, dict[str, Any]]) -> None:
+def _apply(conn: sqlite3.Connection, ws: WriteSet, now: datetime, games: dict[Any, dict[str, Any]]) -> None:
     """The write set's statements, in order; the game row's updates are handed back in ``games``."""
     if ws.delivery is not None:
         sql, rows = SQLITE.insert(Insert(Delivery, [{"key": ws.delivery, "at": ws.at or now}]), now)
         try:
-            await tx.execute_many(sql, rows)
-        except IntegrityError:
+            conn.executemany(sql, rows)
+        except sqlite3.IntegrityError:
             raise Duplicate() from None
     for op in ws.ops:
         if isinstance(op, Update):
@@ -178,22 +213,21 @@ async def _apply(tx: Any, ws: WriteSet, now: datetime, games: dict[Any, dict[str
                     games.setdefault(pk, {}).update(values)
                 continue
             sql, rows = SQLITE.update(op)
-            await tx.execute_many(sql, rows)
+            conn.executemany(sql, rows)
         elif isinstance(op, Insert | Upsert):
             sql, rows = SQLITE.insert(op, now)
             if isinstance(op, Insert) and op.keys is not None:
                 for key, row in zip(op.keys, rows):
-                    key.value = await tx.execute_insert(sql, row)
+                    key.value = conn.execute(sql, row).lastrowid
             else:
-                await tx.execute_many(sql, rows)
+                conn.executemany(sql, rows)
         elif isinstance(op, Delete):
             sql, params = SQLITE.delete(op)
-            await tx.execute_query(sql, params)
+            conn.execute(sql, params)
         elif isinstance(op, Guard):
             sql, params = SQLITE.guard(op)
-            changed, _ = await tx.execute_query(sql, params)
-            if changed != 1:
+            if conn.execute(sql, params).rowcount != 1:
                 raise Conflict(f"{table(op.model).name}: {op.where}")
     if ws.outbox:
         sql, rows = SQLITE.insert(Insert(Outbox, ws.outbox), now)
-        await tx.execute_many(sql, rows)
+        conn.executemany(sql, rows)
