@@ -37,6 +37,7 @@ class Held:
 _held: dict[int, Held] = {}
 _last: dict[int, Pending] = {}  # each game's last write that changes it, until a command waits it out
 _written: dict[int, tuple[int, str]] = {}  # game -> (arrival number, its state as its last write stored it)
+_rows: dict[int, dict[str, Any]] = {}  # game -> its row's other columns as its last write (or read) left them
 
 
 def held(game_id: int) -> Held | None:
@@ -52,9 +53,11 @@ def forget(game_id: int | None = None) -> None:
     if game_id is None:
         _held.clear()
         _written.clear()
+        _rows.clear()
     else:
         _held.pop(game_id, None)
         _written.pop(game_id, None)
+        _rows.pop(game_id, None)
 
 
 def follow(game_id: int, pending: Pending, *, changes: bool = True) -> None:
@@ -103,3 +106,22 @@ def as_written(game: Game) -> Any | None:
     if kept is None or kept[0] != game.last_seq:
         return None
     return orjson.loads(kept[1])
+
+
+def changed_columns(game: Game, columns: tuple[str, ...]) -> list[str]:
+    """Which of the game row's ``columns`` (not its state) differ from what its last write handed in
+    (or the read) left in the database: a command writes those alone (a vote changes none of its
+    settings, 33 KiB of JSON in an 88-player game). All of them when that is not known."""
+    now = {c: _comparable(getattr(game, c)) for c in columns}
+    before = _rows.get(game.id)
+    _rows[game.id] = now
+    return list(columns) if before is None else [c for c in columns if before.get(c) != now[c]]
+
+
+def note_row(game: Game, columns: tuple[str, ...]) -> None:
+    """The game row's ``columns`` as just read from the database."""
+    _rows[game.id] = {c: _comparable(getattr(game, c)) for c in columns}
+
+
+def _comparable(value: Any) -> Any:
+    return orjson.dumps(value) if isinstance(value, dict | list) else value

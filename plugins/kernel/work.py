@@ -51,8 +51,8 @@ from .store.tables import table
 from .web.page import with_page_line
 from .writeset import Insert, Key, Update, WriteSet
 
-GAME_FIELDS = ("state", "last_seq", "phase_key", "phase_label", "status", "started_at", "ended_at", "end_reason",
-               "live_group", "settings")
+ROW_FIELDS = ("last_seq", "phase_key", "phase_label", "status", "started_at", "ended_at", "end_reason", "live_group",
+              "settings")  # the game row's columns a command may change besides its state
 
 
 @dataclass
@@ -98,6 +98,7 @@ class Work(Effects, Handled):
         hosts = [h.user_id for h in await Host.filter(game_id=game_id).order_by("id")]
         chats = list(await Chat.filter(game_id=game_id).order_by("id"))
         timers = list(await Timer.filter(game_id=game_id, status__in=OPEN_TIMERS).order_by("id"))
+        held_games.note_row(game, ROW_FIELDS)
         return cls(game, kind, players, hosts, handling, superusers, chats=chats, texts=texts, _timers=timers)
 
     def keep(self) -> None:
@@ -367,7 +368,7 @@ class Work(Effects, Handled):
             for ref, text in self.texts.new:  # the state's new long texts, in rows of their own
                 ws.insert(GameText, {"game_id": g.id, "ref": ref, "text": text})
             self.texts.new = []
-            values = {f: getattr(g, f) for f in GAME_FIELDS}
+            values = {f: getattr(g, f) for f in held_games.changed_columns(g, ROW_FIELDS)}
             values["state"] = state
             ws.update(Game, g.id, values)
             if state is not None:

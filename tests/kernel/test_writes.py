@@ -60,6 +60,21 @@ async def test_a_vote_is_one_write_set(harness, monkeypatch):
     assert await Delivery.exists(key=ws.delivery) and await CommandLog.filter(game_id=g.id, name="vote").count() == 2
 
 
+async def test_a_vote_writes_the_game_rows_state_and_arrival_number_not_its_unchanged_settings(harness, monkeypatch):
+    """The game row's columns a command did not change are not written again (an 88-player game's
+    settings are 33 KiB of JSON); a column it did change is, and the stored row reads back whole."""
+    h = harness
+    g = await demo_running(h)
+    await h.group("31", "/票 2")  # held from here
+    handed = _handed(monkeypatch)
+    await h.group("32", "/票 1")
+    (ws,) = [ws for ws in handed if ws.delivery]
+    (game_op,) = [op for op in ws.ops if op.model.__name__ == "Game"]
+    assert set(game_op.fields) == {"state", "last_seq"}
+    stored = await Game.get(id=g.id)
+    assert stored.last_seq == g.last_seq + 2 and stored.settings == g.settings and stored.status == "running"
+
+
 async def test_a_start_is_one_write_set_and_its_deadline_is_armed(harness, monkeypatch):
     """/开始 (the deal, its role messages, the phase, its deadline and the audit rows) is one write
     set; the new deadline row's key comes back from it and arms the job."""
