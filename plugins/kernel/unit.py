@@ -47,8 +47,9 @@ async def in_game(game_id: int, handling: Handling, superusers: set[str], fn: Ca
         if not quick:
             await held.settled(game_id)  # what it reads from the database includes them
         work = await Work.open(game_id, handling, superusers)
-        if not quick:
-            work.reread_timers()  # a kernel command reads them as the database has them
+        if not quick:  # a kernel command reads them as the database has them (and leaves them held)
+            work.reread_timers()
+            await work.open_timers()
         try:
             await work.read_contacts()
             result = await fn(work)
