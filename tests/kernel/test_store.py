@@ -227,3 +227,27 @@ async def test_on_postgresql_a_plain_write_set_is_one_statement(nonebug_init, mo
     await current().write(ws)
     assert len(asked) == 1 and asked[0].startswith("WITH ")
     assert (await Game.get(id=gid)).last_seq == 7 and await Delivery.exists(key="store-pg-one")
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
+def test_an_inserts_parameters_are_each_value_as_its_column_stores_it(dialect):
+    """Many rows sharing one time, a default, a JSON column, a key of a row written earlier, a text
+    at its column's limit and one over it."""
+    from plugins.kernel.models import CommandLog
+    from plugins.kernel.store.tables import POSTGRES, SQLITE, _default, table
+    from plugins.kernel.writeset import Insert, Key
+
+    d = SQLITE if dialect == "sqlite" else POSTGRES
+    now, key = _now(), Key()
+    key.value = 41
+    rows = [{"game_id": key if i == 1 else 7, "seq": i, "user_id": "u" * 32 if i == 1 else "1", "name": "vote",
+             "args": {"seat": i}, "received_at": now if i < 2 else datetime(2026, 1, i, tzinfo=timezone.utc),
+             "source": "group"} for i in range(1, 4)]
+    sql, params = d.insert(Insert(CommandLog, rows), now)
+    t = table(CommandLog)
+    expected = [[d.value(t, n, r[n] if n in r else _default(t, n, now)) for n in t.columns] for r in rows]
+    assert params == expected and params[0][list(t.columns).index("game_id")] == 41
+    assert params[0][list(t.columns).index("args")] == '{"seat":1}'
+    limit = t.limits["user_id"]
+    with pytest.raises(ValueError, match="user_id"):
+        d.insert(Insert(CommandLog, [{**rows[0], "user_id": "u" * (limit + 1)}]), now)

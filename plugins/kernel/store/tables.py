@@ -25,6 +25,7 @@ class Table:
     kinds: dict[str, str]  # field name -> "json", "time" or ""
     defaults: dict[str, Any]  # field name -> default value, or a callable making one
     limits: dict[str, int]  # field name -> the longest text it holds
+    plan: tuple[tuple[str, str, int], ...]  # each column an INSERT writes: (field, kind, longest text or 0)
 
 
 _NOW = object()  # the default of an auto_now_add time: the moment it is written
@@ -55,7 +56,8 @@ def table(model: type[Model]) -> Table:
         kinds[f"{f['name']}_id"] = ""
         if f["nullable"]:
             defaults[f"{f['name']}_id"] = None
-    return Table(d["table"], pk["db_column"], bool(pk["generated"]), columns, kinds, defaults, limits)
+    plan = tuple((n, kinds.get(n, ""), limits.get(n, 0)) for n in columns)
+    return Table(d["table"], pk["db_column"], bool(pk["generated"]), columns, kinds, defaults, limits, plan)
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,25 @@ class Dialect:
         if isinstance(op, Upsert):
             sets = ", ".join(f'"{t.columns[n]}" = excluded."{t.columns[n]}"' for n in names if t.columns[n] != t.pk)
             sql += f' ON CONFLICT ("{t.pk}") DO UPDATE SET {sets}'
-        rows = [[self.value(t, n, _given(t, row, n, now)) for n in names] for row in op.rows]
+        value, missing = self.value, _MISSING
+        times: dict[int, tuple[datetime, Any]] = {}  # a time shared by rows (their ``now``) converted once; kept alive
+        rows = []
+        for row in op.rows:
+            out = []
+            for name, kind, limit in t.plan:
+                v = row.get(name, missing)
+                if v is missing:
+                    v = _default(t, name, now)
+                if v is None or (not kind and not limit and type(v) is not Key):
+                    out.append(v)
+                elif kind == "time" and type(v) is datetime:
+                    hit = times.get(id(v))
+                    if hit is None:
+                        hit = times[id(v)] = (v, value(t, name, v))
+                    out.append(hit[1])
+                else:
+                    out.append(value(t, name, v))
+            rows.append(out)
         return sql, rows
 
     def returning(self, sql: str, t: Table) -> str:
@@ -119,9 +139,10 @@ class Dialect:
         return f'UPDATE "{t.name}" SET {sets} WHERE {where}', params
 
 
-def _given(t: Table, row: dict[str, Any], name: str, now: datetime) -> Any:
-    if name in row:
-        return row[name]
+_MISSING = object()
+
+
+def _default(t: Table, name: str, now: datetime) -> Any:
     if name not in t.defaults:
         raise KeyError(f"{t.name}: no value for {name}")
     default = t.defaults[name]
