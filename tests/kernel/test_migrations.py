@@ -64,3 +64,13 @@ def test_first_start_creates_schema_and_upgrade_keeps_rows(tmp_path):
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT kind, last_seq FROM game").fetchall() == [("demo", 3)]
     assert _run(repo, db, "migrate").returncode == 0  # idempotent
+
+
+async def test_an_in_memory_sqlite_database_is_refused_at_start():
+    """A bot's games must survive an exit, and the store writes through a connection of its own."""
+    import pytest
+
+    from plugins.kernel.db import open_db
+
+    with pytest.raises(SystemExit, match="SQLite 数据库要放在文件里"):
+        await open_db("sqlite://:memory:")
