@@ -160,3 +160,10 @@ async def replies_after(row: Head, now: datetime) -> list[Head]:
             break
         batch.append(r)
     return batch
+
+
+async def private_waiting() -> int:
+    """How many private messages wait to be sent (all games): read where the queue's heads are, so
+    a command's note about its own fan-out does not wait for the writer."""
+    rows = await current().fetch("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending' AND target_type = 'private'", [])
+    return int(rows[0]["n"]) if rows else 0

@@ -10,6 +10,7 @@ from typing import Any
 from .config import kernel_config
 from .messages import text_rows
 from .models import Outbox, Player
+from .outbox_heads import private_waiting
 
 FAN_OUT = 10  # private messages of one command from which the hosts are told how long they take
 GIVEN_UP_SHOWN = 5
@@ -37,7 +38,7 @@ async def fan_out_note(rows: list[dict[str, Any]], hosts: list[str], *, label: s
     mine = sum(1 for r in rows if r["target_type"] == "private" and r["target_id"] not in hosts)
     if mine < FAN_OUT or not hosts:
         return []
-    ahead = await Outbox.filter(status="pending", target_type="private").count()
+    ahead = await private_waiting()
     took = (ahead + mine) * private_pace()
     text = (f"【发送】{label} {mine} 条，预计 {duration(took)}发完（QQ 限速，每条约 {private_pace():g} 秒"
             + (f"；前面还有 {ahead} 条在排队" if ahead else "") + "）。发送 /队列 可随时查看进度。")
