@@ -55,6 +55,16 @@ ROW_FIELDS = ("last_seq", "phase_key", "phase_label", "status", "started_at", "e
               "settings")  # the game row's columns a command may change besides its state
 
 
+def _typed_settings(kind: GameKind, game: Game) -> None:
+    """Make the game's typed settings as it is read, kept with it while it is held (the engine's
+    ``settings_of`` keeps one per stored dict): its first rule (/开始 after the sign-ups) does not
+    wait for them. A stored form that does not fit is reported by that rule, as before."""
+    try:
+        kind.engine.settings_of(game.settings)
+    except Exception:  # ctx() raises it again, where it is answered
+        pass
+
+
 @dataclass
 class Work(Effects, Handled):
     """Everything loaded for one game inside its arrival order, and what the command changes."""
@@ -99,6 +109,7 @@ class Work(Effects, Handled):
         chats = list(await Chat.filter(game_id=game_id).order_by("id"))
         timers = list(await Timer.filter(game_id=game_id, status__in=OPEN_TIMERS).order_by("id"))
         held_games.note_row(game, ROW_FIELDS)
+        _typed_settings(kind, game)
         return cls(game, kind, players, hosts, handling, superusers, chats=chats, texts=texts, _timers=timers)
 
     def keep(self) -> None:
