@@ -40,6 +40,11 @@ _written: dict[int, tuple[int, str]] = {}  # game -> (arrival number, its state 
 _rows: dict[int, dict[str, Any]] = {}  # game -> its row's other columns as its last write (or read) left them
 
 
+async def read_timers(game_id: int) -> list[Timer]:
+    """The game's armed, paused and stuck timers as the database has them."""
+    return list(await Timer.filter(game_id=game_id, status__in=OPEN_TIMERS).order_by("id"))
+
+
 def held(game_id: int) -> Held | None:
     return _held.get(game_id)
 
@@ -112,7 +117,7 @@ def changed_columns(game: Game, columns: tuple[str, ...]) -> list[str]:
     """Which of the game row's ``columns`` (not its state) differ from what its last write handed in
     (or the read) left in the database: a command writes those alone (a vote changes none of its
     settings, 33 KiB of JSON in an 88-player game). All of them when that is not known."""
-    now = {c: _comparable(getattr(game, c)) for c in columns}
+    now = _row(game, columns)
     before = _rows.get(game.id)
     _rows[game.id] = now
     return list(columns) if before is None else [c for c in columns if before.get(c) != now[c]]
@@ -120,8 +125,9 @@ def changed_columns(game: Game, columns: tuple[str, ...]) -> list[str]:
 
 def note_row(game: Game, columns: tuple[str, ...]) -> None:
     """The game row's ``columns`` as just read from the database."""
-    _rows[game.id] = {c: _comparable(getattr(game, c)) for c in columns}
+    _rows[game.id] = _row(game, columns)
 
 
-def _comparable(value: Any) -> Any:
-    return orjson.dumps(value) if isinstance(value, dict | list) else value
+def _row(game: Game, columns: tuple[str, ...]) -> dict[str, Any]:
+    """The columns' values as they compare: a JSON column by its JSON (changed in place or not)."""
+    return {c: orjson.dumps(v) if isinstance(v := getattr(game, c), dict | list) else v for c in columns}

@@ -46,10 +46,8 @@ async def in_game(game_id: int, handling: Handling, superusers: set[str], fn: Ca
     try:
         if not quick:
             await held.settled(game_id)  # what it reads from the database includes them
-        work = await Work.open(game_id, handling, superusers)
-        if not quick:  # a kernel command reads them as the database has them (and leaves them held)
-            work.reread_timers()
-            await work.open_timers()
+        # a kernel command reads the timers as the database has them (and leaves them held)
+        work = await Work.open(game_id, handling, superusers, fresh_timers=not quick)
         try:
             await work.read_contacts()
             result = await fn(work)

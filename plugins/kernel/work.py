@@ -77,7 +77,7 @@ class Work(Effects, Handled):
     superusers: set[str]
     chats: list[Chat] = field(default_factory=list)
     texts: Texts = field(default_factory=Texts)  # the game's long texts out of the stored state (longtexts.py)
-    _timers: list[Timer] | None = None  # see _open_timers
+    _timers: list[Timer] | None = None  # see open_timers
     ws: WriteSet = field(default_factory=WriteSet)
     changed_timers: list[Timer] = field(default_factory=list)
     refresh_directory: bool = False
@@ -91,12 +91,14 @@ class Work(Effects, Handled):
     _contacts: dict[str, str] | None = None
 
     @classmethod
-    async def open(cls, game_id: int, handling: Handling, superusers: set[str]) -> Work:
-        """The game as held, or read from the database (after its writes on their way)."""
+    async def open(cls, game_id: int, handling: Handling, superusers: set[str], *, fresh_timers: bool = False) -> Work:
+        """The game as held, or read from the database (after its writes on their way);
+        ``fresh_timers``: its timers as the database has them, also when the game is held."""
         h = held_games.held(game_id)
         if h is not None and leases.owns(game_id) and not held_games.failed(game_id):
+            timers = await held_games.read_timers(game_id) if fresh_timers else h.timers
             return cls(h.game, get_kind(h.game.kind), list(h.players), list(h.hosts), handling, superusers,  # type: ignore[arg-type]
-                       chats=list(h.chats), texts=h.texts, _timers=h.timers)
+                       chats=list(h.chats), texts=h.texts, _timers=timers)
         await held_games.settled(game_id)
         held_games.forget(game_id)
         game = await Game.get(id=game_id)
@@ -107,7 +109,7 @@ class Work(Effects, Handled):
         players = list(await Player.filter(game_id=game_id).order_by("seat"))
         hosts = [h.user_id for h in await Host.filter(game_id=game_id).order_by("id")]
         chats = list(await Chat.filter(game_id=game_id).order_by("id"))
-        timers = list(await Timer.filter(game_id=game_id, status__in=OPEN_TIMERS).order_by("id"))
+        timers = await held_games.read_timers(game_id)
         held_games.note_row(game, ROW_FIELDS)
         _typed_settings(kind, game)
         return cls(game, kind, players, hosts, handling, superusers, chats=chats, texts=texts, _timers=timers)
@@ -257,12 +259,8 @@ class Work(Effects, Handled):
         """The game's armed, paused and stuck timers (of one ``key``, or all): read on first use and
         held with the game."""
         if self._timers is None:
-            self._timers = list(await Timer.filter(game_id=self.game.id, status__in=OPEN_TIMERS).order_by("id"))
+            self._timers = await held_games.read_timers(self.game.id)
         return [t for t in self._timers if t.status in OPEN_TIMERS and key in (None, t.key)]
-
-    def reread_timers(self) -> None:
-        """Read the game's timers from the database when next asked."""
-        self._timers = None
 
     async def timers(self) -> list[Timer]:
         return [t for t in await self.open_timers() if t.status != "stuck"]

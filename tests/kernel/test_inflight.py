@@ -4,8 +4,8 @@ same writes and leave once written; a write whose predecessor was not written is
 either, and its sender is asked to send again."""
 
 import asyncio
-import threading
 import re
+import threading
 from datetime import datetime, timezone
 
 import pytest
