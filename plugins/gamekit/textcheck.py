@@ -48,13 +48,14 @@ def _is_han(ch: str) -> bool:
     return "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf" or "\U00020000" <= ch <= "\U0002ffff"
 
 
-def _count(text: str) -> int:
+def char_count(text: str) -> int:
+    """Word's count: every character but spaces and line breaks (all a running draft needs)."""
     return sum(1 for ch in text if not ch.isspace())
 
 
 def _quoted_in_line(line: str) -> int:
     if line.lstrip().startswith(QUOTE_LINE_MARKERS):
-        return _count(line)
+        return char_count(line)
     stack: list[str] = []
     straight = False
     quoted = 0
@@ -123,7 +124,7 @@ def _traditional(text: str) -> int:
 
 
 def measure(text: str) -> TextFigures:
-    chars = _count(text)
+    chars = char_count(text)
     quoted = sum(_quoted_in_line(line) for line in text.split("\n"))
     repeated = _repeated(text)
     traditional = _traditional(text)
