@@ -195,35 +195,58 @@ def stored_json(engine: GameEngine, state: Any, texts: Texts) -> str:
         return orjson.dumps(stored(engine.encode(state), engine.TEXTS, texts)).decode()
     state.version = engine.STATE_VERSION
     swapped: list[tuple[Any, Any, str]] = []
-    marks = texts.marks
     try:
         for path in engine.TEXTS:
-            for box, k in _slots(state, path):
-                typed = isinstance(box, msgspec.Struct)
-                v = getattr(box, k) if typed else box[k]
-                if isinstance(v, str) and v:
-                    mark = marks.get(v)
-                    if mark is None:
-                        mark = marks[v] = f"{MARK}{texts.ref(v)}"
-                    if typed:
-                        setattr(box, k, mark)
-                    else:
-                        box[k] = mark
-                    swapped.append((box, k, v))
+            last = path[-1]
+            for box in _typed_boxes(state, path):
+                if last != "*":
+                    v = box.get(last) if type(box) is dict else getattr(box, last, None)
+                    if v.__class__ is str and v:
+                        _swap(box, last, v, texts, swapped)
+                elif type(box) is list:
+                    for i, v in enumerate(box):
+                        if v.__class__ is str and v:
+                            _swap(box, i, v, texts, swapped)
+                elif type(box) is dict:
+                    for k, v in list(box.items()):
+                        if v.__class__ is str and v:
+                            _swap(box, k, v, texts, swapped)
         return msgspec.json.encode(state).decode()
     finally:
         for box, k, v in reversed(swapped):
-            _put(box, k, v)
+            if type(box) is list or type(box) is dict:
+                box[k] = v
+            else:
+                setattr(box, k, v)
 
 
-def _get(box: Any, k: Any) -> Any:
-    return getattr(box, k) if isinstance(box, msgspec.Struct) else box[k]
+def _typed_boxes(state: Any, path: Path) -> list[Any]:
+    """What holds the texts ``path`` names in a typed state (``_slots`` for one; its
+    containers only, a level at a time, with exact type checks: it runs at every save)."""
+    level = [state]
+    for head in path[:-1]:
+        below: list[Any] = []
+        for box in level:
+            t = type(box)
+            if head == "*":
+                if t is list:
+                    below += box
+                elif t is dict:
+                    below += box.values()
+            else:
+                v = box.get(head) if t is dict else getattr(box, head, None)
+                if v is not None:
+                    below.append(v)
+        level = below
+    return level
 
 
-def _put(box: Any, k: Any, v: Any) -> None:
-    if isinstance(box, msgspec.Struct):
-        setattr(box, k, v)
+def _swap(box: Any, k: Any, text: str, texts: Texts, swapped: list[tuple[Any, Any, str]]) -> None:
+    mark = texts.marks.get(text)
+    if mark is None:
+        mark = texts.marks[text] = f"{MARK}{texts.ref(text)}"
+    if type(box) is list or type(box) is dict:
+        box[k] = mark
     else:
-        box[k] = v
-
-
+        setattr(box, k, mark)
+    swapped.append((box, k, text))
