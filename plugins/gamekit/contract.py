@@ -27,6 +27,8 @@ from datetime import datetime
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 from zoneinfo import ZoneInfo
 
+import orjson
+
 from .args import Args, NoArgs, SeatReason, fields_of
 from .datafile import Content
 from .effects import (
@@ -218,6 +220,7 @@ class GameEngine(Generic[S, C]):
         self.commands = commands
         self.specs: dict[str, CommandSpec] = {s.name: s for s in commands}
         self._settings: dict[int, tuple[dict, Any]] = {}
+        self._shared: dict[bytes, Any] = {}  # typed settings by their stored form: one for equal settings
 
     # ---- settings --------------------------------------------------------------
 
@@ -241,17 +244,32 @@ class GameEngine(Generic[S, C]):
 
     def settings_of(self, stored: dict[str, Any]) -> C:
         """The typed settings of a game's stored settings (the kernel's own keys left out), one
-        object per stored dict: ``ctx.settings`` and the hooks' ``settings``."""
+        object per stored dict: ``ctx.settings`` and the hooks' ``settings``. Games whose stored
+        settings are equal (most games play the defaults) share one typed object, validated once:
+        settings are read-only to rules."""
         hit = self._settings.get(id(stored))
         if hit is not None and hit[0] is stored:
             return hit[1]
         plain = engine_settings(stored)
-        value = plain if self.Settings is None else self.Settings.model_validate(
-            {k: v for k, v in plain.items() if k != "timezone"}, strict=False)
+        if self.Settings is None:
+            value: Any = plain
+        else:
+            mine = {k: v for k, v in plain.items() if k != "timezone"}
+            try:
+                key: bytes | None = orjson.dumps(mine, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+            except TypeError:  # not stored JSON (a test's values): its own object
+                key = None
+            value = self._shared.get(key) if key is not None else None
+            if value is None:
+                value = self.Settings.model_validate(mine, strict=False)
+                if key is not None:
+                    if len(self._shared) >= 64:
+                        self._shared.clear()
+                    self._shared[key] = value
         if len(self._settings) > 512:
             self._settings.clear()
         self._settings[id(stored)] = (stored, value)
-        return value  # type: ignore[return-value]
+        return value
 
     # ---- state -----------------------------------------------------------------
 
