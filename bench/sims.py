@@ -18,7 +18,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import resource
 import sys
 import tempfile
 import time
@@ -174,6 +173,13 @@ def league() -> tuple[Callable[[], str], Held]:
 GAMES = {"mafia88": mafia88, "royale": royale, "prison": prison, "league": league}
 
 
+def _peak_rss_kib() -> int:
+    """This process's peak RSS (VmHWM). Not ``getrusage``'s ``ru_maxrss``: Linux carries that over
+    from the parent across fork and exec, so it showed the bench driver's peak when that was larger."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+
+
 def _rss_kib() -> int:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
@@ -192,7 +198,7 @@ def main(name: str, traced: bool) -> None:
         total += time.perf_counter() - t
         runs += 1
     calls = counted.calls // runs
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = _peak_rss_kib()
     out = {"game": name, "wall": total / runs, "runs": runs, "calls": calls, "rss_base_kib": base,
            "rss_peak_kib": peak, "detail": detail}
     if traced:  # exact Python-heap peak of one game; tracemalloc makes it ~7x slower
