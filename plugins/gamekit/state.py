@@ -6,6 +6,10 @@ stores ``encode(state)`` and reads it back with ``decode``: an older version is 
 to date by the engine's ``upgrade`` (on the plain JSON), a newer one is refused, and a state that
 does not fit the model raises :class:`StateInvalid` naming the field. msgspec, not pydantic: a
 state is written on every command (a 30 KiB state encodes in ~30 µs, as fast as plain JSON).
+
+Every part of a state is declared with ``gc=False``: a state is a tree (it is stored as JSON), so
+its parts never form a cycle, and the garbage collector's full passes need not walk them (a held
+mafia88 game adds half as many objects to each pass; 200 held games: 10 → 4 ms a pass).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import msgspec
 VERSION_KEY = "version"
 
 
-class GameState(msgspec.Struct, kw_only=True):
+class GameState(msgspec.Struct, kw_only=True, gc=False):
     """Base of every game's typed state; ``version`` is the shape's version (the engine's
     ``STATE_VERSION``, set when it is encoded)."""
 

@@ -92,7 +92,7 @@ class Award(StrEnum):
 # ---- registrants and rounds -----------------------------------------------------------
 
 
-class Player(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Player(msgspec.Struct, gc=False, kw_only=True, omit_defaults=True):
     """A registrant; the two disqualification notes are left out of the JSON when unset."""
 
     alias: str
@@ -102,7 +102,7 @@ class Player(msgspec.Struct, kw_only=True, omit_defaults=True):
     dq_group: str | None = None  # the group they were in then ("" for none)
 
 
-class Round(msgspec.Struct, kw_only=True):
+class Round(msgspec.Struct, gc=False, kw_only=True):
     key: str
     name: str
     seed: int  # the grouping's shuffle seed (shown with the groups)
@@ -117,7 +117,7 @@ class Round(msgspec.Struct, kw_only=True):
 # ---- match days -----------------------------------------------------------------------
 
 
-class DayTimes(msgspec.Struct, kw_only=True):
+class DayTimes(msgspec.Struct, gc=False, kw_only=True):
     """The day's clock (ISO, UTC)."""
 
     checkin_open: str
@@ -138,7 +138,7 @@ class DayTimes(msgspec.Struct, kw_only=True):
         return datetime.fromisoformat(self.checkin_open)
 
 
-class Day(msgspec.Struct, kw_only=True):
+class Day(msgspec.Struct, gc=False, kw_only=True):
     round: int
     index: int  # 0-based within the round
     date: str  # ISO date
@@ -174,7 +174,7 @@ class Day(msgspec.Struct, kw_only=True):
 # ---- games ----------------------------------------------------------------------------
 
 
-class Parts(msgspec.Struct, kw_only=True):
+class Parts(msgspec.Struct, gc=False, kw_only=True):
     """One player's points of one game by part (§六（二）), the game's factor applied."""
 
     win: float
@@ -187,7 +187,7 @@ class Parts(msgspec.Struct, kw_only=True):
         return self.win, self.behaviour, self.vote, self.badge, self.award
 
 
-class Points(msgspec.Struct, kw_only=True):
+class Points(msgspec.Struct, gc=False, kw_only=True):
     """One player's line of a game as the sheet scored it."""
 
     plus: float | None = None  # the sheet's plus and minus points (older games: computed from parts)
@@ -205,19 +205,19 @@ class Points(msgspec.Struct, kw_only=True):
         return self.mvp if award is Award.MVP else self.svp
 
 
-class VoteLine(msgspec.Struct, kw_only=True):
+class VoteLine(msgspec.Struct, gc=False, kw_only=True):
     day: int
     round: int  # 1: the vote, 2: the runoff
     target: int  # game seats
     voters: list[int]
 
 
-class Tie(msgspec.Struct, kw_only=True):
+class Tie(msgspec.Struct, gc=False, kw_only=True):
     stage: list[int]
     selfboom: bool  # a wolf on the stage exploded (自曝)
 
 
-class Parsed(msgspec.Struct, kw_only=True):
+class Parsed(msgspec.Struct, gc=False, kw_only=True):
     """A sheet's game-level facts (per-player results are the game's points)."""
 
     group: str
@@ -228,13 +228,13 @@ class Parsed(msgspec.Struct, kw_only=True):
     bind_day: int | None = None
 
 
-class Correction(msgspec.Struct, kw_only=True):
+class Correction(msgspec.Struct, gc=False, kw_only=True):
     at: str
     by: str
     sheet: str  # the sheet it replaced
 
 
-class Game(msgspec.Struct, kw_only=True):
+class Game(msgspec.Struct, gc=False, kw_only=True):
     id: int
     round: int
     day: int  # the day's index in the round
@@ -253,13 +253,13 @@ class Game(msgspec.Struct, kw_only=True):
 # ---- the referees' records ------------------------------------------------------------
 
 
-class Reversal(msgspec.Struct, kw_only=True):
+class Reversal(msgspec.Struct, gc=False, kw_only=True):
     at: str
     by: str
     reason: str
 
 
-class Violation(msgspec.Struct, kw_only=True):
+class Violation(msgspec.Struct, gc=False, kw_only=True):
     id: int
     seat: int
     round: int
@@ -273,7 +273,7 @@ class Violation(msgspec.Struct, kw_only=True):
     reversed: Reversal | None = None  # taken back (/撤销, or given way to a corrected sheet)
 
 
-class Appeal(msgspec.Struct, kw_only=True):
+class Appeal(msgspec.Struct, gc=False, kw_only=True):
     id: int
     seat: int
     game: int
@@ -283,7 +283,7 @@ class Appeal(msgspec.Struct, kw_only=True):
     answer: str = ""
 
 
-class AuditRow(msgspec.Struct, kw_only=True):
+class AuditRow(msgspec.Struct, gc=False, kw_only=True):
     at: str
     by: str
     action: str

@@ -123,7 +123,7 @@ class ComplaintStatus(StrEnum):
     DISMISSED = "dismissed"
 
 
-class Part(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Part(msgspec.Struct, gc=False, kw_only=True, omit_defaults=True):
     """Base of the state's parts."""
 
 
@@ -138,7 +138,7 @@ class Overlap(Part):
 
 # ---- players -----------------------------------------------------------------------------------
 
-class Signal(msgspec.Struct, array_like=True):
+class Signal(msgspec.Struct, gc=False, array_like=True):
     """A 暗号 pair, stored as [seek, reply] (§七.3)."""
 
     seek: str

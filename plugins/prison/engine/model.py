@@ -70,7 +70,7 @@ CHOICES = (How.FIRST, How.SECOND)
 # ---- the game proper -------------------------------------------------------------------
 
 
-class Player(msgspec.Struct, kw_only=True):
+class Player(msgspec.Struct, gc=False, kw_only=True):
     seat: int
     alias: str
     user_id: str
@@ -95,7 +95,7 @@ class Player(msgspec.Struct, kw_only=True):
         return self.kind
 
 
-class Line(msgspec.Struct, kw_only=True):
+class Line(msgspec.Struct, gc=False, kw_only=True):
     """A line of a room's transcript."""
 
     seq: int
@@ -105,7 +105,7 @@ class Line(msgspec.Struct, kw_only=True):
     text: str
 
 
-class Pair(msgspec.Struct, kw_only=True):
+class Pair(msgspec.Struct, gc=False, kw_only=True):
     g_room: str
     p_room: str
     guard: int
@@ -117,13 +117,13 @@ class Pair(msgspec.Struct, kw_only=True):
         return self.prisoner if seat == self.guard else self.guard if seat == self.prisoner else None
 
 
-class Kill(msgspec.Struct, kw_only=True):
+class Kill(msgspec.Struct, gc=False, kw_only=True):
     by: int
     victim: int
     how: str
 
 
-class Night(msgspec.Struct, kw_only=True):
+class Night(msgspec.Struct, gc=False, kw_only=True):
     night: int
     rooms: dict[str, int]  # room -> seat
     pairs: list[Pair] = msgspec.field(default_factory=list)
@@ -132,12 +132,12 @@ class Night(msgspec.Struct, kw_only=True):
     kill: Kill | None = None
 
 
-class Uprising(msgspec.Struct, kw_only=True):
+class Uprising(msgspec.Struct, gc=False, kw_only=True):
     by: int
     votes: dict[int, str] = msgspec.field(default_factory=dict)
 
 
-class Pick(msgspec.Struct, kw_only=True):
+class Pick(msgspec.Struct, gc=False, kw_only=True):
     """A tie the chief (or the leader) must settle with /裁定."""
 
     by: int
@@ -145,12 +145,12 @@ class Pick(msgspec.Struct, kw_only=True):
     options: list[str]
 
 
-class Tonight(msgspec.Struct, kw_only=True):
+class Tonight(msgspec.Struct, gc=False, kw_only=True):
     point_kill: int | None = None
     spare: bool = False
 
 
-class Act(msgspec.Struct, kw_only=True):
+class Act(msgspec.Struct, gc=False, kw_only=True):
     """A designed ability used and waiting for its resolution (tonight's at the window's open or
     close, a vote weight at the day's tally); the last use of a kind by a seat replaces it."""
 
@@ -165,7 +165,7 @@ class Act(msgspec.Struct, kw_only=True):
     text: str = ""
 
 
-class Use(msgspec.Struct, kw_only=True):
+class Use(msgspec.Struct, gc=False, kw_only=True):
     """An ability used (the sheet 技能使用); ``result`` None until a host settles it."""
 
     id: int
@@ -180,24 +180,24 @@ class Use(msgspec.Struct, kw_only=True):
     settled_seq: int | None = None
 
 
-class Submission(msgspec.Struct, kw_only=True):
+class Submission(msgspec.Struct, gc=False, kw_only=True):
     seq: int
     at: str
     seat: int
     pairs: dict[str, str]
 
 
-class Subs(msgspec.Struct, kw_only=True):
+class Subs(msgspec.Struct, gc=False, kw_only=True):
     map: list[Submission] = msgspec.field(default_factory=list)  # （二）4 room mappings
     alias: list[Submission] = msgspec.field(default_factory=list)  # （二）6 alias lists
 
 
-class Note(msgspec.Struct, kw_only=True):
+class Note(msgspec.Struct, gc=False, kw_only=True):
     seq: int
     text: str
 
 
-class CardNote(msgspec.Struct, kw_only=True):
+class CardNote(msgspec.Struct, gc=False, kw_only=True):
     """An automatic yellow card the rules gave."""
 
     day: int
@@ -205,14 +205,14 @@ class CardNote(msgspec.Struct, kw_only=True):
     reason: str
 
 
-class PointItem(msgspec.Struct, array_like=True):
+class PointItem(msgspec.Struct, gc=False, array_like=True):
     """One line of a seat's points, stored as [why, n]."""
 
     why: str
     n: int
 
 
-class Rank(msgspec.Struct, array_like=True):
+class Rank(msgspec.Struct, gc=False, array_like=True):
     """One row of the ranking, stored as [rank, seat, total]."""
 
     rank: int
@@ -220,14 +220,14 @@ class Rank(msgspec.Struct, array_like=True):
     total: int
 
 
-class Result(msgspec.Struct, kw_only=True):
+class Result(msgspec.Struct, gc=False, kw_only=True):
     cond: int  # （三）1, 2 or 3
     winners: list[int]
     points: dict[int, list[PointItem]]
     ranking: list[Rank]
 
 
-class SignupInfo(msgspec.Struct, kw_only=True):
+class SignupInfo(msgspec.Struct, gc=False, kw_only=True):
     """A player's sign-up fields at the deal (/资料, under a host's ``signup`` table)."""
 
     number: int | None = None
@@ -240,13 +240,13 @@ class SignupInfo(msgspec.Struct, kw_only=True):
 # ---- the auction -----------------------------------------------------------------------
 
 
-class Choice(msgspec.Struct, frozen=True, kw_only=True):
+class Choice(msgspec.Struct, gc=False, frozen=True, kw_only=True):
     name: str
     coins: int
     seq: int  # the arrival of the /竞拍 that last changed it
 
 
-class Bid(msgspec.Struct, kw_only=True):
+class Bid(msgspec.Struct, gc=False, kw_only=True):
     first: Choice | None = None
     second: Choice | None = None
     number: int | None = None
@@ -255,7 +255,7 @@ class Bid(msgspec.Struct, kw_only=True):
         return self.first if key is How.FIRST else self.second
 
 
-class Won(msgspec.Struct, kw_only=True):
+class Won(msgspec.Struct, gc=False, kw_only=True):
     name: str
     how: How
     coins: int
@@ -263,7 +263,7 @@ class Won(msgspec.Struct, kw_only=True):
     balance: int = 0
 
 
-class AuctionBook(msgspec.Struct, kw_only=True):
+class AuctionBook(msgspec.Struct, gc=False, kw_only=True):
     bids: dict[int, Bid] = msgspec.field(default_factory=dict)
     balances: dict[int, int] = msgspec.field(default_factory=dict)
     results: dict[int, Won] = msgspec.field(default_factory=dict)  # at the close

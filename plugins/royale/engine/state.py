@@ -85,7 +85,7 @@ class EventKey(StrEnum):
     MOON = "moon"
 
 
-class Item(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Item(msgspec.Struct, gc=False, kw_only=True, omit_defaults=True):
     id: int
     name: str
     kind: ItemKind
@@ -95,7 +95,7 @@ class Item(msgspec.Struct, kw_only=True, omit_defaults=True):
     temp: bool = False  # 逆袭's one-night gear
 
 
-class Hands(msgspec.Struct, kw_only=True):
+class Hands(msgspec.Struct, gc=False, kw_only=True):
     """What a player or an NPC carries, and the two hands: item ids in the three slots (at most
     two set; ``held`` is a non-gear item taken in hand to be used)."""
 
@@ -151,7 +151,7 @@ class Hands(msgspec.Struct, kw_only=True):
         return items
 
 
-class Find(msgspec.Struct, tag_field="kind", kw_only=True):
+class Find(msgspec.Struct, gc=False, tag_field="kind", kw_only=True):
     """What the last search found (attack and pickup use it up)."""
 
     place: str
@@ -173,7 +173,7 @@ class FoundNpc(Find, tag="npc", kw_only=True):
 Found = FoundItem | FoundPlayer | FoundNpc
 
 
-class Claim(msgspec.Struct, tag_field="kind", kw_only=True):
+class Claim(msgspec.Struct, gc=False, tag_field="kind", kw_only=True):
     """A reward waiting for /领取."""
 
 
@@ -212,7 +212,7 @@ class Player(Hands, kw_only=True):
     searched: Searched = Searched.NOT_YET
 
 
-class Blow(msgspec.Struct, array_like=True):
+class Blow(msgspec.Struct, gc=False, array_like=True):
     """Damage an NPC took, stored as [by, damage] (by None: no one)."""
 
     by: int | None
@@ -236,7 +236,7 @@ class Npc(Hands, kw_only=True):
     rewarded: bool = False  # the witch's killers got their reward
 
 
-class Death(msgspec.Struct, kw_only=True):
+class Death(msgspec.Struct, gc=False, kw_only=True):
     seat: int
     night: int
     cause: str
@@ -246,7 +246,7 @@ class Death(msgspec.Struct, kw_only=True):
     day: bool = False  # by day (a host's /出局): public at once, not one of the night's deaths
 
 
-class NpcDeath(msgspec.Struct, kw_only=True):
+class NpcDeath(msgspec.Struct, gc=False, kw_only=True):
     id: str
     name: str
     kind: NpcKind
@@ -256,7 +256,7 @@ class NpcDeath(msgspec.Struct, kw_only=True):
     place: str
 
 
-class Broadcast(msgspec.Struct, kw_only=True):
+class Broadcast(msgspec.Struct, gc=False, kw_only=True):
     """生命启示: a place (and a player) to publish the next morning."""
 
     by: int
@@ -264,11 +264,11 @@ class Broadcast(msgspec.Struct, kw_only=True):
     target: int | None
 
 
-class Result(msgspec.Struct, kw_only=True):
+class Result(msgspec.Struct, gc=False, kw_only=True):
     winner: int | None  # None: the last ones died together (the host wins)
 
 
-class OwnHands(msgspec.Struct, array_like=True):
+class OwnHands(msgspec.Struct, gc=False, array_like=True):
     """逆袭: the lucky one's own hands, given back after the night."""
 
     weapon: int | None
@@ -276,7 +276,7 @@ class OwnHands(msgspec.Struct, array_like=True):
     held: int | None
 
 
-class Today(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Today(msgspec.Struct, gc=False, kw_only=True, omit_defaults=True):
     """One of today's events and what it drew."""
 
     key: EventKey
@@ -286,19 +286,19 @@ class Today(msgspec.Struct, kw_only=True, omit_defaults=True):
     hands: OwnHands | None = None
 
 
-class LoggedEvent(msgspec.Struct, kw_only=True):
+class LoggedEvent(msgspec.Struct, gc=False, kw_only=True):
     day: int
     key: EventKey
 
 
-class Plan(msgspec.Struct, kw_only=True):
+class Plan(msgspec.Struct, gc=False, kw_only=True):
     """A host's plan for tomorrow's event (/事件)."""
 
     force: EventKey | None = None
     forbid: list[EventKey] = msgspec.field(default_factory=list)
 
 
-class Hit(msgspec.Struct, array_like=True):
+class Hit(msgspec.Struct, gc=False, array_like=True):
     """A direct effective hit, stored as [attacker, seat or NPC id, damage]."""
 
     by: int
@@ -306,26 +306,26 @@ class Hit(msgspec.Struct, array_like=True):
     dmg: int
 
 
-class NightLog(msgspec.Struct, kw_only=True):
+class NightLog(msgspec.Struct, gc=False, kw_only=True):
     hits: list[Hit] = msgspec.field(default_factory=list)
     attackers: list[int] = msgspec.field(default_factory=list)
     holy: list[int] = msgspec.field(default_factory=list)  # 朝圣之路: who reached the holy place
 
 
-class Guests(msgspec.Struct, kw_only=True):
+class Guests(msgspec.Struct, gc=False, kw_only=True):
     """Who spent the night with the witch, and what it does to them next night."""
 
     seats: list[int]
     delta: int
 
 
-class Landed(msgspec.Struct, kw_only=True):
+class Landed(msgspec.Struct, gc=False, kw_only=True):
     day: int
     name: str
     place: str
 
 
-class HostEntry(msgspec.Struct, kw_only=True):
+class HostEntry(msgspec.Struct, gc=False, kw_only=True):
     day: int
     by: str  # the host's QQ number
     what: str
