@@ -75,6 +75,25 @@ async def test_a_vote_writes_the_game_rows_state_and_arrival_number_not_its_unch
     assert stored.last_seq == g.last_seq + 2 and stored.settings == g.settings and stored.status == "running"
 
 
+async def test_a_changed_setting_is_written_and_the_next_command_leaves_the_column_alone(harness, monkeypatch):
+    """/配置 replaces the held game's settings: the game row's settings column is written with the new
+    value (read back from the database), and the next command, changing none, does not write it again."""
+    h = harness
+    g = await _signed_up(h)
+    handed = _handed(monkeypatch)
+    out = await h.group("1", "/配置 day_minutes = 30")
+    assert "配置已更新" in texts(out)
+    (ws,) = [ws for ws in handed if ws.delivery]
+    (game_op,) = [op for op in ws.ops if op.model.__name__ == "Game"]
+    assert "settings" in game_op.fields
+    assert (await Game.get(id=g.id)).settings["day_minutes"] == 30
+    handed.clear()
+    await h.group("33", "/报名 丙")
+    game_ops = [op for ws in handed if ws.delivery for op in ws.ops if op.model.__name__ == "Game"]
+    assert all("settings" not in op.fields for op in game_ops)
+    assert (await Game.get(id=g.id)).settings["day_minutes"] == 30
+
+
 async def test_a_start_is_one_write_set_and_its_deadline_is_armed(harness, monkeypatch):
     """/开始 (the deal, its role messages, the phase, its deadline and the audit rows) is one write
     set; the new deadline row's key comes back from it and arms the job."""
