@@ -89,3 +89,25 @@ def test_the_flag_threshold_is_a_setting_section_12_6():
     pid = gu_sha_posts(g, g.p(a).report.text[:250] + prose(700, "own"))
     shown = g.host("show", post=str(pid))[0].text
     assert f"报道{a}" in shown and "⚠" not in shown
+
+
+def test_closest_matches_are_stored_as_arrays_and_older_games_are_brought_up_to_date_section_12_6():
+    """A closest match is stored as [label, percent, run, flag] (state version 4); a game saved before
+    (version 3, each an object) is read with its matches and its reports' texts intact."""
+    from plugins.mafia88.engine import ENGINE
+
+    g = small()
+    a, b = g.seats_of("you_xia")[:2]
+    g.cmd(a, "report", text=prose(330, "a"))
+    g.cmd(b, "report", text=g.p(a).report.text)
+    pid = gu_sha_posts(g, g.p(a).report.text + prose(700, "own"))
+    now = ENGINE.encode(g.state)
+    assert now["version"] == 4
+    assert now["players"][str(b)]["report"]["overlap"] == [[f"报道{a}", 100.0, g.p(b).report.overlap[0].run, True]]
+    older = ENGINE.encode(g.state) | {"version": 3}
+    for found in [older["players"][str(b)]["report"]["overlap"], older["posts"][pid - 1]["overlap"]]:
+        found[:] = [{"label": x[0], "percent": x[1], "run": x[2], "flag": x[3]} for x in found]
+    state = ENGINE.decode(older)
+    assert state.players[b].report.text == g.p(a).report.text
+    assert state.posts[pid - 1].overlap == g.state.posts[pid - 1].overlap and state.posts[pid - 1].overlap
+    assert ENGINE.encode(state) == now

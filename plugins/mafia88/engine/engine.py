@@ -31,7 +31,8 @@ class Mafia88Engine(GameEngine[Mafia88State, Mafia88Settings]):
     CONTENT = CONTENT
     HOST_ONLY = T.HOST_ONLY  # the table's permission (check_who), in the game's words: hosts are 哨子
     NOT_A_PLAYER = T.NOT_A_PLAYER
-    STATE_VERSION = 3  # 2: no copy of the settings in the state; 3: a report keeps its length, not its figures
+    STATE_VERSION = 4  # 2: no copy of the settings in the state; 3: a report keeps its length, not its figures;
+    # 4: a closest match (Overlap) is stored as an array
     TEXTS = (("posts", "*", "text"), ("drafts", "*", "parts", "*"), ("letters", "*", "text"), ("dms", "*", "text"),
              ("souls", "*", "move", "text"), ("souls", "*", "back", "text"), ("players", "*", "report", "text"),
              ("complaints", "*", "reason"))  # kept in rows of their own by the kernel
@@ -67,16 +68,22 @@ class Mafia88Engine(GameEngine[Mafia88State, Mafia88Settings]):
     def upgrade(self, raw: JSON) -> JSON:
         """Version 1 kept a copy of the settings under "cfg" (and a "v" of its own): the rules
         read ctx.settings. Before version 3 a report kept its figures (and an empty text): its
-        length is what the hosts' sheet reads."""
+        length is what the hosts' sheet reads. Before version 4 a closest match was an object."""
+        version = raw.get("version", 0)
         raw.pop("cfg", None)
         raw.pop("v", None)
         for p in (raw.get("players") or {}).values():
             rep = p.get("report")
             if isinstance(rep, dict) and "chars" not in rep:
                 rep["chars"] = (rep.get("figures") or {}).get("chars")
-            if isinstance(rep, dict):
+            if isinstance(rep, dict) and version < 3:
                 rep.pop("figures", None)
                 rep.pop("text", None)
+            if isinstance(rep, dict) and "overlap" in rep:
+                rep["overlap"] = _overlap_rows(rep["overlap"])
+        for post in raw.get("posts") or []:
+            if isinstance(post, dict) and "overlap" in post:
+                post["overlap"] = _overlap_rows(post["overlap"])
         return raw
 
     def private_info(self, state: Mafia88State, seat: int, *, settings: Mafia88Settings) -> str:
@@ -154,3 +161,11 @@ class Mafia88Engine(GameEngine[Mafia88State, Mafia88Settings]):
 
 
 ENGINE = Mafia88Engine()
+
+
+def _overlap_rows(found: object) -> object:
+    """A stored list of closest matches, objects (before version 4) as arrays."""
+    if not isinstance(found, list):
+        return found
+    return [[o.get("label"), o.get("percent"), o.get("run"), o.get("flag", False)] if isinstance(o, dict) else o
+            for o in found]

@@ -127,8 +127,9 @@ class Part(msgspec.Struct, gc=False, kw_only=True, omit_defaults=True):
     """Base of the state's parts."""
 
 
-class Overlap(Part):
-    """How much of a post or report is found in one earlier text (§十二.6 原创首发)."""
+class Overlap(Part, array_like=True):
+    """How much of a post or report is found in one earlier text (§十二.6 原创首发); stored as
+    [label, percent, run, flag] (each report keeps three: a third of a voting day's state as objects)."""
 
     label: str
     percent: float
