@@ -49,41 +49,44 @@ class Texts:
         return r
 
 
-_ABSENT = object()
-
-
-def _slots(node: Any, path: Path) -> list[tuple[Any, Any]]:
-    """(container, key) of every place ``path`` names in ``node``, in document order: dict keys,
-    list items, and the fields of a typed state (``msgspec.Struct``). One level at a time, without
-    recursion: it runs over every long text of a state at each save."""
+def _boxes(node: Any, path: Path) -> list[Any]:
+    """What holds the places ``path`` names in ``node`` (a stored state's JSON values or a typed
+    state), in document order: one level at a time, without recursion, with exact type checks (it
+    runs over a state's containers at each save)."""
     level = [node]
     for head in path[:-1]:
         below: list[Any] = []
         for box in level:
+            t = type(box)
             if head == "*":
-                if isinstance(box, list):
-                    below.extend(box)
-                elif isinstance(box, dict):
-                    below.extend(box.values())
-            elif isinstance(box, msgspec.Struct):
-                v = getattr(box, head, _ABSENT)
-                if v is not _ABSENT:
+                if t is list:
+                    below += box
+                elif t is dict:
+                    below += box.values()
+            else:
+                v = box.get(head) if t is dict else getattr(box, head, None) if isinstance(box, msgspec.Struct) else None
+                if v is not None:
                     below.append(v)
-            elif isinstance(box, dict) and head in box:
-                below.append(box[head])
         level = below
+    return level
+
+
+def _slots(node: Any, path: Path) -> list[tuple[Any, Any]]:
+    """(container, key) of every place ``path`` names in ``node``: dict keys, list items, and the
+    fields of a typed state (``msgspec.Struct``)."""
     last = path[-1]
     out: list[tuple[Any, Any]] = []
-    for box in level:
+    for box in _boxes(node, path):
+        t = type(box)
         if last == "*":
-            if isinstance(box, list):
+            if t is list:
                 out.extend((box, i) for i in range(len(box)))
-            elif isinstance(box, dict):
+            elif t is dict:
                 out.extend((box, k) for k in list(box))
-        elif isinstance(box, msgspec.Struct):
-            if hasattr(box, last):
+        elif t is dict:
+            if last in box:
                 out.append((box, last))
-        elif isinstance(box, dict) and last in box:
+        elif isinstance(box, msgspec.Struct) and hasattr(box, last):
             out.append((box, last))
     return out
 
@@ -198,7 +201,7 @@ def stored_json(engine: GameEngine, state: Any, texts: Texts) -> str:
     try:
         for path in engine.TEXTS:
             last = path[-1]
-            for box in _typed_boxes(state, path):
+            for box in _boxes(state, path):
                 if last != "*":
                     v = box.get(last) if type(box) is dict else getattr(box, last, None)
                     if v.__class__ is str and v:
@@ -218,27 +221,6 @@ def stored_json(engine: GameEngine, state: Any, texts: Texts) -> str:
                 box[k] = v
             else:
                 setattr(box, k, v)
-
-
-def _typed_boxes(state: Any, path: Path) -> list[Any]:
-    """What holds the texts ``path`` names in a typed state (``_slots`` for one; its
-    containers only, a level at a time, with exact type checks: it runs at every save)."""
-    level = [state]
-    for head in path[:-1]:
-        below: list[Any] = []
-        for box in level:
-            t = type(box)
-            if head == "*":
-                if t is list:
-                    below += box
-                elif t is dict:
-                    below += box.values()
-            else:
-                v = box.get(head) if t is dict else getattr(box, head, None)
-                if v is not None:
-                    below.append(v)
-        level = below
-    return level
 
 
 def _swap(box: Any, k: Any, text: str, texts: Texts, swapped: list[tuple[Any, Any, str]]) -> None:
