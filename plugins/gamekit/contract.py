@@ -220,7 +220,7 @@ class GameEngine(Generic[S, C]):
         self.commands = commands
         self.specs: dict[str, CommandSpec] = {s.name: s for s in commands}
         self._settings: dict[int, tuple[dict, Any]] = {}
-        self._shared: dict[bytes, Any] = {}  # typed settings by their stored form: one for equal settings
+        self._shared: dict[bytes, GameSettings] = {}  # typed settings by their stored form (_validated)
 
     # ---- settings --------------------------------------------------------------
 
@@ -251,24 +251,25 @@ class GameEngine(Generic[S, C]):
         if hit is not None and hit[0] is stored:
             return hit[1]
         plain = engine_settings(stored)
-        if self.Settings is None:
-            value: Any = plain
-        else:
-            mine = {k: v for k, v in plain.items() if k != "timezone"}
-            try:
-                key: bytes | None = orjson.dumps(mine, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
-            except TypeError:  # not stored JSON (a test's values): its own object
-                key = None
-            value = self._shared.get(key) if key is not None else None
-            if value is None:
-                value = self.Settings.model_validate(mine, strict=False)
-                if key is not None:
-                    if len(self._shared) >= 64:
-                        self._shared.clear()
-                    self._shared[key] = value
+        value: Any = plain if self.Settings is None else self._validated(
+            self.Settings, {k: v for k, v in plain.items() if k != "timezone"})
         if len(self._settings) > 512:
             self._settings.clear()
         self._settings[id(stored)] = (stored, value)
+        return value
+
+    def _validated(self, model: type[GameSettings], plain: dict[str, Any]) -> GameSettings:
+        """``plain`` as ``model``, one object for equal settings (at most 64 kept)."""
+        try:
+            key = orjson.dumps(plain, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+        except TypeError:  # not stored JSON (a test's values): an object of its own
+            return model.model_validate(plain, strict=False)
+        value = self._shared.get(key)
+        if value is None:
+            value = model.model_validate(plain, strict=False)
+            if len(self._shared) >= 64:
+                self._shared.clear()
+            self._shared[key] = value
         return value
 
     # ---- state -----------------------------------------------------------------

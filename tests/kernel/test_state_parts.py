@@ -5,13 +5,7 @@ import gc
 
 import msgspec
 import pytest
-
-from plugins.league.engine import ENGINE as LEAGUE
-from plugins.mafia88.engine import ENGINE as MAFIA88
-from plugins.prison.engine.engine import ENGINE as PRISON
-from plugins.royale.engine import ENGINE as ROYALE
-
-ENGINES = {"mafia88": MAFIA88, "prison": PRISON, "royale": ROYALE, "league": LEAGUE}
+from test_settings_shared import ENGINES
 
 
 def struct_classes(t: msgspec.inspect.Type, seen: dict[type, None]) -> dict[type, None]:
@@ -48,6 +42,7 @@ def test_a_held_mafia88_state_adds_no_tracked_parts():
     from mafia88_helpers import Game
 
     g = Game(seed="gc")
-    state = MAFIA88.decode(MAFIA88.encode(g.state))  # as the kernel reads a game
+    engine = ENGINES["mafia88"]
+    state = engine.decode(engine.encode(g.state))  # as the kernel reads a game
     assert not gc.is_tracked(state)
     assert all(not gc.is_tracked(p) for p in state.players.values())

@@ -4,7 +4,7 @@ letters and the 移魂/还魂 texts all use them."""
 from __future__ import annotations
 
 import plugins.mafia88.engine.texts as T
-from plugins.gamekit.textcheck import TextFigures, char_count, measure
+from plugins.gamekit.textcheck import TextFigures, measure
 
 from .content import Limits
 
@@ -13,11 +13,6 @@ def measure_text(text: str) -> TextFigures:
     """The kernel's figures (its repeat count also catches a clause repeated with
     commas, 甲，甲，甲, §十二.2)."""
     return measure(text)
-
-
-def chars_of(text: str) -> int:
-    """Only the character count (§十二.2's figure a draft shows while it grows)."""
-    return char_count(text)
 
 
 def problems(fig: TextFigures, minimum: int, limits: Limits) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Any
 import plugins.mafia88.engine.texts as T
 from plugins.gamekit.args import Args, SeatReason
 from plugins.gamekit.contract import JSON, Actor, Ctx, Effect, GameEngine, Outcome, Rejected, Seat
+from plugins.gamekit.state import version_of
 
 from .commands import COMMANDS
 from .content import CONTENT
@@ -69,7 +70,7 @@ class Mafia88Engine(GameEngine[Mafia88State, Mafia88Settings]):
         """Version 1 kept a copy of the settings under "cfg" (and a "v" of its own): the rules
         read ctx.settings. Before version 3 a report kept its figures (and an empty text): its
         length is what the hosts' sheet reads. Before version 4 a closest match was an object."""
-        version = raw.get("version", 0)
+        version = version_of(raw)
         raw.pop("cfg", None)
         raw.pop("v", None)
         for p in (raw.get("players") or {}).values():

@@ -10,10 +10,10 @@ import plugins.mafia88.engine.texts as T
 from plugins.gamekit.args import NoArgs, TextIn
 from plugins.gamekit.clock import on_day
 from plugins.gamekit.contract import Actor, CancelTimer, Ctx, Effect, Ignored, Rejected, Say, SetTimer
-from plugins.gamekit.textcheck import TextFigures
+from plugins.gamekit.textcheck import TextFigures, char_count
 
 from .args import HandInArgs, OverrideArgs, PostArgs, PostRef, RejectArgs, RewriteArgs, RoundArgs, Target, WhiteArgs
-from .checks import chars_of, measure_text, post_problems
+from .checks import measure_text, post_problems
 from .content import Settings
 from .ending import check_end
 from .model import (
@@ -198,7 +198,7 @@ def open_post(state: State, actor: Actor, args: PostArgs, ctx: Ctx[Settings]) ->
     g = group_for(state, cfg, seat, state.round)
     state.drafts[seat] = Draft(mode=DraftMode.NEW, round=state.round, code=code.strip(), target=target, group=g,
                                parts=[text] if text.strip() else [])
-    count = chars_of(text)
+    count = char_count(text)
     return [Say("reply", T.DRAFT_STARTED.format(round=state.round, code=code.strip(), target=name(state, target), group=g, count=count))]
 
 
@@ -256,7 +256,7 @@ def append_text(state: State, actor: Actor, args: TextIn, ctx: Ctx[Settings]) ->
         if total > cap:
             raise Rejected(T.POST_TOO_LONG.format(total=total, cap=cap))
         d.parts.append(text)
-    count = chars_of("\n".join(d.parts))
+    count = char_count("\n".join(d.parts))
     note = T.IMAGES_NOT_COUNTED if args.images else ""
     return [Say("reply", T.TEXT_RECEIVED.format(note=note, count=count))]
 
@@ -407,7 +407,7 @@ def my_posts(state: State, actor: Actor, args: NoArgs, ctx: Ctx[Settings]) -> li
     lines = [T.MY_POST_LINE.format(id=p.id, round=p.round, target=name(state, p.target), status_name=STATUS_NAME[p.status]) for p in mine]
     d = state.drafts.get(actor.seat) if actor.seat is not None else None
     if d:
-        lines.append(T.MY_DRAFT_LINE.format(target=name(state, d.target), chars=chars_of("\n".join(d.parts))))
+        lines.append(T.MY_DRAFT_LINE.format(target=name(state, d.target), chars=char_count("\n".join(d.parts))))
     return [Say("reply", "\n".join(lines) if lines else T.NO_POSTS_YET)]
 
 
